@@ -1,0 +1,184 @@
+/**
+ * Engine events: past tense, discriminated by `type`. The engine emits them in order; the worker stores
+ * them as RunEvent rows and the browser parses each SSE frame with `EngineEventSchema`.
+ */
+import { z } from "zod";
+
+export const EvalItemSchema = z.object({
+  id: z.string(),
+  hard: z.number(),
+  soft: z.number(),
+  status: z.enum(["ok", "error", "timeout"]),
+  prediction: z.string().optional(),
+  reference: z.string().optional(),
+  failReason: z.string().optional(),
+  taskType: z.string().optional(),
+  latencyMs: z.number().optional(),
+  promptTokens: z.number().optional(),
+  completionTokens: z.number().optional(),
+  /** The rendered conversation, cut to a bounded size. */
+  trajectory: z.string().optional(),
+});
+export type EvalItem = z.infer<typeof EvalItemSchema>;
+
+export const EditViewSchema = z.object({
+  origin: z.enum(["failure", "success", "mixed"]),
+  op: z.string(),
+  target: z.string().optional(),
+  content: z.string().optional(),
+  rationale: z.string().optional(),
+  support: z.number().optional(),
+  mergeLevel: z.number().optional(),
+});
+export type EditView = z.infer<typeof EditViewSchema>;
+
+export const EditReportRowSchema = z.object({
+  index: z.number(),
+  op: z.string(),
+  target: z.string(),
+  content_preview: z.string(),
+  status: z.string(),
+  error: z.string().optional(),
+});
+
+export const TokenStatsSchema = z.object({
+  calls: z.number(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+});
+export const TokensByStageSchema = z.record(z.string(), TokenStatsSchema);
+
+const step = z.number().int();
+const score = z.number();
+
+export const EngineEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("runStarted"),
+    totalSteps: z.number().int(),
+    stepsPerEpoch: z.number().int(),
+    numEpochs: z.number().int(),
+    trainSize: z.number().int(),
+    selectionSize: z.number().int(),
+    testSize: z.number().int(),
+    resumedFromStep: z.number().int(),
+  }),
+  z.object({
+    type: z.literal("baselineScored"),
+    hard: score,
+    soft: score,
+    score,
+    skillHash: z.string(),
+    results: z.array(EvalItemSchema),
+  }),
+  z.object({ type: z.literal("stepStarted"), step, epoch: step, stepInEpoch: step }),
+  z.object({
+    type: z.literal("rolloutCompleted"),
+    step,
+    hard: score,
+    soft: score,
+    n: z.number().int(),
+    nErrors: z.number().int(),
+    nTimeouts: z.number().int(),
+    results: z.array(EvalItemSchema),
+  }),
+  z.object({
+    type: z.literal("patchesProposed"),
+    step,
+    nFailurePatches: z.number().int(),
+    nSuccessPatches: z.number().int(),
+    nInvalid: z.number().int(),
+    edits: z.array(EditViewSchema),
+  }),
+  z.object({
+    type: z.literal("patchesMerged"),
+    step,
+    nMerged: z.number().int(),
+    fallbacks: z.number().int(),
+    edits: z.array(EditViewSchema),
+  }),
+  z.object({
+    type: z.literal("editsSelected"),
+    step,
+    budget: z.number().int().nullable(),
+    lrControlMode: z.string(),
+    ranked: z.boolean(),
+    fallback: z.boolean(),
+    edits: z.array(EditViewSchema),
+  }),
+  z.object({
+    type: z.literal("candidateBuilt"),
+    step,
+    candidateHash: z.string(),
+    candidate: z.string(),
+    applyReport: z.array(EditReportRowSchema).nullable(),
+  }),
+  z.object({
+    type: z.literal("candidateScored"),
+    step,
+    hard: score,
+    soft: score,
+    gateScore: score,
+    cached: z.boolean(),
+    results: z.array(EvalItemSchema),
+  }),
+  z.object({
+    type: z.literal("gateDecided"),
+    step,
+    action: z.enum(["accept_new_best", "accept", "reject", "force_accept"]),
+    candidateScore: score,
+    currentScoreBefore: score,
+    currentScore: score,
+    bestScore: score,
+    bestStep: z.number().int(),
+  }),
+  z.object({
+    type: z.literal("stepCommitted"),
+    step,
+    epoch: step,
+    action: z.string(),
+    record: z.record(z.string(), z.unknown()),
+    currentSkill: z.string(),
+    currentHash: z.string(),
+    bestSkill: z.string(),
+    bestHash: z.string(),
+    currentScore: score,
+    bestScore: score,
+    bestStep: z.number().int(),
+    tokens: TokensByStageSchema,
+  }),
+  z.object({
+    type: z.literal("slowUpdateApplied"),
+    epoch: step,
+    action: z.string(),
+    content: z.string().nullable(),
+    currentSkill: z.string(),
+    selectionHard: score.nullable(),
+  }),
+  z.object({
+    type: z.literal("metaSkillUpdated"),
+    epoch: step,
+    action: z.string(),
+    content: z.string().nullable(),
+  }),
+  z.object({ type: z.literal("epochCompleted"), epoch: step, currentScore: score, bestScore: score }),
+  z.object({
+    type: z.literal("testScored"),
+    which: z.enum(["initial", "best", "final"]),
+    hard: score,
+    soft: score,
+    byTaskType: z.record(z.string(), z.object({ total: z.number(), hard_acc: z.number() })),
+    results: z.array(EvalItemSchema),
+  }),
+  z.object({
+    type: z.literal("runCompleted"),
+    stopReason: z.string(),
+    bestSkill: z.string(),
+    summary: z.record(z.string(), z.unknown()),
+  }),
+  z.object({ type: z.literal("runFailed"), message: z.string(), step: z.number().int().nullable() }),
+  z.object({ type: z.literal("runCancelled"), step: z.number().int() }),
+]);
+
+export type EngineEvent = z.infer<typeof EngineEventSchema>;
+export type EngineEventType = EngineEvent["type"];
+export type EngineEventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;

@@ -1,0 +1,116 @@
+/**
+ * The engine's ports: everything impure reaches the training loop through these interfaces, passed in
+ * one `EngineDeps` object. The worker and the CLI build real implementations; tests pass fakes.
+ */
+import type { EngineEvent } from "../contracts/events";
+import type { RunConfig } from "../contracts/run-config";
+import type { Item, Splits, Trajectory } from "./types";
+
+export type Role = "optimizer" | "target";
+
+/** One chat message. Content is text, or text plus images for multimodal targets. */
+export type ChatMessage = {
+  role: "user" | "assistant";
+  content: string | ChatContentPart[];
+};
+export type ChatContentPart =
+  | { type: "text"; text: string }
+  | { type: "image"; mediaType: string; dataBase64: string };
+
+export interface CompletionRequest {
+  role: Role;
+  /** Accounting stage: rollout, analyst, merge, ranking, lr_autonomous, rewrite, slow_update, meta_skill, appendix_consolidate. */
+  stage: string;
+  system: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  reasoningEffort?: string | null;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResult {
+  text: string;
+  usage: { promptTokens: number; completionTokens: number };
+  latencyMs: number;
+  cached: boolean;
+}
+
+/** A chat model for one role. Implementations classify and retry their own transport errors. */
+export interface ModelClient {
+  readonly backend: string;
+  readonly model: string;
+  complete(req: CompletionRequest): Promise<CompletionResult>;
+}
+
+export type RolloutPhase = "train" | "selection" | "test" | "longitudinal";
+
+export interface RolloutInput {
+  item: Item;
+  skill: string;
+  client: ModelClient;
+  phase: RolloutPhase;
+  /** The batch seed (train) or the eval seed; envs use it for per-batch choice shuffles and the like. */
+  seed: number;
+  /** True only for training rollouts (some envs give extra feedback then). */
+  useEvalFeedback: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * A benchmark. `rollout` must not throw for a bad item or a model failure: it returns a trajectory with
+ * status error/timeout and a reason. A throw is treated the same way by the engine, as a last resort.
+ */
+export interface Environment {
+  readonly name: string;
+  taskTypes(): string[];
+  /** Optional per-batch preparation (LiveMath reshuffles answer choices with the batch seed). */
+  prepareBatch?(items: Item[], seed: number): Item[];
+  rollout(input: RolloutInput): Promise<Trajectory>;
+  /** Failure taxonomy given to the error analyst (benchmark-specific categories). */
+  failureTaxonomy(): string[];
+}
+
+/** Wall clock in milliseconds; only used for timings, never for decisions. */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * Where the engine keeps every completed result it may need again, under path-like keys that mirror
+ * the original's output layout (`steps/step_0001/merged_patch.json`, `best_skill.md` …). A resumed run
+ * reads the same keys back and re-pays nothing. `.jsonl` keys hold appended trajectory rows.
+ */
+export interface CheckpointStore {
+  getJson<T = unknown>(key: string): Promise<T | undefined>;
+  putJson(key: string, value: unknown): Promise<void>;
+  getText(key: string): Promise<string | undefined>;
+  putText(key: string, text: string): Promise<void>;
+  readRows(key: string): Promise<Trajectory[]>;
+  appendRows(key: string, rows: Trajectory[]): Promise<void>;
+  appendLine(key: string, value: unknown): Promise<void>;
+}
+
+/** Receives typed engine events in order; the worker persists them, the CLI prints progress. */
+export interface EventSink {
+  emit(event: EngineEvent): void | Promise<void>;
+}
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+export interface EngineDeps {
+  config: RunConfig;
+  splits: Splits;
+  /** The seed skill document (the preset's initial.md or the user's text). */
+  initialSkill: string;
+  env: Environment;
+  optimizer: ModelClient;
+  target: ModelClient;
+  store: CheckpointStore;
+  events: EventSink;
+  clock: Clock;
+  logger?: Logger;
+  signal?: AbortSignal;
+}
