@@ -1,0 +1,113 @@
+/**
+ * The simulated model ("sim") for both roles: deterministic, offline, and labelled — scores it produces
+ * are synthetic. It receives exactly the prompts a real model would and answers by reading them.
+ */
+import type { SimKnowledge } from "../../contracts/sim";
+import type { CompletionRequest, CompletionResult, ModelClient, Role } from "../../engine/ports";
+import { SIGNATURES, type PromptKind } from "../../engine/prompts/common";
+import { PAYLOAD, simAnalyst, simMerge, type Mode } from "./analyst";
+import { approxTokens, draw } from "./parse";
+import { simConsolidate, simLearningRate, simMetaSkill, simRanking, simRewrite, simSlowUpdate } from "./planner";
+import { simTargetAnswer } from "./target";
+
+export const SIM_LABEL = "Simulated model — scores are synthetic";
+
+export interface SimOptions {
+  role: Role;
+  model?: string;
+  knowledge: SimKnowledge | null;
+  seed: number;
+  slipRate: number;
+  unhelpfulRate: number;
+  malformedRate: number;
+  latencyMs: number;
+}
+
+function promptKind(system: string): PromptKind | null {
+  const first = system.split("\n", 1)[0]!.trim();
+  for (const [kind, sig] of Object.entries(SIGNATURES)) if (first === sig) return kind as PromptKind;
+  return null;
+}
+
+function modeOf(system: string): Mode {
+  if (system.includes(`"${PAYLOAD.full}"`)) return "full";
+  if (system.includes(`"${PAYLOAD.rewrite}"`)) return "rewrite";
+  return "patch";
+}
+
+/** Answers one optimizer prompt; exported for the mock LLM server. */
+export function simOptimizerAnswer(system: string, user: string, o: SimOptions): string {
+  const kind = promptKind(system);
+  const k = o.knowledge;
+  const opts = { knowledge: k, unhelpfulRate: o.unhelpfulRate, seed: o.seed };
+  switch (kind) {
+    case "failureAnalyst":
+      return simAnalyst("failure", modeOf(system), system, user, opts);
+    case "successAnalyst":
+      return simAnalyst("success", modeOf(system), system, user, opts);
+    case "mergeFailure":
+    case "mergeSuccess":
+      return simMerge(modeOf(system), user, "Patches to merge", k);
+    case "mergeFinal":
+      return simMerge(modeOf(system), user, "Two Pre-merged Groups", k);
+    case "ranking":
+      return simRanking(user);
+    case "lrAutonomous":
+      return simLearningRate(user);
+    case "rewrite":
+      return simRewrite(user, k);
+    case "slowUpdate":
+      return simSlowUpdate(user, k);
+    case "metaSkill":
+      return simMetaSkill(user, k);
+    case "consolidate":
+      return simConsolidate(user);
+    case null:
+      return "I can only answer SkillOpt optimizer prompts.";
+  }
+}
+
+function textOf(req: CompletionRequest): string {
+  return req.messages
+    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n")))
+    .join("\n");
+}
+
+/** Answers any prompt as the given role (pure; no latency). */
+export function simAnswer(system: string, user: string, o: SimOptions): string {
+  if (o.role === "target") return simTargetAnswer(system, user, { knowledge: o.knowledge, slipRate: o.slipRate, seed: o.seed });
+  if (o.malformedRate > 0 && draw(o.seed, "malformed", system, user) < o.malformedRate) {
+    return "Here are my edits: {op: append, content: the answer must be short,}";
+  }
+  return simOptimizerAnswer(system, user, o);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason ?? new Error("aborted"));
+    }, { once: true });
+  });
+}
+
+export function createSimClient(o: SimOptions): ModelClient {
+  return {
+    backend: "sim",
+    model: o.model ?? (o.role === "target" ? "sim-target" : "sim-optimizer"),
+    async complete(req: CompletionRequest): Promise<CompletionResult> {
+      if (o.latencyMs > 0) await sleep(o.latencyMs, req.signal);
+      if (req.signal?.aborted) throw req.signal.reason ?? new Error("aborted");
+      const user = textOf(req);
+      const text = simAnswer(req.system, user, o);
+      return {
+        text,
+        usage: { promptTokens: approxTokens(req.system) + approxTokens(user), completionTokens: approxTokens(text) },
+        latencyMs: o.latencyMs,
+        cached: false,
+      };
+    },
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Epoch boundary (spec §10): the slow update writes longitudinal guidance into the protected block of
+ * the skill, then the meta skill writes the optimizer's cross-epoch memory. Each part commits its own
+ * progress in the runtime state, so a resumed run neither repeats nor skips one.
+ */
+import { epochDir, skillKey, type RunContext } from "./context";
+import { decideGate } from "./gate";
+import { extractJson } from "./json-extract";
+import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
+import { gateScoreOf, scoreOnSelection } from "./phases/evaluate";
+import { extractSlowUpdate, injectEmptySlowUpdate, replaceSlowUpdate } from "./protected";
+import { metaSkillSystemPrompt, metaSkillUserPrompt, slowUpdateSystemPrompt, slowUpdateUserPrompt } from "./prompts/epoch";
+import { skillHash } from "./scoring";
+import { saveState, type TrainState } from "./state";
+import type { Item } from "./types";
+
+export interface BoundaryInput {
+  epoch: number;
+  /** The global step that ended this epoch. */
+  lastStep: number;
+  train: Item[];
+  selectionItems: Item[];
+}
+
+const UPDATE_TARGET = "address longitudinal regressions and persistent failures across epochs";
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+/** The post-boundary skill snapshot of the previous epoch (it includes that epoch's guidance). */
+async function previousEpochSkill(ctx: RunContext, st: TrainState, epoch: number): Promise<string> {
+  const steps = st.history.filter((h) => h.epoch === epoch - 1).map((h) => h.step);
+  const last = steps.length > 0 ? Math.max(...steps) : (epoch - 1) * ctx.plan.stepsPerEpoch;
+  return (await ctx.store.getText(skillKey(last))) ?? "";
+}
+
+async function savePairs(ctx: RunContext, dir: string, r: PairsResult): Promise<void> {
+  await ctx.store.putJson(`${dir}/comparison_pairs.json`, slim(r.selected));
+  if (r.changed) await ctx.store.putJson(`${dir}/comparison_pairs_all.json`, slim(r.all));
+}
+
+/** Parses `{reasoning, <field>}` answers of the slow-update and meta calls; null without content. */
+function parseGuidance(text: string, field: string): { reasoning: string; content: string } | null {
+  const parsed = extractJson(text) as Record<string, unknown> | null;
+  const content = parsed && typeof parsed === "object" ? parsed[field] : undefined;
+  if (typeof content !== "string" || !content.trim()) return null;
+  return { reasoning: String(parsed!.reasoning ?? "").trim(), content: content.trim() };
+}
+
+/** Runs what is left of this epoch's boundary work; false when it had all been done before. */
+export async function runEpochBoundary(ctx: RunContext, st: TrainState, input: BoundaryInput): Promise<boolean> {
+  const slow = ctx.cfg.optimizer.use_slow_update && st.slowDoneEpoch < input.epoch;
+  const meta = ctx.cfg.optimizer.use_meta_skill && st.metaDoneEpoch < input.epoch;
+  if (!slow && !meta) return false;
+  // The meta skill compares the skill of the epoch's last step, before this boundary's slow update.
+  const lastStepSkillKey = `${epochDir("meta_skill", input.epoch)}/epoch_last_step_skill.md`;
+  if ((await ctx.store.getText(lastStepSkillKey)) === undefined) await ctx.store.putText(lastStepSkillKey, st.currentSkill);
+  if (slow) await slowUpdate(ctx, st, input);
+  if (meta) await metaSkill(ctx, st, input, (await ctx.store.getText(lastStepSkillKey)) ?? st.currentSkill);
+  return true;
+}
+
+async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput): Promise<void> {
+  const { epoch } = input;
+  const dir = epochDir("slow_update", epoch);
+  const started = ctx.clock.now();
+  let result: Record<string, unknown>;
+  let content: string | null = null;
+  let selectionHard: number | null = null;
+  if (epoch === 1) {
+    st.currentSkill = injectEmptySlowUpdate(st.currentSkill);
+    st.currentOrigin = "slow_update_placeholder_epoch_01";
+    result = { action: "inject_placeholder", epoch: 1 };
+  } else {
+    const prevSkill = await previousEpochSkill(ctx, st, epoch);
+    const pairs = await longitudinalPairs(ctx, { epoch, prevSkill, currSkill: st.currentSkill, dirBase: dir, train: input.train });
+    await savePairs(ctx, dir, pairs);
+    const answer = await ctx.askOptimizer({
+      key: `${dir}/calls/slow_update.json`,
+      stage: "slow_update",
+      system: slowUpdateSystemPrompt(),
+      user: slowUpdateUserPrompt({
+        prevSkill,
+        currSkill: st.currentSkill,
+        existing: extractSlowUpdate(st.currentSkill),
+        comparison: formatComparison(pairs.selected),
+        nPairs: pairs.selected.length,
+      }),
+      maxTokens: 16384,
+    });
+    const g = answer.ok ? parseGuidance(answer.text, "slow_update_content") : null;
+    const timeS = Math.round((ctx.clock.now() - started) / 100) / 10;
+    if (!g) {
+      result = { action: "no_content", epoch, time_s: timeS };
+    } else {
+      content = g.content;
+      result = await applyGuidance(ctx, st, { ...input, dir, g, pairs, timeS });
+      selectionHard = typeof result.selection_hard === "number" ? result.selection_hard : null;
+    }
+  }
+  await ctx.store.putJson(`${dir}/slow_result.json`, result);
+  await ctx.store.putText(skillKey(input.lastStep), st.currentSkill);
+  await ctx.store.putText("best_skill.md", st.bestSkill);
+  st.slowDoneEpoch = epoch;
+  await saveState(ctx, st);
+  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard });
+}
+
+async function applyGuidance(
+  ctx: RunContext,
+  st: TrainState,
+  opts: BoundaryInput & { dir: string; g: { reasoning: string; content: string }; pairs: PairsResult; timeS: number },
+): Promise<Record<string, unknown>> {
+  const candidate = replaceSlowUpdate(st.currentSkill, opts.g.content);
+  await ctx.store.putText(`${opts.dir}/candidate_skill.md`, candidate);
+  const origin = `slow_update_epoch_${pad2(opts.epoch)}`;
+  const result: Record<string, unknown> = {
+    reasoning: opts.g.reasoning,
+    slow_update_content: opts.g.content,
+    epoch: opts.epoch,
+    time_s: opts.timeS,
+    prev_hard: opts.pairs.prevHard,
+    curr_hard: opts.pairs.currHard,
+    candidate_hash: skillHash(candidate),
+    update_origin: "slow_update_momentum",
+    update_target: UPDATE_TARGET,
+  };
+  if (ctx.cfg.optimizer.slow_update_gate_with_selection) {
+    // The slow gate is always a real gate, even with use_gate off (as in the original).
+    const s = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${opts.dir}/selection_eval`, items: opts.selectionItems });
+    const score = gateScoreOf(ctx, s, candidate);
+    const d = decideGate({ candidateScore: score, currentScore: st.currentScore ?? 0, bestScore: st.bestScore ?? 0, bestStep: st.bestStep, step: opts.lastStep, useGate: true });
+    if (d.candidateBecomesCurrent) {
+      st.currentSkill = candidate;
+      st.currentScore = d.currentScore;
+      st.currentOrigin = origin;
+    }
+    if (d.candidateBecomesBest) {
+      st.bestSkill = candidate;
+      st.bestScore = d.bestScore;
+      st.bestStep = d.bestStep;
+      st.bestOrigin = origin;
+    }
+    return { ...result, selection_hard: s.hard, selection_soft: s.soft, action: d.action };
+  }
+  // Force mode: the guidance becomes current without competing for best; the cache holds the gate-space
+  // score in the hard slot (a known quirk of the original, kept for identical decisions).
+  st.currentSkill = candidate;
+  st.selCache[skillHash(candidate)] = [st.currentScore ?? 0, 0];
+  st.currentOrigin = origin;
+  return { ...result, action: "force_accept" };
+}
+
+async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, lastStepSkill: string): Promise<void> {
+  const { epoch } = input;
+  const dir = epochDir("meta_skill", epoch);
+  const started = ctx.clock.now();
+  let result: Record<string, unknown>;
+  let content: string | null = null;
+  if (epoch === 1) {
+    result = { action: "skip_first_epoch", epoch: 1 };
+  } else {
+    const prevSkill = await previousEpochSkill(ctx, st, epoch);
+    const prevMeta = await readMetaContent(ctx, epoch - 1);
+    // With the slow update on, its memoised rollouts give the same pairs; otherwise sample here.
+    const dirBase = ctx.cfg.optimizer.use_slow_update ? epochDir("slow_update", epoch) : dir;
+    const pairs = await longitudinalPairs(ctx, { epoch, prevSkill, currSkill: lastStepSkill, dirBase, train: input.train });
+    if (!ctx.cfg.optimizer.use_slow_update) await savePairs(ctx, dir, pairs);
+    const answer = await ctx.askOptimizer({
+      key: `${dir}/calls/meta_skill.json`,
+      stage: "meta_skill",
+      system: metaSkillSystemPrompt(),
+      user: metaSkillUserPrompt({ prevSkill, currSkill: lastStepSkill, prevMeta, comparison: formatComparison(pairs.selected), nPairs: pairs.selected.length }),
+      maxTokens: 16384,
+    });
+    const g = answer.ok ? parseGuidance(answer.text, "meta_skill_content") : null;
+    const timeS = Math.round((ctx.clock.now() - started) / 100) / 10;
+    content = g?.content ?? null;
+    result = g
+      ? { reasoning: g.reasoning, meta_skill_content: g.content, time_s: timeS, action: "write_meta_skill", epoch }
+      : { action: "no_content", time_s: timeS, epoch };
+  }
+  await ctx.store.putJson(`${dir}/meta_skill_result.json`, result);
+  st.metaDoneEpoch = epoch;
+  await saveState(ctx, st);
+  await ctx.emit({ type: "metaSkillUpdated", epoch, action: String(result.action), content });
+}
+
+/** The meta-skill content written at the end of `epoch` ("" when none). */
+export async function readMetaContent(ctx: RunContext, epoch: number): Promise<string> {
+  if (epoch < 1) return "";
+  const r = await ctx.store.getJson<Record<string, unknown>>(`${epochDir("meta_skill", epoch)}/meta_skill_result.json`);
+  return typeof r?.meta_skill_content === "string" ? r.meta_skill_content : "";
+}

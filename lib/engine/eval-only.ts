@@ -1,0 +1,54 @@
+/**
+ * Eval-only (spec §18): score one skill on a split without any optimizer call.
+ */
+import { createContext } from "./context";
+import { rolloutItems } from "./phases/rollout";
+import { planRun } from "./trainer";
+import { computeScore } from "./scoring";
+import { buildEvalBatch } from "./split-plan";
+import type { EngineDeps } from "./ports";
+import type { Item } from "./types";
+import { taskTypeBuckets } from "./finish";
+
+export type EvalSplit = "train" | "valid_seen" | "valid_unseen" | "all";
+
+export interface EvalSummary {
+  skill: string;
+  split: EvalSplit;
+  n_items: number;
+  hard: number;
+  soft: number;
+  n_errors: number;
+  n_timeouts: number;
+  by_task_type: ReturnType<typeof taskTypeBuckets>;
+}
+
+/** Rolls `skill` out on the split into the store root and writes eval_summary.json. */
+export async function runEvalOnly(
+  deps: Omit<EngineDeps, "initialSkill"> & { skill: string; skillLabel: string; split: EvalSplit },
+): Promise<EvalSummary> {
+  const ctx = createContext({ ...deps, initialSkill: deps.skill }, planRun(deps.config, deps.splits));
+  const { train, val, test } = deps.splits;
+  let items: Item[];
+  if (deps.split === "all") items = [...train, ...val, ...test];
+  else {
+    const source = deps.split === "train" ? train : deps.split === "valid_seen" ? val : test;
+    items = buildEvalBatch(source, deps.config.evaluation.test_env_num);
+  }
+  const seed = deps.config.train.seed;
+  if (ctx.env.prepareBatch) items = ctx.env.prepareBatch(items, seed);
+  const rows = await rolloutItems(ctx, { dir: "eval", items, skill: deps.skill, phase: "test", seed });
+  const { hard, soft } = computeScore(rows);
+  const summary: EvalSummary = {
+    skill: deps.skillLabel,
+    split: deps.split,
+    n_items: rows.length,
+    hard,
+    soft,
+    n_errors: rows.filter((r) => r.status === "error").length,
+    n_timeouts: rows.filter((r) => r.status === "timeout").length,
+    by_task_type: taskTypeBuckets(rows, ctx.env.taskTypes()),
+  };
+  await ctx.store.putJson("eval_summary.json", summary);
+  return summary;
+}

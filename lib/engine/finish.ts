@@ -1,0 +1,141 @@
+/**
+ * End of training (spec §11): validate the final skill on the selection split (promoting it when it
+ * beats best — a force-injected slow update never competed otherwise), test the initial, best and final
+ * skills, and write summary.json.
+ */
+import type { RunContext } from "./context";
+import { evalItems, gateScoreOf } from "./phases/evaluate";
+import { rolloutItems, toEvalItem } from "./phases/rollout";
+import { computeScore, skillHash } from "./scoring";
+import { saveState, type TrainState } from "./state";
+import type { Item, Splits, Trajectory } from "./types";
+import { redactSecrets } from "../contracts/redact";
+
+export type Buckets = Record<string, { total: number; hard_acc: number }>;
+
+export function taskTypeBuckets(rows: readonly Trajectory[], taskTypes: readonly string[]): Buckets {
+  const acc = new Map<string, { total: number; hard: number }>();
+  for (const t of [...taskTypes, "overall"]) acc.set(t, { total: 0, hard: 0 });
+  for (const r of rows) {
+    for (const k of [r.taskType || "other", "overall"]) {
+      const b = acc.get(k) ?? { total: 0, hard: 0 };
+      b.total += 1;
+      b.hard += Number(r.hard) || 0;
+      acc.set(k, b);
+    }
+  }
+  const out: Buckets = {};
+  for (const [k, v] of acc) out[k] = { total: v.total, hard_acc: v.hard / Math.max(v.total, 1) };
+  return out;
+}
+
+async function testRun(
+  ctx: RunContext,
+  opts: { skill: string; dir: string; items: Item[]; which: "initial" | "best" | "final"; reuse?: Trajectory[] },
+): Promise<{ hard: number; soft: number; rows: Trajectory[] }> {
+  const rows = opts.reuse ?? (await rolloutItems(ctx, { dir: opts.dir, items: opts.items, skill: opts.skill, phase: "test", seed: ctx.cfg.train.seed }));
+  const buckets = taskTypeBuckets(rows, ctx.env.taskTypes());
+  await ctx.store.putJson(`${opts.dir}/summary.json`, buckets);
+  const { hard, soft } = computeScore(rows);
+  await ctx.emit({ type: "testScored", which: opts.which, hard, soft, byTaskType: buckets, results: rows.map(toEvalItem) });
+  return { hard, soft, rows };
+}
+
+export interface FinishInput {
+  splits: Splits;
+  initialSkill: string;
+  selectionItems: Item[];
+  startedAt: number;
+}
+
+export async function finishTraining(ctx: RunContext, st: TrainState, input: FinishInput): Promise<Record<string, unknown>> {
+  await ctx.store.putText("best_skill.md", st.bestSkill);
+  const ev = ctx.cfg.evaluation;
+  const out: Record<string, unknown> = {
+    final_selection_hard: null,
+    final_selection_soft: null,
+    baseline_test_hard: null,
+    baseline_test_soft: null,
+    test_hard: null,
+    test_soft: null,
+    final_test_hard: null,
+    final_test_soft: null,
+  };
+  if (ev.eval_test) {
+    const same = skillHash(st.currentSkill) === skillHash(st.bestSkill);
+    if (same) {
+      out.final_selection_hard = st.bestScore;
+    } else {
+      const rows = await rolloutItems(ctx, { dir: "final_selection_eval", items: input.selectionItems, skill: st.currentSkill, phase: "selection", seed: ctx.cfg.train.seed });
+      const s = computeScore(rows);
+      const score = gateScoreOf(ctx, s, st.currentSkill);
+      Object.assign(out, { final_selection_hard: s.hard, final_selection_soft: s.soft });
+      if (st.bestScore === null || score > st.bestScore) {
+        Object.assign(st, { bestSkill: st.currentSkill, bestScore: score, bestStep: st.lastCompletedStep, bestOrigin: st.currentOrigin });
+        await ctx.store.putText("best_skill.md", st.bestSkill);
+        await saveState(ctx, st);
+      }
+    }
+    const testItems = evalItems(ctx, input.splits, "test");
+    const base = await testRun(ctx, { skill: input.initialSkill, dir: "test_eval_baseline", items: testItems, which: "initial" });
+    const best = await testRun(ctx, { skill: st.bestSkill, dir: "test_eval", items: testItems, which: "best" });
+    const fin = await testRun(ctx, {
+      skill: st.currentSkill,
+      dir: "test_eval_final",
+      items: testItems,
+      which: "final",
+      reuse: skillHash(st.currentSkill) === skillHash(st.bestSkill) ? best.rows : undefined,
+    });
+    Object.assign(out, {
+      baseline_test_hard: base.hard,
+      baseline_test_soft: base.soft,
+      test_hard: best.hard,
+      test_soft: best.soft,
+      final_test_hard: fin.hard,
+      final_test_soft: fin.soft,
+    });
+  }
+  const summary = buildSummary(ctx, st, input, out);
+  await ctx.store.putJson("summary.json", summary);
+  return summary;
+}
+
+function buildSummary(ctx: RunContext, st: TrainState, input: FinishInput, tests: Record<string, unknown>): Record<string, unknown> {
+  const h = st.history;
+  const actions = h.map((r) => String(r.action ?? ""));
+  const epochs = [...new Set(h.map((r) => r.epoch))].sort((a, b) => a - b);
+  const baseline = st.selCache[skillHash(input.initialSkill)];
+  const delta = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? a - b : null);
+  return {
+    version: "skillopt-ts-0.1.0",
+    config: redactSecrets(ctx.cfg),
+    baseline_selection_hard: baseline ? baseline[0] : null,
+    best_selection_hard: st.bestScore,
+    ...tests,
+    best_step: st.bestStep,
+    current_origin: st.currentOrigin,
+    best_origin: st.bestOrigin,
+    total_steps: h.length,
+    total_accepts: actions.filter((a) => a.includes("accept")).length,
+    total_rejects: actions.filter((a) => a === "reject").length,
+    total_skips: actions.filter((a) => a === "skip_no_patches").length,
+    stop_reason: st.stopReason ?? "completed",
+    epoch_stats: epochs.map((e) => {
+      const rs = h.filter((r) => r.epoch === e);
+      const last = rs[rs.length - 1];
+      return {
+        epoch: e,
+        steps: rs.map((r) => r.step),
+        accepts: rs.filter((r) => String(r.action).includes("accept")).length,
+        rejects: rs.filter((r) => r.action === "reject").length,
+        skips: rs.filter((r) => r.action === "skip_no_patches").length,
+        best_score_at_epoch_end: last?.best_score ?? null,
+        current_score_at_epoch_end: last?.current_score ?? null,
+      };
+    }),
+    test_delta_hard: delta(tests.test_hard, tests.baseline_test_hard),
+    final_test_delta_hard: delta(tests.final_test_hard, tests.baseline_test_hard),
+    total_wall_time_s: Math.round((ctx.clock.now() - input.startedAt) / 100) / 10,
+    token_summary: ctx.usage.summary(),
+  };
+}

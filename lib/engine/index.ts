@@ -1,0 +1,34 @@
+/**
+ * Public surface of the training engine. Everything here is pure: the caller injects model clients, the
+ * environment, the checkpoint store, the event sink and the clock through `EngineDeps`.
+ */
+export type {
+  ChatContentPart,
+  ChatMessage,
+  CheckpointStore,
+  Clock,
+  CompletionRequest,
+  CompletionResult,
+  EngineDeps,
+  Environment,
+  EventSink,
+  Logger,
+  ModelClient,
+  Role,
+  RolloutInput,
+  RolloutPhase,
+} from "./ports";
+export type { Item, Splits, StepRecord, Trajectory, TrajectoryStatus } from "./types";
+/** Runs or resumes a training run; resolves to summary.json. */
+export { runTraining, planRun } from "./trainer";
+/** Scores one skill on a split without optimizer calls (spec §18). */
+export { runEvalOnly, type EvalSplit, type EvalSummary } from "./eval-only";
+/** Errors a caller distinguishes: a cancelled run (resumable) and a run-level failure with a user message. */
+export { EngineError, RunCancelledError, type RunPlan } from "./context";
+/** An in-memory store for tests and throw-away evaluations. */
+export { MemoryCheckpointStore } from "./memory-store";
+/** First 16 hex characters of SHA-256: the skill identity used by the selection cache. */
+export { skillHash, computeScore } from "./scoring";
+/** Python-compatible `random.Random` (same seeds, same shuffles as the original). */
+export { PyRandom, pyShuffled } from "./py-random";
+export { formatTrajectories, renderConversation } from "./trajectory-format";

@@ -1,0 +1,100 @@
+/**
+ * Rollout: the target runs every item of a batch with the skill. Each finished item is appended to
+ * `<dir>/results.jsonl` at once, so an interrupted rollout resumes with only the missing items.
+ */
+import type { EvalItem } from "../../contracts/events";
+import { EngineError, RunCancelledError, type RunContext } from "../context";
+import type { RolloutPhase } from "../ports";
+import { computeScore } from "../scoring";
+import { trajectoryPreview } from "../trajectory-format";
+import type { Item, Score, Trajectory } from "../types";
+import { mapPool } from "../usage";
+
+export interface RolloutOptions {
+  /** Store folder of this rollout, e.g. `steps/step_0001/rollout`. */
+  dir: string;
+  items: readonly Item[];
+  skill: string;
+  phase: RolloutPhase;
+  seed: number;
+  useEvalFeedback?: boolean;
+}
+
+export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promise<Trajectory[]> {
+  ctx.checkAbort();
+  const key = `${opts.dir}/results.jsonl`;
+  const stored = await ctx.store.readRows(key);
+  for (const r of stored) {
+    // Replayed rows count toward usage, so a resumed run reports the totals of an uninterrupted one.
+    if (r.promptTokens !== undefined || r.completionTokens !== undefined) {
+      ctx.usage.record("rollout", { promptTokens: r.promptTokens ?? 0, completionTokens: r.completionTokens ?? 0 });
+    }
+  }
+  const done = new Map(stored.map((r) => [r.id, r]));
+  const pending = opts.items.filter((it) => !done.has(it.id));
+  await mapPool(pending, ctx.cfg.env.workers, async (item) => {
+    const row = await rolloutOne(ctx, item, opts);
+    await ctx.store.appendRows(key, [row]);
+    done.set(item.id, row);
+  });
+  const rows = opts.items.map((it) => done.get(it.id)!);
+  guardSystemicFailure(rows, opts.dir);
+  return rows;
+}
+
+async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions): Promise<Trajectory> {
+  ctx.checkAbort();
+  try {
+    return await ctx.env.rollout({
+      item,
+      skill: opts.skill,
+      client: ctx.target,
+      phase: opts.phase,
+      seed: opts.seed,
+      useEvalFeedback: opts.useEvalFeedback ?? false,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    if (ctx.signal?.aborted) throw new RunCancelledError();
+    // Environments report failures as data; a throw is a bug in the env, recorded rather than fatal.
+    const message = err instanceof Error ? err.message : String(err);
+    return { id: item.id, hard: 0, soft: 0, status: "error", failReason: `error: ${message}`, conversation: [] };
+  }
+}
+
+/** A batch where no item produced an answer means a broken backend, not a bad skill: stop the run. */
+function guardSystemicFailure(rows: Trajectory[], dir: string): void {
+  if (rows.length === 0 || rows.some((r) => r.status === "ok")) return;
+  const counts = new Map<string, number>();
+  for (const r of rows) {
+    const reason = (r.failReason ?? r.status).slice(0, 300);
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const [reason, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  throw new EngineError(`every item of ${dir} failed to run (${n}/${rows.length}: ${reason})`);
+}
+
+export function scoreOf(rows: readonly Trajectory[]): Score {
+  return computeScore(rows);
+}
+
+export function countStatus(rows: readonly Trajectory[]): { nErrors: number; nTimeouts: number } {
+  return {
+    nErrors: rows.filter((r) => r.status === "error").length,
+    nTimeouts: rows.filter((r) => r.status === "timeout").length,
+  };
+}
+
+/** The bounded event/dashboard view of a trajectory. */
+export function toEvalItem(t: Trajectory): EvalItem {
+  const item: EvalItem = { id: t.id, hard: t.hard, soft: t.soft, status: t.status };
+  if (t.prediction !== undefined) item.prediction = t.prediction.slice(0, 2000);
+  if (t.reference !== undefined) item.reference = t.reference.slice(0, 2000);
+  if (t.failReason !== undefined) item.failReason = t.failReason.slice(0, 2000);
+  if (t.taskType !== undefined) item.taskType = t.taskType;
+  if (t.latencyMs !== undefined) item.latencyMs = t.latencyMs;
+  if (t.promptTokens !== undefined) item.promptTokens = t.promptTokens;
+  if (t.completionTokens !== undefined) item.completionTokens = t.completionTokens;
+  if (t.conversation.length > 0) item.trajectory = trajectoryPreview(t);
+  return item;
+}

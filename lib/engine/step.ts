@@ -1,0 +1,274 @@
+/**
+ * One training step (spec §7): rollout → reflect over the accumulation batches, then aggregate →
+ * select → update → gate, the skill-aware flush, the step-buffer entry and the commit.
+ */
+import { flushAppendix } from "./appendix-flush";
+import { stepDir, type RunContext } from "./context";
+import { decideGate } from "./gate";
+import { summarizeApplyReport } from "./patch";
+import { mergePatches, patchItems } from "./phases/aggregate";
+import { gateScoreOf, scoreOnSelection } from "./phases/evaluate";
+import { normalisePatches, reflect } from "./phases/reflect";
+import { countStatus, rolloutItems, toEvalItem } from "./phases/rollout";
+import { editViews } from "./edit-view";
+import { selectEdits } from "./phases/select";
+import { buildCandidate } from "./phases/update";
+import { metaBlock } from "./prompts/epoch";
+import type { Scheduler } from "./schedule";
+import { computeScore, round6, skillHash } from "./scoring";
+import type { TrainBatch } from "./split-plan";
+import type { TrainState } from "./state";
+import { buildBufferEntry, formatStepBuffer, type StepBufferEntry } from "./step-buffer";
+import { commitStep } from "./step-commit";
+import type { AnalystResult, Item, Patch, StepRecord, Trajectory } from "./types";
+import { UsageTracker } from "./usage";
+
+export interface StepInput {
+  step: number;
+  epoch: number;
+  stepInEpoch: number;
+  batches: TrainBatch[];
+  buffer: StepBufferEntry[];
+  metaCtx: string;
+  scheduler: Scheduler;
+  selectionItems: Item[];
+}
+
+interface Collected {
+  results: Trajectory[];
+  raw: AnalystResult[];
+  failure: Patch[];
+  success: Patch[];
+  nInvalid: number;
+}
+
+async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInput, rec: StepRecord): Promise<Collected> {
+  const acc = ctx.cfg.train.accumulation;
+  const sd = stepDir(input.step);
+  const out: Collected = { results: [], raw: [], failure: [], success: [], nInvalid: 0 };
+  const perBatch: Record<string, unknown>[] = [];
+  let rolloutMs = 0;
+  let reflectMs = 0;
+  for (let a = 0; a < acc; a++) {
+    const batch = input.batches[input.stepInEpoch * acc + a]!;
+    const dir = acc > 1 ? `${sd}/batch_${a}` : sd;
+    const items = ctx.env.prepareBatch ? ctx.env.prepareBatch(batch.payload, batch.seed) : batch.payload;
+    let t = ctx.clock.now();
+    const results = await rolloutItems(ctx, { dir: `${dir}/rollout`, items, skill: st.currentSkill, phase: "train", seed: batch.seed, useEvalFeedback: true });
+    rolloutMs += ctx.clock.now() - t;
+    ctx.checkAbort();
+    t = ctx.clock.now();
+    const r = await reflect(ctx, {
+      dir,
+      results,
+      skill: st.currentSkill,
+      seed: batch.seed,
+      stepBuffer: formatStepBuffer(input.buffer),
+      metaBlock: metaBlock(input.metaCtx),
+    });
+    reflectMs += ctx.clock.now() - t;
+    const { failure, success } = normalisePatches(r.raw, ctx.plan.updateMode);
+    const score = computeScore(results);
+    perBatch.push({
+      batch_idx: a,
+      batch_seed: batch.seed,
+      n_envs: results.length,
+      hard: score.hard,
+      soft: score.soft,
+      n_failure_patches: failure.length,
+      n_success_patches: success.length,
+    });
+    out.results.push(...results);
+    out.raw.push(...r.raw);
+    out.failure.push(...failure);
+    out.success.push(...success);
+    out.nInvalid += r.nInvalid;
+  }
+  const n = perBatch.reduce((s, b) => s + (b.n_envs as number), 0);
+  const weighted = (k: "hard" | "soft") =>
+    n === 0 ? 0 : round6(perBatch.reduce((s, b) => s + (b[k] as number) * (b.n_envs as number), 0) / n);
+  Object.assign(rec, {
+    rollout_hard: weighted("hard"),
+    rollout_soft: weighted("soft"),
+    rollout_n: n,
+    n_errors: countStatus(out.results).nErrors,
+    n_timeouts: countStatus(out.results).nTimeouts,
+    accumulation_batches: perBatch,
+    n_patches: out.raw.length,
+    n_failure_patches: out.failure.length,
+    n_success_patches: out.success.length,
+    n_invalid_analyst: out.nInvalid,
+  });
+  (rec.timing as Record<string, number>).rollout_s = secs(rolloutMs);
+  (rec.timing as Record<string, number>).reflect_s = secs(reflectMs);
+  return out;
+}
+
+const secs = (ms: number): number => Math.round(ms / 100) / 10;
+
+export async function runStep(ctx: RunContext, st: TrainState, input: StepInput): Promise<StepBufferEntry | null> {
+  const started = ctx.clock.now();
+  const tokensBefore = ctx.usage.snapshot();
+  const sd = stepDir(input.step);
+  const mode = ctx.plan.updateMode;
+  const rec: StepRecord = { step: input.step, epoch: input.epoch, step_in_epoch: input.stepInEpoch, timing: {}, tokens: {} };
+  const timing = rec.timing as Record<string, number>;
+  await ctx.emit({ type: "stepStarted", step: input.step, epoch: input.epoch, stepInEpoch: input.stepInEpoch });
+
+  const c = await rolloutAndReflect(ctx, st, input, rec);
+  await ctx.emit({
+    type: "rolloutCompleted",
+    step: input.step,
+    hard: rec.rollout_hard as number,
+    soft: rec.rollout_soft as number,
+    n: c.results.length,
+    ...countStatus(c.results),
+    results: c.results.map(toEvalItem),
+  });
+  await ctx.emit({
+    type: "patchesProposed",
+    step: input.step,
+    nFailurePatches: c.failure.length,
+    nSuccessPatches: c.success.length,
+    nInvalid: c.nInvalid,
+    edits: [...c.failure, ...c.success].flatMap((p) => editViews(patchItems(p, mode), mode)),
+  });
+  if (c.failure.length === 0 && c.success.length === 0) {
+    return skipStep(ctx, st, { rec, raw: c.raw, action: "skip_no_patches", started, input });
+  }
+  ctx.checkAbort();
+  const metaText = metaBlock(input.metaCtx);
+  const bufferText = formatStepBuffer(input.buffer);
+
+  let t = ctx.clock.now();
+  const merge = await mergePatches(ctx, { stepDir: sd, skill: st.currentSkill, failure: c.failure, success: c.success, metaBlock: metaText });
+  await ctx.store.putJson(`${sd}/merged_patch.json`, merge.merged);
+  const mergedItems = patchItems(merge.merged, mode);
+  Object.assign(rec, { n_edits_merged: mergedItems.length, n_merge_fallbacks: merge.fallbacks });
+  timing.aggregate_s = secs(ctx.clock.now() - t);
+  await ctx.emit({ type: "patchesMerged", step: input.step, nMerged: mergedItems.length, fallbacks: merge.fallbacks, edits: editViews(mergedItems, mode) });
+  ctx.checkAbort();
+
+  t = ctx.clock.now();
+  const sel = await selectEdits(ctx, {
+    stepDir: sd,
+    skill: st.currentSkill,
+    merged: merge.merged,
+    scheduler: input.scheduler,
+    evidence: { rolloutN: rec.rollout_n as number, rolloutHard: rec.rollout_hard as number, rolloutSoft: rec.rollout_soft as number },
+    stepBuffer: bufferText,
+    metaBlock: metaText,
+  });
+  st.schedulerStep = input.scheduler.state().current_step;
+  const rankedItems = patchItems(sel.ranked, mode);
+  await ctx.store.putJson(`${sd}/ranked_edits.json`, sel.ranked);
+  if (sel.lrDecision) await recordLrDecision(ctx, sd, { step: input.step, epoch: input.epoch, ...sel.lrDecision });
+  Object.assign(rec, {
+    n_edits_ranked: rankedItems.length,
+    edit_budget: sel.budget,
+    lr_control_mode: ctx.plan.lrControl,
+    ranking_fallback: sel.fallback,
+    support_counts: rankedItems.map((it) => (typeof it.support_count === "number" ? it.support_count : 0)),
+  });
+  if (sel.lrDecision) rec.lr_decision = sel.lrDecision;
+  timing.select_s = secs(ctx.clock.now() - t);
+  await ctx.emit({
+    type: "editsSelected",
+    step: input.step,
+    budget: sel.budget,
+    lrControlMode: ctx.plan.lrControl,
+    ranked: sel.rankingCalled,
+    fallback: sel.fallback,
+    edits: editViews(rankedItems, mode),
+  });
+  ctx.checkAbort();
+
+  t = ctx.clock.now();
+  const upd = await buildCandidate(ctx, { stepDir: sd, skill: st.currentSkill, ranked: sel.ranked, stepBuffer: bufferText });
+  timing.update_s = secs(ctx.clock.now() - t);
+  if (upd.candidate === null) return skipStep(ctx, st, { rec, raw: c.raw, action: "skip_no_rewrite", started, input });
+  const candidate = upd.candidate;
+  const candidateHash = skillHash(candidate);
+  await ctx.store.putText(`${sd}/candidate_skill.md`, candidate);
+  if (upd.applyReport) {
+    await ctx.store.putJson(`${sd}/edit_apply_report.json`, upd.applyReport);
+    rec.edit_apply_summary = summarizeApplyReport(upd.applyReport);
+  }
+  Object.assign(rec, { candidate_hash: candidateHash, candidate_skill_len: candidate.length });
+  if (upd.rewriteResult) rec.rewrite_change_summary = upd.rewriteResult.change_summary;
+  await ctx.emit({ type: "candidateBuilt", step: input.step, candidateHash, candidate, applyReport: upd.applyReport });
+  ctx.checkAbort();
+
+  t = ctx.clock.now();
+  const sel2 = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${sd}/selection_eval`, items: input.selectionItems });
+  const candScore = gateScoreOf(ctx, sel2, candidate);
+  timing.evaluate_s = secs(ctx.clock.now() - t);
+  await ctx.emit({ type: "candidateScored", step: input.step, hard: sel2.hard, soft: sel2.soft, gateScore: candScore, cached: sel2.cached, results: sel2.results.map(toEvalItem) });
+  const before = st.currentScore ?? 0;
+  const d = decideGate({ candidateScore: candScore, currentScore: before, bestScore: st.bestScore ?? 0, bestStep: st.bestStep, step: input.step, useGate: ctx.cfg.evaluation.use_gate });
+  applyDecision(st, d, candidate, input.step);
+  Object.assign(rec, { selection_hard: sel2.hard, selection_soft: sel2.soft, gate_metric: ctx.plan.gateMetric, candidate_gate_score: candScore, action: d.action });
+  await ctx.emit({ type: "gateDecided", step: input.step, action: d.action, candidateScore: candScore, currentScoreBefore: before, currentScore: st.currentScore ?? 0, bestScore: st.bestScore ?? 0, bestStep: st.bestStep });
+
+  if (ctx.cfg.optimizer.use_skill_aware_reflection) {
+    const flush = await flushAppendix(ctx, { stepDir: sd, skill: st.currentSkill, raw: c.raw });
+    if (flush) {
+      st.currentSkill = flush.skill;
+      Object.assign(rec, flush.record);
+    }
+  }
+  const entry = buildBufferEntry({
+    step: input.step,
+    action: d.action,
+    results: c.results,
+    failureResults: c.raw.filter((r) => r.source_type === "failure"),
+    ranked: rankedItems,
+    mode,
+    scoreBefore: st.currentScore ?? 0,
+    scoreAfter: candScore,
+  });
+  await ctx.store.putJson(`${sd}/trajectory_digest.json`, entry);
+  st.consecutiveRejects = d.action === "reject" ? st.consecutiveRejects + 1 : 0;
+  rec.tokens = UsageTracker.delta(tokensBefore, ctx.usage.snapshot());
+  await commitStep(ctx, st, { rec, started, withOrigins: true });
+  return entry;
+}
+
+function applyDecision(st: TrainState, d: ReturnType<typeof decideGate>, candidate: string, step: number): void {
+  if (d.candidateBecomesCurrent) {
+    st.currentSkill = candidate;
+    st.currentScore = d.currentScore;
+    st.currentOrigin = `step_${String(step).padStart(4, "0")}`;
+  }
+  if (d.candidateBecomesBest) {
+    st.bestSkill = candidate;
+    st.bestScore = d.bestScore;
+    st.bestStep = d.bestStep;
+    st.bestOrigin = st.currentOrigin;
+  }
+}
+
+async function recordLrDecision(ctx: RunContext, sd: string, decision: Record<string, unknown>): Promise<void> {
+  // lr_history.jsonl is append-only: a resumed step whose decision was already logged does not log it again.
+  const seen = await ctx.store.getJson(`${sd}/lr_decision.json`);
+  await ctx.store.putJson(`${sd}/lr_decision.json`, decision);
+  if (!seen) await ctx.store.appendLine("lr_history.jsonl", decision);
+}
+
+async function skipStep(
+  ctx: RunContext,
+  st: TrainState,
+  opts: { rec: StepRecord; raw: AnalystResult[]; action: "skip_no_patches" | "skip_no_rewrite"; started: number; input: StepInput },
+): Promise<null> {
+  if (ctx.cfg.optimizer.use_skill_aware_reflection) {
+    const flush = await flushAppendix(ctx, { stepDir: stepDir(opts.input.step), skill: st.currentSkill, raw: opts.raw });
+    if (flush) {
+      st.currentSkill = flush.skill;
+      Object.assign(opts.rec, flush.record);
+    }
+  }
+  opts.rec.action = opts.action;
+  // A skip records no token delta and no step-buffer entry (as in the original).
+  await commitStep(ctx, st, { rec: opts.rec, started: opts.started, withOrigins: false });
+  return null;
+}

@@ -1,0 +1,162 @@
+/**
+ * The benchmark catalog: names, aliases, titles and the benchmark-specific `env.*` options with their
+ * defaults (spec A.12). Pure data so the dashboard form, the config loader and the env registry agree
+ * on one list. Client-safe: imports only zod.
+ *
+ * The common env keys (`name`, `skill_init`, `split_*`, `data_path`, `exec_timeout`, `out_root`,
+ * `limit`, `workers`, `max_turns`, `max_completion_tokens`) live in `RunConfigSchema.env` and are not
+ * repeated here; each schema below holds only what one benchmark adds.
+ */
+import { z } from "zod";
+
+/** A string enum with aliases (trimmed, case-insensitive), yielding the canonical value. */
+function aliasedEnum<T extends string>(canonical: readonly [T, ...T[]], aliases: Record<string, T> = {}) {
+  const table = new Map<string, T>(canonical.map((c) => [c, c] as const));
+  for (const [alias, target] of Object.entries(aliases)) table.set(alias, target);
+  const listed = [...table.keys()].join(" | ");
+  return z.string().transform((raw, ctx) => {
+    const hit = table.get(raw.trim().toLowerCase());
+    if (hit === undefined) {
+      ctx.addIssue({ code: "custom", message: `expected one of ${listed}, got '${raw}'` });
+      return z.NEVER;
+    }
+    return hit;
+  });
+}
+
+const posInt = (fallback: number) => z.number().int().min(1).default(fallback);
+
+/** One folder or several: a lone string is accepted for convenience and becomes a one-item list. */
+const pathList = z
+  .union([z.array(z.string()), z.string().transform((s) => (s.trim() === "" ? [] : [s]))])
+  .default([]);
+
+const SearchQaOptionsSchema = z.strictObject({});
+
+const LiveMathOptionsSchema = z.strictObject({
+  /** Reorder the choices per batch (seeded) so position cannot leak the answer. */
+  shuffle_choices: z.boolean().default(true),
+  use_theorem: z.boolean().default(false),
+  use_sketch: z.boolean().default(false),
+});
+
+const DocVqaOptionsSchema = z.strictObject({
+  image_detail: z.enum(["auto", "low", "high"]).default("auto"),
+});
+
+const OfficeQaOptionsSchema = z.strictObject({
+  /** Document corpus roots; empty means "use $OFFICEQA_DOCS_DIR, then the usual data folders". */
+  data_dirs: pathList,
+  use_local_tools: z.boolean().default(true),
+  max_tool_turns: posInt(24),
+  search_mode: aliasedEnum(["offline", "custom_search", "azure_search"], {
+    custom: "custom_search",
+    azure: "azure_search",
+  }).default("offline"),
+  max_queries_per_turn: posInt(4),
+  search_provider: z.string().default("duckduckgo"),
+  search_max_num_results: posInt(4),
+  search_timeout_seconds: z.number().positive().default(20),
+  /** Empty means "use $OFFICEQA_SEARCH_API_URL or the local default". */
+  search_api_url: z.string().default(""),
+  /** The NAME of the environment variable holding the search Authorization header, never its value. */
+  search_auth_env: z.string().default("OFFICEQA_CUSTOM_SEARCH_AUTH"),
+});
+
+const SpreadsheetBenchOptionsSchema = z.strictObject({
+  data_root: z.string().default("data/spreadsheetbench_verified_400"),
+  mode: z.enum(["single", "multi"]).default("single"),
+});
+
+const AlfworldOptionsSchema = z.strictObject({
+  max_steps: posInt(50),
+  max_api_workers: posInt(8),
+});
+
+export const CUSTOM_METRICS = ["exact", "contains", "f1", "numeric", "regex", "judge"] as const;
+
+const CustomOptionsSchema = z
+  .strictObject({
+    id_field: z.string().default("id"),
+    question_field: z.string().default("question"),
+    answer_field: z.string().default("answer"),
+    /** Empty means the items carry no context passage. */
+    context_field: z.string().default(""),
+    metric: z.enum(CUSTOM_METRICS).default("exact"),
+    numeric_tolerance: z.number().min(0).default(1e-6),
+    answer_regex: z.string().default(""),
+    judge_rubric: z.string().default(""),
+  })
+  .superRefine((opts, ctx) => {
+    // Checked here rather than at rollout time so a bad preset fails before any model call is paid for.
+    if (opts.metric === "regex" && opts.answer_regex === "") {
+      ctx.addIssue({ code: "custom", path: ["answer_regex"], message: "metric 'regex' needs env.answer_regex" });
+    }
+    if (opts.answer_regex !== "") {
+      try {
+        new RegExp(opts.answer_regex);
+      } catch {
+        ctx.addIssue({ code: "custom", path: ["answer_regex"], message: "not a valid regular expression" });
+      }
+    }
+  });
+
+/** Catalog entry for one benchmark. */
+export interface BenchmarkInfo {
+  /** Canonical name, as stored in `config.env.name`. */
+  name: string;
+  /** Other spellings accepted in configs (matched trimmed and case-insensitively). */
+  aliases: readonly string[];
+  /** One line for menus and the README. */
+  title: string;
+  /** The benchmark-specific `env.*` keys, with defaults. */
+  options: z.ZodObject;
+}
+
+/** Every benchmark, in menu order. */
+export const BENCHMARKS = [
+  { name: "searchqa", aliases: [], title: "SearchQA: answer a question from retrieved passages", options: SearchQaOptionsSchema },
+  {
+    name: "livemath",
+    aliases: ["livemathematicianbench", "livemathbench"],
+    title: "LiveMathematicianBench: multiple-choice questions about recent theorems",
+    options: LiveMathOptionsSchema,
+  },
+  { name: "docvqa", aliases: [], title: "DocVQA: answer a question about a document image", options: DocVqaOptionsSchema },
+  { name: "officeqa", aliases: [], title: "OfficeQA: answer questions from a corpus of office documents", options: OfficeQaOptionsSchema },
+  {
+    name: "spreadsheetbench",
+    aliases: [],
+    title: "SpreadsheetBench: write code that edits a workbook",
+    options: SpreadsheetBenchOptionsSchema,
+  },
+  { name: "alfworld", aliases: [], title: "ALFWorld: act in a text household simulator", options: AlfworldOptionsSchema },
+  { name: "custom", aliases: [], title: "Custom: your own question/answer file (env.data_path)", options: CustomOptionsSchema },
+] as const satisfies readonly BenchmarkInfo[];
+
+/** A canonical benchmark name. */
+export type BenchmarkName = (typeof BENCHMARKS)[number]["name"];
+
+/** Canonical names, in menu order. */
+export const BENCHMARK_NAMES: readonly BenchmarkName[] = BENCHMARKS.map((b) => b.name);
+
+const BY_SPELLING = new Map<string, (typeof BENCHMARKS)[number]>();
+for (const b of BENCHMARKS) {
+  BY_SPELLING.set(b.name, b);
+  for (const a of b.aliases) BY_SPELLING.set(a, b);
+}
+
+/** The catalog entry for a name or alias, or null if the benchmark is unknown. */
+export function findBenchmark(name: string): BenchmarkInfo | null {
+  return BY_SPELLING.get(name.trim().toLowerCase()) ?? null;
+}
+
+/** The canonical name for a name or alias (`livemathematicianbench` → `livemath`), or null if unknown. */
+export function canonicalBenchmark(name: string): BenchmarkName | null {
+  return BY_SPELLING.get(name.trim().toLowerCase())?.name ?? null;
+}
+
+/** The schema of a benchmark's own `env.*` keys (name or alias), or null if the benchmark is unknown. */
+export function envOptionsSchema(name: string): z.ZodObject | null {
+  return findBenchmark(name)?.options ?? null;
+}
