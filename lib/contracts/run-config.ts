@@ -80,7 +80,7 @@ export const ModelSectionSchema = z.object({
   /** Simulated model: probability that a guided answer still slips (seeded, deterministic). */
   sim_slip_rate: num.min(0).max(1).default(0.04),
   /** Simulated optimizer: probability that an analyst adds one unhelpful edit. */
-  sim_unhelpful_rate: num.min(0).max(1).default(0.3),
+  sim_unhelpful_rate: num.min(0).max(1).default(0.25),
   /** Simulated optimizer: probability of an unparseable answer (exercises the fallbacks). */
   sim_malformed_rate: num.min(0).max(1).default(0),
   /** Simulated model: added latency per call in milliseconds. */

@@ -27,7 +27,7 @@ export function wordOptimizer(opts: { harmful?: (user: string) => boolean } = {}
     const first = req.system.split("\n", 1)[0];
     switch (first) {
       case SIGNATURES.failureAnalyst: {
-        const edits = missingWords(user).map((w) => ({ op: "append", content: `- remember ${w}` }));
+        const edits: Array<Record<string, string>> = missingWords(user).map((w) => ({ op: "append", content: `- remember ${w}` }));
         if (opts.harmful?.(user)) edits.unshift({ op: "replace", target: "- Be careful.", content: "- Be reckless." });
         return JSON.stringify({ batch_size: 2, failure_summary: [{ failure_type: "rule_missing", count: 1, description: "word missing" }], patch: { reasoning: "add words", edits } });
       }

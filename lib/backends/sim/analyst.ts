@@ -50,9 +50,8 @@ export function simAnalyst(kind: "failure" | "success", mode: Mode, system: stri
   const budget = Number(/at most L=(\d+)/.exec(user)?.[1] ?? 4);
   const skillAware = system.includes("EXECUTION_LAPSE") || system.includes('"appendix_notes"');
   const k = o.knowledge;
-  if (kind === "success" || !k) {
-    return JSON.stringify({ batch_size: n, success_patterns: n > 0 ? ["answers followed the skill's existing rules"] : [], patch: { reasoning: "the skill already covers what worked", [PAYLOAD[mode]]: [] } });
-  }
+  if (!k) return JSON.stringify({ batch_size: n, patch: { reasoning: "no knowledge of this benchmark", [PAYLOAD[mode]]: [] } });
+  if (kind === "success") return successAnswer(mode, skill, user, n, k, o);
   const inferred = inferRules(user, k);
   const chosen: Array<{ rule: SimRule; count: number }> = [];
   const notes: string[] = [];
@@ -85,6 +84,33 @@ export function simAnalyst(kind: "failure" | "success", mode: Mode, system: stri
   };
   if (skillAware && notes.length > 0) out.appendix_notes = notes;
   return JSON.stringify(out);
+}
+
+/** General advice that changes no simulated outcome: what a success analyst tends to reinforce. */
+const NEUTRAL_ADVICE = [
+  "Before answering, check that the answer is supported by the material you were given.",
+  "Read the whole task once more before committing to the final answer.",
+  "Prefer the evidence in the task over background knowledge when they differ.",
+];
+
+/** Half of the success minibatches propose one neutral reinforcement the skill does not have yet. */
+function successAnswer(mode: Mode, skill: string, user: string, n: number, k: SimKnowledge, o: SimOptimizerOptions): string {
+  const unused = NEUTRAL_ADVICE.filter(
+    (a) => !skill.includes(a) && !k.rules.some((r) => [...r.detect, ...r.conflicts].some((p) => new RegExp(p, "i").test(a))),
+  );
+  const items: Record<string, unknown>[] = [];
+  if (unused.length > 0 && n > 0 && draw(o.seed, "success", user) < 0.5) {
+    const advice = unused[Math.floor(draw(o.seed, "advice", user) * unused.length)]!;
+    const e: SimEdit = { op: "append", content: `- ${advice}`, rationale: "Successful trajectories all did this; the skill never says it." };
+    if (mode === "patch") items.push({ ...e });
+    else if (mode === "rewrite") items.push({ type: "add_rule", title: "verify before answering", motivation: "successful trajectories", instruction: `Add this rule: "${advice}".`, priority_hint: "low" });
+    else items.push({ title: "reinforce what worked", change_summary: [`add: ${advice}`], new_skill: `${skill.trimEnd()}\n\n- ${advice}\n` });
+  }
+  return JSON.stringify({
+    batch_size: n,
+    success_patterns: n > 0 ? ["answers followed the skill's existing rules"] : [],
+    patch: { reasoning: items.length ? "one general habit is worth stating" : "the skill already covers what worked", [PAYLOAD[mode]]: items },
+  });
 }
 
 /** Items of the patches listed in a merge prompt, in order. */

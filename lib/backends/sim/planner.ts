@@ -71,17 +71,21 @@ export function simSlowUpdate(user: string, k: SimKnowledge | null): string {
   const previous = sectionBody(user, "Previous Epoch Guidance") ?? "";
   const kept = previous.split("\n").filter((l) => l.startsWith("- "));
   const ids = comparisonIds(user, ["Regressions", "Persistent failures"]);
+  const improved = comparisonIds(user, ["Improvements"]);
   const lines = [...kept];
+  const add = (line: string) => {
+    if (!lines.includes(line)) lines.push(line);
+  };
+  const rulesOf = (id: string) => (k?.byId.get(id)?.needs ?? []).map((rid) => k!.rules.find((r) => r.id === rid)).filter((r) => r !== undefined);
+  // (1)+(2): rules still missing behind regressions and persistent failures; rules that exist but were
+  // not followed get a reminder. (3): reinforce what the epoch fixed.
   for (const id of ids) {
-    const ann = k?.byId.get(id);
-    for (const rid of ann?.needs ?? []) {
-      const rule = k!.rules.find((r) => r.id === rid);
-      if (rule && !rulePresent(rule, current) && !lines.includes(`- ${rule.guidance}`)) lines.push(`- ${rule.guidance}`);
-    }
+    for (const rule of rulesOf(id)) add(rulePresent(rule, current) ? `- Double-check every answer against this rule: ${rule.title}.` : `- ${rule.guidance}`);
   }
+  for (const id of improved) for (const rule of rulesOf(id)) add(`- Keep applying the rule that fixed recent failures: ${rule.title}.`);
   const content = lines.length > 0 ? `Epoch guidance:\n${lines.join("\n")}` : "";
   return JSON.stringify({
-    reasoning: `${ids.length} tasks regressed or kept failing; ${lines.length - kept.length} rules are still missing`,
+    reasoning: `${ids.length} tasks regressed or kept failing and ${improved.length} improved; ${lines.length - kept.length} new guidance lines`,
     slow_update_content: content,
   });
 }

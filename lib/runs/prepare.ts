@@ -1,0 +1,81 @@
+/**
+ * Everything a run needs before it starts — splits, environment, seed skill, model clients — built and
+ * validated from a run config without writing anything, so bad input fails before any output exists.
+ * The CLI and the worker both start runs through here.
+ */
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { RunConfig } from "../contracts/run-config";
+import type { SimKnowledge } from "../contracts/sim";
+import { createModelClient, resolveRoles } from "../backends/registry";
+import type { Environment, ModelClient } from "../engine/ports";
+import type { Splits } from "../engine/types";
+import { createEnvironment, initialSkillPath, loadBenchmarkSplits, loadSimKnowledge } from "../envs";
+import { AppError } from "../errors";
+
+/** Skills larger than this are refused (they would not fit a prompt, and usually are a wrong file). */
+export const MAX_SKILL_BYTES = 200 * 1024;
+
+export interface PreparedRun {
+  config: RunConfig;
+  splits: Splits;
+  env: Environment;
+  initialSkill: string;
+  /** Where the seed skill came from (a path, or "inline"). */
+  skillSource: string;
+  optimizer: ModelClient;
+  target: ModelClient;
+  simKnowledge: SimKnowledge | null;
+  simulated: boolean;
+}
+
+/** Reads a skill file: missing, unreadable or oversized files are one-line errors naming the file. */
+export function readSkillFile(path: string, field = "env.skill_init"): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new AppError("INVALID_REQUEST", `${field}: cannot read skill file ${path}${code === "ENOENT" ? " (not found)" : ` (${code})`}`, { field });
+  }
+  checkSkillSize(text, field);
+  return text;
+}
+
+export function checkSkillSize(text: string, field: string): void {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SKILL_BYTES) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `${field}: the skill is ${Math.round(bytes / 1024)} KB; the limit is 200 KB`, { field });
+  }
+}
+
+export function prepareRun(opts: { config: RunConfig; rootDir: string; skillText?: string }): PreparedRun {
+  const { config, rootDir } = opts;
+  if (!config.env.name) throw new AppError("INVALID_REQUEST", "env.name: no benchmark chosen", { field: "env.name" });
+  const splits = loadBenchmarkSplits(config, rootDir);
+  let initialSkill: string;
+  let skillSource: string;
+  if (opts.skillText !== undefined) {
+    checkSkillSize(opts.skillText, "skill");
+    initialSkill = opts.skillText;
+    skillSource = "inline";
+  } else {
+    const p = config.env.skill_init || initialSkillPath(config.env.name);
+    skillSource = isAbsolute(p) ? p : resolve(rootDir, p);
+    initialSkill = readSkillFile(skillSource);
+  }
+  const roles = resolveRoles(config.model);
+  const simulated = roles.optimizer === "sim" || roles.target === "sim";
+  const simKnowledge = simulated ? loadSimKnowledge(config, splits) : null;
+  return {
+    config,
+    splits,
+    env: createEnvironment(config, splits),
+    initialSkill,
+    skillSource,
+    optimizer: createModelClient("optimizer", config, { simKnowledge }),
+    target: createModelClient("target", config, { simKnowledge }),
+    simKnowledge,
+    simulated,
+  };
+}

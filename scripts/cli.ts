@@ -1,0 +1,64 @@
+/**
+ * The SkillOpt command line: `npm run skillopt -- <command> [options]`.
+ * Errors are one line on stderr with a non-zero exit code.
+ */
+import { parseArgs } from "node:util";
+import { describeError, isAppError } from "../lib/errors";
+import { EngineError } from "../lib/engine";
+import { runEvalCommand } from "./cli/eval";
+import { runTrainCommand } from "./cli/train";
+
+const USAGE = `usage:
+  npm run skillopt -- train --config FILE [--cfg-options key=value ...] [--out DIR]
+  npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
+  npm run skillopt -- eval --config FILE --skill FILE [--split all|train|valid_seen|valid_unseen] [--out DIR]
+
+Try it offline (simulated model, no key needed):
+  npm run skillopt -- train --config configs/searchqa/sample.yaml
+`;
+
+/** `--cfg-options a=1 b=2` takes every following argument up to the next flag. */
+function splitArgs(argv: string[]): { argv: string[]; overrides: string[] } {
+  const out: string[] = [];
+  const overrides: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--cfg-options") {
+      while (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) overrides.push(argv[++i]!);
+    } else out.push(argv[i]!);
+  }
+  return { argv: out, overrides };
+}
+
+async function main(raw: string[]): Promise<number> {
+  const [command, ...rest] = raw;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const { argv, overrides } = splitArgs(rest);
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: "string" },
+      out: { type: "string" },
+      resume: { type: "string" },
+      skill: { type: "string" },
+      split: { type: "string", default: "all" },
+    },
+    strict: true,
+  });
+  if (command === "train") return runTrainCommand({ config: values.config, overrides, out: values.out, resume: values.resume });
+  if (command === "eval") return runEvalCommand({ config: values.config, skill: values.skill, split: values.split!, overrides, out: values.out });
+  process.stderr.write(`unknown command '${command}'\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const known = isAppError(err) || err instanceof EngineError || (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+    process.stderr.write(`error: ${describeError(err)}\n`);
+    if (!known && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exit(known ? 2 : 1);
+  },
+);

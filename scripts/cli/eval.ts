@@ -1,0 +1,55 @@
+/**
+ * `skillopt eval`: score one skill file on a split (no optimizer calls), writing eval_summary.json.
+ */
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadRunConfig } from "../../lib/config";
+import { runEvalOnly, type EvalSplit } from "../../lib/engine";
+import { AppError } from "../../lib/errors";
+import { FileCheckpointStore } from "../../lib/runs/file-store";
+import { prepareRun, readSkillFile } from "../../lib/runs/prepare";
+
+export interface EvalArgs {
+  config?: string;
+  skill?: string;
+  split: string;
+  overrides: string[];
+  out?: string;
+}
+
+const SPLITS: readonly EvalSplit[] = ["all", "train", "valid_seen", "valid_unseen"];
+
+export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promise<number> {
+  if (!args.config) throw new AppError("INVALID_REQUEST", "--config FILE is required", { field: "--config" });
+  if (!args.skill) throw new AppError("INVALID_REQUEST", "--skill FILE is required", { field: "--skill" });
+  if (!SPLITS.includes(args.split as EvalSplit)) {
+    throw new AppError("INVALID_REQUEST", `--split must be one of ${SPLITS.join(", ")} (got '${args.split}')`, { field: "--split" });
+  }
+  const { config } = loadRunConfig(args.config, args.overrides);
+  const skillPath = resolve(cwd, args.skill);
+  const skill = readSkillFile(skillPath, "--skill");
+  const run = prepareRun({ config, rootDir: cwd, skillText: skill });
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
+  const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
+  if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
+  mkdirSync(out, { recursive: true });
+  const summary = await runEvalOnly({
+    config,
+    splits: run.splits,
+    env: run.env,
+    optimizer: run.optimizer,
+    target: run.target,
+    store: new FileCheckpointStore(out),
+    events: { emit: () => {} },
+    clock: { now: () => Date.now() },
+    skill,
+    skillLabel: skillPath,
+    split: args.split as EvalSplit,
+  });
+  process.stdout.write(
+    `eval ${summary.split}: ${summary.n_items} items, hard ${summary.hard.toFixed(3)}, soft ${summary.soft.toFixed(3)}` +
+      `${summary.n_errors + summary.n_timeouts ? ` (${summary.n_errors} errors, ${summary.n_timeouts} timeouts)` : ""}\n` +
+      `summary: ${out}/eval_summary.json\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,30 @@
+/**
+ * The end-of-run summary printed by the CLI: baseline → best selection, the three test scores, and
+ * calls and tokens per stage.
+ */
+type Stats = { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+const fmt = (v: unknown) => (typeof v === "number" ? v.toFixed(3) : "n/a");
+
+export function formatSummary(summary: Record<string, unknown>, opts: { outDir: string; simulated: boolean }): string {
+  const lines: string[] = [];
+  lines.push("", "SkillOpt run complete" + (opts.simulated ? " — simulated model: scores are synthetic" : ""));
+  lines.push(`  stop reason          ${String(summary.stop_reason ?? "completed")}`);
+  lines.push(`  selection            ${fmt(summary.baseline_selection_hard)} (baseline) → ${fmt(summary.best_selection_hard)} (best, step ${String(summary.best_step)})`);
+  lines.push(
+    `  test                 initial ${fmt(summary.baseline_test_hard)} · best ${fmt(summary.test_hard)} · final ${fmt(summary.final_test_hard)}`,
+  );
+  lines.push(
+    `  steps                ${String(summary.total_steps)} (${String(summary.total_accepts)} accepted, ${String(summary.total_rejects)} rejected, ${String(summary.total_skips)} skipped)`,
+  );
+  const tokens = (summary.token_summary ?? {}) as Record<string, Stats>;
+  lines.push("  calls and tokens by stage:");
+  for (const [stage, s] of Object.entries(tokens)) {
+    if (stage === "_total") continue;
+    lines.push(`    ${stage.padEnd(20)} ${String(s.calls).padStart(6)} calls ${String(s.prompt_tokens).padStart(10)} in ${String(s.completion_tokens).padStart(9)} out`);
+  }
+  const t = tokens._total;
+  if (t) lines.push(`    ${"total".padEnd(20)} ${String(t.calls).padStart(6)} calls ${String(t.prompt_tokens).padStart(10)} in ${String(t.completion_tokens).padStart(9)} out`);
+  lines.push(`  best skill           ${opts.outDir}/best_skill.md`, "");
+  return lines.join("\n");
+}

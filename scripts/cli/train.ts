@@ -1,0 +1,115 @@
+/**
+ * `skillopt train`: load and validate everything first (bad input writes nothing), then run the engine
+ * against a folder store with the original's output layout. Ctrl-C stops cleanly; `--resume DIR` picks
+ * the run up where it stopped without re-paying any completed model call.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
+import type { RunConfig } from "../../lib/contracts/run-config";
+import { RunCancelledError, runTraining, type Environment, type RolloutPhase } from "../../lib/engine";
+import { AppError } from "../../lib/errors";
+import { FileCheckpointStore } from "../../lib/runs/file-store";
+import { prepareRun } from "../../lib/runs/prepare";
+import { createProgress, type Progress } from "./progress";
+import { formatSummary } from "./summary";
+
+export interface TrainArgs {
+  config?: string;
+  overrides: string[];
+  out?: string;
+  resume?: string;
+}
+
+const RUN_CONFIG = "run_config.yaml";
+
+function loadConfig(args: TrainArgs, cwd: string): LoadedConfig {
+  if (args.config) return loadRunConfig(args.config, args.overrides);
+  if (!args.resume) throw new AppError("INVALID_REQUEST", "--config FILE is required (or --resume DIR of an earlier run)", { field: "--config" });
+  const saved = join(resolve(cwd, args.resume), RUN_CONFIG);
+  if (!existsSync(saved)) throw new AppError("INVALID_REQUEST", `--resume: ${saved} not found; is this a SkillOpt output folder?`, { field: "--resume" });
+  return parseRunConfigText(readFileSync(saved, "utf8"), { sourceName: saved, baseDir: resolve(cwd, args.resume), overrides: args.overrides });
+}
+
+function stamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+function outputDir(args: TrainArgs, config: RunConfig, cwd: string): string {
+  if (args.resume) return resolve(cwd, args.resume);
+  if (args.out) return resolve(cwd, args.out);
+  if (config.env.out_root) return resolve(cwd, config.env.out_root);
+  return resolve(cwd, "outputs", `skillopt_${config.env.name}_${config.model.optimizer.replaceAll("/", "-")}_${stamp(new Date())}`);
+}
+
+/** Wraps the environment so the progress display sees each finished item. */
+function withItemProgress(env: Environment, progress: Progress): Environment {
+  return {
+    ...env,
+    name: env.name,
+    taskTypes: () => env.taskTypes(),
+    failureTaxonomy: () => env.failureTaxonomy(),
+    prepareBatch: env.prepareBatch ? (items, seed) => env.prepareBatch!(items, seed) : undefined,
+    async rollout(input) {
+      const t = await env.rollout(input);
+      progress.onItem(input.phase);
+      return t;
+    },
+  };
+}
+
+export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Promise<number> {
+  const loaded = loadConfig(args, cwd);
+  const config = loaded.config;
+  const run = prepareRun({ config, rootDir: cwd });
+  const out = outputDir(args, config, cwd);
+  if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
+    throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
+  }
+  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, RUN_CONFIG), loaded.resolvedYaml);
+  const phaseTotals: Record<RolloutPhase, number> = {
+    train: config.train.batch_size,
+    selection: config.evaluation.sel_env_num || run.splits.val.length,
+    test: config.evaluation.test_env_num || run.splits.test.length,
+    longitudinal: config.optimizer.slow_update_samples,
+  };
+  const progress = createProgress({ phaseTotals });
+  const ac = new AbortController();
+  const onSigint = () => {
+    process.stderr.write("\nstopping after the calls in flight… (press Ctrl-C again to force)\n");
+    process.removeListener("SIGINT", onSigint);
+    ac.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const summary = await runTraining({
+      config,
+      splits: run.splits,
+      initialSkill: run.initialSkill,
+      env: withItemProgress(run.env, progress),
+      optimizer: run.optimizer,
+      target: run.target,
+      store: new FileCheckpointStore(out),
+      events: { emit: (e) => progress.onEvent(e) },
+      clock: { now: () => Date.now() },
+      signal: ac.signal,
+      logger: { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`) },
+    });
+    progress.stop();
+    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated }));
+    return 0;
+  } catch (err) {
+    progress.stop();
+    if (err instanceof RunCancelledError) {
+      process.stderr.write(`interrupted; resume with: npm run skillopt -- train --resume ${out}\n`);
+      return 130;
+    }
+    throw err;
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}
