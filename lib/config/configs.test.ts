@@ -74,6 +74,6 @@ describe("shipped configs", () => {
     expect(config.env).toMatchObject({ name: b, split_mode: "sample", workers: 8 });
     expect(config.train).toMatchObject({ train_size: 0, num_epochs: 3, batch_size: 10 });
     expect(config.gradient).toMatchObject({ minibatch_size: 4, analyst_workers: 8 });
-    expect(config.optimizer).toMatchObject({ learning_rate: 3, min_learning_rate: 1, slow_update_samples: 10 });
+    expect(config.optimizer).toMatchObject({ learning_rate: 2, min_learning_rate: 1, slow_update_samples: 10 });
   });
 });

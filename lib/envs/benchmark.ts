@@ -1,0 +1,25 @@
+/**
+ * What the registry needs from one benchmark folder. Each folder's `index.ts` exports one descriptor;
+ * the registry only lists them.
+ */
+import type { RunConfig } from "../contracts/run-config";
+import type { SimRule } from "../contracts/sim";
+import type { Environment } from "../engine/ports";
+import type { Splits } from "../engine/types";
+import type { RowNormaliser } from "./common/read-items";
+
+/** One benchmark implementation. */
+export interface BenchmarkDefinition {
+  /** Canonical name (`config.env.name`). */
+  name: string;
+  /** Builds the environment; `splits` (when given) lets envs derive task types from the loaded items. */
+  create(config: RunConfig, splits?: Splits): Environment;
+  /** The built-in offline sample, items with their hidden `sim` annotations. */
+  sample(): Splits;
+  /** The sample's sim rule catalogue. */
+  simRules(): SimRule[];
+  /** Row normaliser/validator used by the split loader. */
+  normalise: RowNormaliser;
+  /** Absolute path of the seed skill (`initial.md`). */
+  initialSkillPath: string;
+}

@@ -1,0 +1,41 @@
+/**
+ * The LiveMath target prompts (our own wording). The system prompt ends with the skill section; the
+ * user message lists the question and the (already shuffled) choices, plus the theorem and proof sketch
+ * when `use_theorem` / `use_sketch` are on.
+ */
+import { withSkillSection } from "../common/skill-prompt";
+import type { Choice } from "./normalise";
+
+/** The instructions every LiveMath rollout starts from (before the skill section). */
+export const LIVEMATH_SYSTEM_BASE = [
+  "You are a careful research mathematician answering a multiple-choice question about a published theorem.",
+  "Exactly one option is correct; the others are close variations of it.",
+  "Pay attention to quantifiers, hypotheses and how strong each option's claim is before you decide.",
+  "Reason briefly, then output only the label of the chosen option inside <answer></answer>, for example <answer>C</answer>.",
+].join("\n");
+
+/** The system prompt: the base instructions, then `## Skill` + the skill when it is not blank. */
+export function buildLiveMathSystemPrompt(skill: string): string {
+  return withSkillSection(LIVEMATH_SYSTEM_BASE, skill);
+}
+
+/** What the user message shows. */
+export interface LiveMathPromptParts {
+  question: string;
+  choices: readonly Choice[];
+  /** Shown under `## Theorem` when given. */
+  theorem?: string;
+  /** Shown under `## Proof Sketch` when given. */
+  sketch?: string;
+}
+
+/** `## Question`, `## Choices` (`A. text` lines), then the optional theorem and sketch sections. */
+export function buildLiveMathUserPrompt(parts: LiveMathPromptParts): string {
+  const sections = [
+    `## Question\n${parts.question}`,
+    `## Choices\n${parts.choices.map((c) => `${c.label}. ${c.text}`).join("\n")}`,
+  ];
+  if (parts.theorem) sections.push(`## Theorem\n${parts.theorem}`);
+  if (parts.sketch) sections.push(`## Proof Sketch\n${parts.sketch}`);
+  return sections.join("\n\n");
+}

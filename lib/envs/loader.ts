@@ -1,0 +1,164 @@
+/**
+ * The split loader (spec engine §3.2, envs §A.2): the benchmark's built-in offline sample, a
+ * materialised `split_dir` (`train/`, `val/`, `test/`), or a seeded ratio split of one data file that
+ * is written out with a manifest so the same split can be reused as a `split_dir`. The ratio shuffle is
+ * CPython's `random.Random(seed).shuffle`, so a split made by the Python SkillOpt is reproduced exactly.
+ */
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RunConfig } from "../contracts/run-config";
+import { pyShuffled } from "../engine/py-random";
+import { largestRemainderCounts } from "../engine/split-plan";
+import type { Item, Splits } from "../engine/types";
+import { AppError } from "../errors";
+import { invalidFile, readRawDataFile, readSplitFile, toItems, type RowNormaliser } from "./common/read-items";
+
+export type { RowNormaliser } from "./common/read-items";
+
+/** The three canonical split names, in slicing order. */
+export const SPLIT_NAMES = ["train", "val", "test"] as const;
+type SplitName = (typeof SPLIT_NAMES)[number];
+
+/** Options of `loadSplits`. */
+export interface LoadSplitsOptions {
+  config: RunConfig;
+  /** Relative paths in the config resolve against this folder. */
+  rootDir: string;
+  /** The benchmark's built-in offline sample (required for `split_mode: sample`). */
+  sample?: () => Splits;
+  /** The benchmark's row normaliser/validator, applied to every row before the id checks. */
+  normalise?: RowNormaliser;
+}
+
+/** Loads train/val/test for `config.env.split_mode`, validates every item and applies `env.limit`. */
+export function loadSplits(opts: LoadSplitsOptions): Splits {
+  const mode = opts.config.env.split_mode;
+  const loaded = mode === "sample" ? fromSample(opts) : mode === "split_dir" ? fromSplitDir(opts) : fromRatio(opts);
+  const limit = opts.config.env.limit;
+  if (limit <= 0) return loaded;
+  return { train: loaded.train.slice(0, limit), val: loaded.val.slice(0, limit), test: loaded.test.slice(0, limit) };
+}
+
+function requireNonEmpty(name: SplitName, items: Item[], where: string): Item[] {
+  if (items.length === 0) throw new AppError("INVALID_REQUEST", `split '${name}' is empty (${where})`, { field: where });
+  return items;
+}
+
+function fromSample(opts: LoadSplitsOptions): Splits {
+  if (!opts.sample) {
+    const name = opts.config.env.name || "(unnamed)";
+    throw new AppError("INVALID_REQUEST", `benchmark '${name}' has no built-in sample; use split_dir or ratio`, {
+      field: "env.split_mode",
+    });
+  }
+  const sample = opts.sample();
+  const out = {} as Splits;
+  for (const name of SPLIT_NAMES) {
+    const where = `sample/${name}`;
+    out[name] = requireNonEmpty(name, toItems(sample[name], where, opts.normalise), where);
+  }
+  return out;
+}
+
+function fromSplitDir(opts: LoadSplitsOptions): Splits {
+  const configured = opts.config.env.split_dir.trim();
+  if (configured === "") {
+    throw new AppError("INVALID_REQUEST", "env.split_dir is required when env.split_mode is split_dir", {
+      field: "env.split_dir",
+    });
+  }
+  const root = path.resolve(opts.rootDir, configured);
+  const out = {} as Splits;
+  for (const name of SPLIT_NAMES) {
+    const folder = path.join(root, name);
+    if (!isDirectory(folder)) invalidFile(folder, `missing split folder '${name}/' in ${root}`);
+    const file = firstItemsFile(folder);
+    out[name] = requireNonEmpty(name, toItems(readSplitFile(file), file, opts.normalise), file);
+  }
+  return out;
+}
+
+/** The first `*.json` in sorted order, else the first `*.jsonl`. */
+function firstItemsFile(folder: string): string {
+  const names = readdirSync(folder).sort();
+  const pick = names.find((n) => n.toLowerCase().endsWith(".json")) ?? names.find((n) => n.toLowerCase().endsWith(".jsonl"));
+  if (pick === undefined) return invalidFile(folder, "no *.json or *.jsonl file in the split folder");
+  return path.join(folder, pick);
+}
+
+function isDirectory(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
+/** `"2 : 1:7"` → `[2, 1, 7]` (the schema already checked the shape). */
+export function parseSplitRatio(ratio: string): [number, number, number] {
+  const parts = ratio.split(":").map((p) => Number.parseInt(p.trim(), 10));
+  const [a, b, c] = parts;
+  if (parts.length !== 3 || a === undefined || b === undefined || c === undefined || parts.some((n) => !(n > 0))) {
+    throw new AppError("INVALID_REQUEST", `env.split_ratio must be three positive integers like 2:1:7, got '${ratio}'`, {
+      field: "env.split_ratio",
+    });
+  }
+  return [a, b, c];
+}
+
+function resolveDataFile(rootDir: string, configured: string): string {
+  if (configured.trim() === "") {
+    throw new AppError("INVALID_REQUEST", "env.data_path is required when env.split_mode is ratio", { field: "env.data_path" });
+  }
+  const target = path.resolve(rootDir, configured);
+  if (!existsSync(target)) return invalidFile(target, "data_path does not exist");
+  if (!isDirectory(target)) return target;
+  if (SPLIT_NAMES.some((n) => isDirectory(path.join(target, n)))) {
+    return invalidFile(target, "looks like a split folder (has train/val/test); use split_mode split_dir");
+  }
+  const files = readdirSync(target).filter((n) => /\.jsonl?$/i.test(n)).sort();
+  if (files.length !== 1) {
+    return invalidFile(target, `expected exactly one .json/.jsonl file in the folder, found ${files.length}`);
+  }
+  return path.join(target, files[0] as string);
+}
+
+function fromRatio(opts: LoadSplitsOptions): Splits {
+  const env = opts.config.env;
+  const file = resolveDataFile(opts.rootDir, env.data_path);
+  const items = toItems(readRawDataFile(file), file, opts.normalise);
+  const weights = parseSplitRatio(env.split_ratio);
+  const seed = env.split_seed || opts.config.train.seed;
+  const shuffled = pyShuffled(items, seed);
+  const [nTrain, nVal] = largestRemainderCounts(shuffled.length, weights) as [number, number, number];
+  const splits: Splits = {
+    train: shuffled.slice(0, nTrain),
+    val: shuffled.slice(nTrain, nTrain + nVal),
+    test: shuffled.slice(nTrain + nVal),
+  };
+  for (const name of SPLIT_NAMES) {
+    requireNonEmpty(name, splits[name], `ratio ${weights.join(":")} of ${items.length} items from ${file}`);
+  }
+  const outDir = ratioOutputDir(opts, weights, seed);
+  writeRatioSplits(outDir, splits, { source: file, ratio: weights.join(":"), seed });
+  return splits;
+}
+
+function ratioOutputDir(opts: LoadSplitsOptions, weights: number[], seed: number): string {
+  const env = opts.config.env;
+  if (env.split_output_dir.trim() !== "") return path.resolve(opts.rootDir, env.split_output_dir);
+  const base = env.out_root.trim() !== "" ? path.resolve(opts.rootDir, env.out_root) : opts.rootDir;
+  const name = env.name.trim() || "dataset";
+  return path.join(base, "_generated_splits", `${name}_${weights.join("-")}_seed${seed}`);
+}
+
+function writeRatioSplits(outDir: string, splits: Splits, meta: { source: string; ratio: string; seed: number }): void {
+  for (const name of SPLIT_NAMES) {
+    mkdirSync(path.join(outDir, name), { recursive: true });
+    writeFileSync(path.join(outDir, name, "items.json"), `${JSON.stringify(splits[name], null, 2)}\n`, "utf8");
+  }
+  const manifest = {
+    source_data_path: meta.source,
+    split_mode: "ratio",
+    split_ratio: meta.ratio,
+    split_seed: meta.seed,
+    counts: { train: splits.train.length, val: splits.val.length, test: splits.test.length },
+  };
+  writeFileSync(path.join(outDir, "split_manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`, "utf8");
+}

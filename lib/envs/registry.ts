@@ -1,0 +1,63 @@
+/**
+ * The benchmark registry: one entry per implemented benchmark, keyed by canonical name (aliases are
+ * resolved through the catalog). Implementations live in their own folders.
+ */
+import type { RunConfig } from "../contracts/run-config";
+import { buildSimKnowledge, type SimKnowledge } from "../contracts/sim";
+import type { Environment } from "../engine/ports";
+import type { Splits } from "../engine/types";
+import { AppError } from "../errors";
+import type { BenchmarkDefinition } from "./benchmark";
+import { canonicalBenchmark } from "./catalog";
+import { liveMathBenchmark } from "./livemath";
+import { loadSplits } from "./loader";
+import { searchQaBenchmark } from "./searchqa";
+
+const REGISTRY: Record<string, BenchmarkDefinition> = {
+  searchqa: searchQaBenchmark,
+  livemath: liveMathBenchmark,
+};
+
+/** Canonical names of the benchmarks with an implementation. */
+export function listBenchmarks(): string[] {
+  return Object.keys(REGISTRY);
+}
+
+/** The implementation for a name or alias; unknown → `AppError` listing the known names. */
+export function getBenchmark(name: string): BenchmarkDefinition {
+  const key = canonicalBenchmark(name) ?? name.trim().toLowerCase();
+  const hit = REGISTRY[key];
+  if (!hit) {
+    throw new AppError("INVALID_REQUEST", `unknown benchmark '${name}'; known: ${listBenchmarks().join(", ")}`, {
+      field: "env.name",
+    });
+  }
+  return hit;
+}
+
+/** The environment of `config.env.name`; `splits` (optional) lets it derive task types from the loaded items. */
+export function createEnvironment(config: RunConfig, splits?: Splits): Environment {
+  return getBenchmark(config.env.name).create(config, splits);
+}
+
+/** The three splits of `config.env.name` per `env.split_mode`, normalised and validated by the benchmark. */
+export function loadBenchmarkSplits(config: RunConfig, rootDir: string): Splits {
+  const bench = getBenchmark(config.env.name);
+  return loadSplits({ config, rootDir, sample: bench.sample, normalise: bench.normalise });
+}
+
+/**
+ * What the simulated model knows: the sim rules of the benchmark's sample plus the hidden annotations
+ * of every item in `splits` that carries one; null when the benchmark ships no sample.
+ */
+export function loadSimKnowledge(config: RunConfig, splits: Splits): SimKnowledge | null {
+  const bench = getBenchmark(config.env.name);
+  const rules = bench.simRules();
+  if (rules.length === 0) return null;
+  return buildSimKnowledge(rules, [...splits.train, ...splits.val, ...splits.test]);
+}
+
+/** Absolute path of the benchmark's seed skill (`initial.md`). */
+export function initialSkillPath(name: string): string {
+  return getBenchmark(name).initialSkillPath;
+}

@@ -1,0 +1,49 @@
+/**
+ * SearchQA: answer a trivia question from retrieved passages; exact match against the gold answers.
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { SimRule } from "../../contracts/sim";
+import type { Environment } from "../../engine/ports";
+import type { Splits } from "../../engine/types";
+import type { BenchmarkDefinition } from "../benchmark";
+import { readSampleSplits, readSimRules, urlToPath } from "../common/sample-files";
+import { normaliseSearchQaRow } from "./normalise";
+import { rolloutSearchQa } from "./rollout";
+
+export { scoreSearchQa, exactMatch, f1Score, normaliseAnswer } from "./evaluate";
+export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt, truncateContext, SEARCHQA_SYSTEM_BASE } from "./prompt";
+
+const SAMPLE_DIR = new URL("./sample/", import.meta.url);
+
+/** The error analyst's failure categories for SearchQA. */
+export const SEARCHQA_FAILURE_TAXONOMY = ["rule_missing", "rule_wrong", "rule_ignored", "answer_format", "other"];
+
+/** The SearchQA environment for a run. */
+export function createSearchQaEnv(config: RunConfig): Environment {
+  return {
+    name: "searchqa",
+    taskTypes: () => ["qa"],
+    rollout: (input) => rolloutSearchQa(config, input),
+    failureTaxonomy: () => [...SEARCHQA_FAILURE_TAXONOMY],
+  };
+}
+
+/** The built-in offline sample (30/15/15 invented items with hidden sim annotations). */
+export function searchQaSample(): Splits {
+  return readSampleSplits(SAMPLE_DIR);
+}
+
+/** The sample's sim rules (6 real, 2 harmful distractors). */
+export function searchQaSimRules(): SimRule[] {
+  return readSimRules(SAMPLE_DIR);
+}
+
+/** Registry descriptor. */
+export const searchQaBenchmark: BenchmarkDefinition = {
+  name: "searchqa",
+  create: (config) => createSearchQaEnv(config),
+  sample: searchQaSample,
+  simRules: searchQaSimRules,
+  normalise: normaliseSearchQaRow,
+  initialSkillPath: urlToPath(new URL("./initial.md", import.meta.url)),
+};
