@@ -1,0 +1,89 @@
+/**
+ * Import boundaries (STYLE.md §3.2), checked by `npm run lint` and CI. The layout is the architecture:
+ * lib/engine is pure; backends and envs see only the engine's ports and a few pure helpers; the browser
+ * side never reaches the database, the queue or process.env.
+ */
+const ENGINE_PUBLIC_HELPERS =
+  "^lib/engine/(ports|types|py-random|split-plan|json-extract|protected|scoring|prompts/common)\\.ts$";
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", from: {}, to: { circular: true } },
+    {
+      name: "contracts-are-leaf",
+      comment: "lib/contracts is client-safe: zod and itself only",
+      severity: "error",
+      from: { path: "^lib/contracts/" },
+      to: { pathNot: ["^lib/contracts/", "node_modules/zod/"] },
+    },
+    {
+      name: "engine-is-pure",
+      comment: "the engine gets everything impure through its ports",
+      severity: "error",
+      from: { path: "^lib/engine/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: [
+          "^lib/(db|queue|backends|envs|runs|config)/",
+          "^(app|components|worker)/",
+          "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma|openai|@anthropic-ai)/",
+        ],
+      },
+    },
+    {
+      name: "engine-node-builtins",
+      comment: "only node:crypto (hashing) is allowed inside the engine",
+      severity: "error",
+      from: { path: "^lib/engine/", pathNot: "\\.test\\.ts$" },
+      to: { dependencyTypes: ["core"], pathNot: "^(node:)?crypto$" },
+    },
+    {
+      name: "backends-envs-see-engine-ports-only",
+      severity: "error",
+      from: { path: "^lib/(backends|envs)/" },
+      to: { path: "^lib/engine/", pathNot: ENGINE_PUBLIC_HELPERS },
+    },
+    {
+      name: "backends-envs-no-infra",
+      severity: "error",
+      from: { path: "^lib/(backends|envs)/" },
+      to: { path: ["^lib/(db|queue|runs)/", "^(app|components|worker)/", "node_modules/(next|bullmq|ioredis|@prisma)/"] },
+    },
+    {
+      name: "config-no-runtime",
+      severity: "error",
+      from: { path: "^lib/config/" },
+      to: { path: ["^lib/(engine|db|queue|backends|runs)/", "^(app|components|worker)/"] },
+    },
+    {
+      name: "components-client-safe",
+      severity: "error",
+      from: { path: "^components/" },
+      to: { path: ["^lib/(db|queue|engine|backends|envs|runs)/", "^lib/config/env", "^worker/"] },
+    },
+    {
+      name: "app-no-worker-or-engine",
+      severity: "error",
+      from: { path: "^app/" },
+      to: { path: ["^worker/", "^lib/engine/(?!ports|types)", "^lib/backends/(?!catalog)", "^lib/envs/(?!catalog)"] },
+    },
+    {
+      name: "worker-not-web",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { path: ["^app/", "^components/", "node_modules/next/"] },
+    },
+    {
+      name: "test-helpers-only-in-tests",
+      severity: "error",
+      from: { pathNot: "(\\.test\\.ts$|\\.spec\\.ts$|^tests/|^e2e/|/testing[^/]*\\.ts$)" },
+      to: { path: "(/testing[^/]*\\.ts$|^tests/helpers/|/test-helpers\\.ts$)" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    exclude: { path: "(^|/)(node_modules|\\.next|generated)/" },
+  },
+};
