@@ -1,0 +1,116 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const tmp = mkdtempSync(join(tmpdir(), "skillopt-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function write(name: string, text: string): string {
+  const p = join(tmp, name);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+}
+
+describe("skillopt train", () => {
+  it("runs the SearchQA sample offline and writes the original's layout", () => {
+    const out = join(tmp, "sample");
+    const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=2"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Simulated model — scores are synthetic.");
+    expect(r.stderr).toMatch(/\[step 1\/6\] rollout hard/);
+    expect(r.stdout).toMatch(/selection\s+0\.\d{3} \(baseline\) → \d\.\d{3} \(best, step \d+\)/);
+    expect(r.stdout).toMatch(/test\s+initial 0\.\d{3} · best \d\.\d{3} · final \d\.\d{3}/);
+    expect(r.stdout).toMatch(/analyst\s+\d+ calls/);
+    for (const f of ["best_skill.md", "history.json", "summary.json", "config.json", "runtime_state.json", "skills/skill_v0000.md", "steps/step_0001/step_record.json", "steps/step_0001/rollout/results.jsonl", "selection_eval_baseline/results.jsonl", "test_eval/summary.json"]) {
+      expect(existsSync(join(out, f)), f).toBe(true);
+    }
+    const preds = readdirSync(join(out, "steps/step_0001/rollout/predictions"));
+    expect(preds.length).toBe(10);
+    expect(JSON.parse(readFileSync(join(out, "steps/step_0001/rollout/predictions", preds[0]!, "conversation.json"), "utf8")).length).toBeGreaterThan(0);
+  });
+
+  it("refuses to start a fresh run over an existing one", () => {
+    const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", join(tmp, "sample")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^error: .*already holds a run; resume it with --resume/);
+  });
+
+  it("Ctrl-C stops cleanly and --resume finishes with the skill of an uninterrupted run", async () => {
+    const ref = join(tmp, "ref");
+    const opts = ["--cfg-options", "train.num_epochs=2", "model.sim_latency_ms=4"];
+    expect(cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", ref, ...opts]).code).toBe(0);
+    const out = join(tmp, "interrupted");
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out, ...opts], { cwd: root });
+    let err = "";
+    let sent = false;
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on("data", (d: Buffer) => {
+        err += d.toString();
+        if (!sent && err.includes("[step 3/6] analysts")) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      });
+      child.on("exit", (c) => resolve(c));
+    });
+    expect(code).toBe(130);
+    expect(err).toContain(`resume with: npm run skillopt -- train --resume ${out}`);
+    const r = cli(["train", "--resume", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/resuming after step 2 of 6/);
+    expect(readFileSync(join(out, "best_skill.md"), "utf8")).toBe(readFileSync(join(ref, "best_skill.md"), "utf8"));
+    const strip = (h: Array<Record<string, unknown>>) => h.map(({ wall_time_s, timing, ...rest }) => rest);
+    expect(strip(JSON.parse(readFileSync(join(out, "history.json"), "utf8")))).toEqual(strip(JSON.parse(readFileSync(join(ref, "history.json"), "utf8"))));
+  }, 60_000);
+});
+
+describe("bad input: one line, non-zero exit, nothing written", () => {
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ["invalid YAML", () => ["--config", write("bad.yaml", "train:\n  batch_size: [1,\n")], /bad\.yaml:\d+:\d+: invalid YAML/],
+    ["unknown key", () => ["--config", write("unknown.yaml", "_base_: " + join(root, "configs/searchqa/sample.yaml") + "\ntrain:\n  batch_sise: 3\n")], /train\.batch_sise.*unknown\.yaml.*did you mean train\.batch_size/],
+    ["wrong type", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "train.batch_size=abc"], /train\.batch_size: .*--cfg-options/],
+    ["circular _base_", () => { write("a.yaml", "_base_: b.yaml\n"); return ["--config", write("b.yaml", "_base_: a.yaml\n")]; }, /circular/],
+    ["missing skill file", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "env.skill_init=nope/missing.md"], /env\.skill_init: cannot read skill file .*missing\.md \(not found\)/],
+    ["missing split folder", () => ["--config", "configs/searchqa/default.yaml", "--cfg-options", "model.backend=sim", "train.train_size=0", `env.split_dir=${join(tmp, "nosplits")}`], /nosplits/],
+    ["malformed items", () => {
+      for (const s of ["train", "val", "test"]) write(`splits/${s}/items.json`, s === "val" ? '[{"id":"a","question":"q","context":"c","answers":["x"]},{"question":"no id"}]' : '[{"id":"a","question":"q","context":"c","answers":["x"]}]');
+      return ["--config", "configs/searchqa/default.yaml", "--cfg-options", "model.backend=sim", "train.train_size=0", `env.split_dir=${join(tmp, "splits")}`];
+    }, /val.*items\.json.*(item|index) 1/],
+    ["out-of-range hyper-parameter", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "gradient.merge_batch_size=1"], /gradient\.merge_batch_size/],
+    ["unknown backend", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "model.backend=gpt"], /model\.backend: unknown backend 'gpt'; known: sim, openai/],
+  ];
+  it.each(cases)("%s", (_name, args, message) => {
+    const out = join(tmp, `never-${_name.replace(/\W+/g, "-")}`);
+    const r = cli(["train", ...args(), "--out", out]);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: /);
+    expect(lines[0]).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("eval needs a skill file that exists", () => {
+    const r = cli(["eval", "--config", "configs/searchqa/sample.yaml", "--skill", "nope.md"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^error: --skill: cannot read skill file .*nope\.md \(not found\)$/);
+  });
+
+  it("eval scores a skill on a split without optimizer calls", () => {
+    const out = join(tmp, "eval");
+    const r = cli(["eval", "--config", "configs/searchqa/sample.yaml", "--skill", "lib/envs/searchqa/initial.md", "--split", "valid_unseen", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, "eval_summary.json"), "utf8"));
+    expect(summary).toMatchObject({ split: "valid_unseen", n_items: 15 });
+    expect(summary.hard).toBeLessThan(0.5);
+  });
+});
