@@ -11,6 +11,7 @@ import type { Trajectory } from "../engine/types";
 
 export class FileCheckpointStore implements CheckpointStore {
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly madeDirs = new Set<string>();
   private tmpCounter = 0;
 
   constructor(readonly root: string) {}
@@ -30,9 +31,15 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.madeDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
   private async write(key: string, data: string): Promise<void> {
     const p = this.path(key);
-    await mkdir(dirname(p), { recursive: true });
+    await this.ensureDir(dirname(p));
     const tmp = `${p}.tmp-${process.pid}-${this.tmpCounter++}`;
     await writeFile(tmp, data, "utf8");
     await rename(tmp, p);
@@ -88,7 +95,7 @@ export class FileCheckpointStore implements CheckpointStore {
   async appendLine(key: string, ...values: unknown[]): Promise<void> {
     const p = this.path(key);
     await this.serial(key, async () => {
-      await mkdir(dirname(p), { recursive: true });
+      await this.ensureDir(dirname(p));
       await appendFile(p, values.map((v) => `${JSON.stringify(v)}\n`).join(""), "utf8");
     });
   }

@@ -32,11 +32,15 @@ export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promi
   }
   const done = new Map(stored.map((r) => [r.id, r]));
   const pending = opts.items.filter((it) => !done.has(it.id));
+  // Each row is stored as soon as it exists, without holding the worker slot: the next item starts at
+  // once and the writes are awaited before the rollout counts as finished.
+  const writes: Promise<void>[] = [];
   await mapPool(pending, ctx.cfg.env.workers, async (item) => {
     const row = await rolloutOne(ctx, item, opts);
-    await ctx.store.appendRows(key, [row]);
     done.set(item.id, row);
-  });
+    writes.push(ctx.store.appendRows(key, [row]));
+  }).finally(() => Promise.allSettled(writes));
+  await Promise.all(writes);
   const rows = opts.items.map((it) => done.get(it.id)!);
   guardSystemicFailure(rows, opts.dir);
   return rows;
