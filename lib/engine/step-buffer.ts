@@ -89,12 +89,14 @@ export function buildBufferEntry(opts: {
   scoreBefore: number;
   scoreAfter: number;
 }): StepBufferEntry {
+  // Errors and timeouts are infrastructure, not skill failures: the digest the analysts read leaves them out.
+  const answered = opts.results.filter((r) => r.status === "ok");
   const entry: StepBufferEntry = {
     step: opts.step,
     action: opts.action,
-    n_total: opts.results.length || 1,
-    n_fail: opts.results.filter((r) => isFailure(r.hard)).length,
-    failure_patterns: extractFailurePatterns(opts.results, opts.failureResults),
+    n_total: answered.length || 1,
+    n_fail: answered.filter((r) => isFailure(r.hard)).length,
+    failure_patterns: extractFailurePatterns(answered, opts.failureResults),
   };
   if (opts.action.includes("reject") && opts.ranked.length > 0) {
     entry.score_before = opts.scoreBefore;

@@ -148,9 +148,14 @@ export function normalisePatches(raw: readonly unknown[], mode: UpdateMode): { f
     const reported = Number.parseInt(String(p.batch_size ?? 0), 10);
     const support = Math.max(Number.isFinite(reported) ? reported : 0, 1);
     const sourceType = typeof p.source_type === "string" && p.source_type ? p.source_type : "failure";
+    // Python setdefault: a key that is present stays as it is, even when its value is null.
     const filled = items.map((item) =>
       isObject(item)
-        ? { ...item, source_type: item.source_type ?? sourceType, support_count: item.support_count ?? support }
+        ? {
+            ...item,
+            source_type: "source_type" in item ? item.source_type : sourceType,
+            support_count: "support_count" in item ? item.support_count : support,
+          }
         : item,
     );
     const patch = { ...inner, [key]: filled } as Patch;
