@@ -11,9 +11,21 @@ export default defineConfig({
         resolve: { alias: { "@": root } },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias: { "@": root } },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.int.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Files share the private Redis; keep them sequential so queue tests do not steal each other's jobs.
+          fileParallelism: false,
         },
       },
     ],

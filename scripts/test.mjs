@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingPackages, startServices } from "./test-services.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-test-"));
@@ -40,9 +41,55 @@ function runVitest(project, extra) {
   if (r.status !== 0 && (report.numFailedTests ?? 0) === 0) broken = true;
 }
 
+function runPlaywright(services) {
+  const out = join(tmp, "e2e.json");
+  for (const provider of ["sqlite", "postgres"]) {
+    const dbUrl = provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
+    if (provider === "postgres") spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });
+    const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: services.redisUrl, E2E_PROVIDER: provider, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+    const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { cwd: root, env, stdio: "pipe", encoding: "utf8" });
+    if (mig.status !== 0) {
+      console.error(mig.stdout, mig.stderr);
+      broken = true;
+      continue;
+    }
+    const r = spawnSync(process.execPath, [join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { cwd: root, env, stdio: "inherit" });
+    if (!existsSync(out)) {
+      console.error(`e2e (${provider}): playwright produced no report (exit ${r.status})`);
+      broken = true;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    totals.passed += report.stats?.expected ?? 0;
+    totals.failed += (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
+    totals.skipped += report.stats?.skipped ?? 0;
+    if (r.status !== 0 && (report.stats?.unexpected ?? 0) === 0) broken = true;
+    rmSync(out, { force: true });
+  }
+}
+
 const extra = process.argv.slice(2);
+const wantIntegration = hasFiles("tests/integration", /\.int\.test\.ts$/);
+const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
+const missing = missingPackages({ chromium: wantE2e });
+if ((wantIntegration || wantE2e) && missing.length > 0) {
+  console.error(`\nnpm test needs these system packages: ${missing.join(", ")}\n  install them with: sudo apt-get install -y ${missing.join(" ")}`);
+  console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${missing.join(", ")})`);
+  process.exit(1);
+}
+
 runVitest("unit", extra);
-if (hasFiles("tests/integration", /\.int\.test\.ts$/)) runVitest("integration", extra);
+if (wantIntegration || wantE2e) {
+  const services = await startServices();
+  process.env.REDIS_URL = services.redisUrl;
+  process.env.TEST_PG_URL = services.pgUrl;
+  try {
+    if (wantIntegration) runVitest("integration", extra);
+    if (wantE2e) runPlaywright(services);
+  } finally {
+    await services.stop();
+  }
+}
 
 rmSync(tmp, { recursive: true, force: true });
 const line = `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`;

@@ -31,7 +31,7 @@ const REMAP: Record<number, number> = { 18: 25, 19: 25, 1002: 1009, 1003: 1009 }
 function fixFields<T>(res: T): T {
   for (const r of Array.isArray(res) ? res : [res]) {
     const fields = (r as { fields?: { dataTypeID: number }[] } | undefined)?.fields;
-    if (fields) for (const f of fields) if (REMAP[f.dataTypeID]) f.dataTypeID = REMAP[f.dataTypeID];
+    if (fields) for (const f of fields) f.dataTypeID = REMAP[f.dataTypeID] ?? f.dataTypeID;
   }
   return res;
 }

@@ -100,8 +100,8 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
   await ctx.store.putText(skillKey(input.lastStep), st.currentSkill);
   await ctx.store.putText("best_skill.md", st.bestSkill);
   st.slowDoneEpoch = epoch;
-  await saveState(ctx, st);
   await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard });
+  await saveState(ctx, st);
 }
 
 async function applyGuidance(
@@ -180,8 +180,8 @@ async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, 
   }
   await ctx.store.putJson(`${dir}/meta_skill_result.json`, result);
   st.metaDoneEpoch = epoch;
-  await saveState(ctx, st);
   await ctx.emit({ type: "metaSkillUpdated", epoch, action: String(result.action), content });
+  await saveState(ctx, st);
 }
 
 /** The meta-skill content written at the end of `epoch` ("" when none). */

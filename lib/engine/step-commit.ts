@@ -29,7 +29,8 @@ export async function commitStep(
   await ctx.store.putText("best_skill.md", st.bestSkill);
   await ctx.store.putJson(HISTORY_KEY, st.history);
   await ctx.store.putJson(`${stepDir(rec.step)}/step_record.json`, rec);
-  await saveState(ctx, st);
+  // The event goes out before the commit point: a crash in between re-runs the step from its memos
+  // (no new calls) and re-emits it, so sinks upsert by step and nothing is ever lost.
   await ctx.emit({
     type: "stepCommitted",
     step: rec.step,
@@ -45,4 +46,5 @@ export async function commitStep(
     bestStep: st.bestStep,
     tokens: ctx.usage.snapshot(),
   });
+  await saveState(ctx, st);
 }

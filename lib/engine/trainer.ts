@@ -61,8 +61,8 @@ async function baseline(ctx: RunContext, st: TrainState, skillInit: string, sele
   const s = await scoreOnSelection(ctx, st, { skill: skillInit, dir: "selection_eval_baseline", items: selectionItems });
   const score = gateScoreOf(ctx, s, skillInit);
   Object.assign(st, { currentScore: score, bestScore: score, currentOrigin: "initial_skill", bestOrigin: "initial_skill" });
-  await saveState(ctx, st);
   await ctx.emit({ type: "baselineScored", hard: s.hard, soft: s.soft, score, skillHash: skillHash(skillInit), results: s.results.map(toEvalItem) });
+  await saveState(ctx, st);
 }
 
 /** Step-buffer entries of the steps of `epoch` that finished before `beforeStep` (rebuilt on resume). */

@@ -1,0 +1,9 @@
+import { listBackends } from "@/lib/backends/catalog";
+import { handle } from "@/lib/http/errors";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export function GET() {
+  return handle("list backends", async () => Response.json({ backends: listBackends(process.env) }));
+}

@@ -1,0 +1,43 @@
+/**
+ * Process environment, parsed once with zod. The web app, the worker and the scripts import this module;
+ * nothing else reads process.env. Empty strings count as unset.
+ */
+import { z } from "zod";
+
+const empty = (v: unknown) => (v === "" ? undefined : v);
+const opt = z.preprocess(empty, z.string().optional());
+
+export const EnvSchema = z.object({
+  DATABASE_URL: z.preprocess(empty, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgresql://").default("file:./.skillopt/skillopt.db")),
+  REDIS_URL: z.preprocess(empty, z.string().regex(/^rediss?:\/\//, "must start with redis://").default("redis://127.0.0.1:6379")),
+  SKILLOPT_AUTH_TOKEN: opt,
+  WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(64).default(2)),
+  WORKER_ID: opt,
+  /** Stalled-job detection (ms): how long a killed worker's job stays locked before another takes it. */
+  WORKER_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
+  WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
+  OPENAI_API_KEY: opt,
+  AZURE_OPENAI_API_KEY: opt,
+  AZURE_OPENAI_ENDPOINT: opt,
+  ANTHROPIC_API_KEY: opt,
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/** The parsed environment; throws one line naming the variable when a value is invalid. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`environment variable ${issue.path.join(".")}: ${issue.message}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

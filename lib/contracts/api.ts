@@ -1,0 +1,220 @@
+/**
+ * The HTTP API between the dashboard and the server: request schemas (validated by the route handlers)
+ * and response types (what the pages render). Client-safe: zod and types only.
+ */
+import { z } from "zod";
+import type { RunConfig } from "./run-config";
+
+// ---------- requests ----------
+
+/** A run id as we generate them (UUID v4) — anything else is rejected before touching the database. */
+export const RunIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "not a run id");
+
+export const MAX_SKILL_CHARS = 200 * 1024;
+
+export const CreateRunSchema = z.object({
+  name: z.string().trim().max(120).optional(),
+  /** Preset path relative to configs/, e.g. "searchqa/sample.yaml"; its YAML is the base of the run. */
+  preset: z.string().regex(/^[\w./-]+\.ya?ml$/, "expected a preset path like searchqa/sample.yaml"),
+  /** Dotted config keys → values the user changed in the form (same rules as --cfg-options). */
+  overrides: z.record(z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}),
+  /** The seed skill; the preset's initial.md when omitted. */
+  skill: z.string().max(MAX_SKILL_CHARS, "the skill is over 200 KB").optional(),
+});
+export type CreateRunInput = z.input<typeof CreateRunSchema>;
+
+export const RunActionSchema = z.object({ action: z.enum(["cancel", "resume"]) });
+
+export const ListRunsQuerySchema = z.object({
+  status: z.enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"]).optional(),
+  env: z.string().max(64).optional(),
+  cursor: RunIdSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+// ---------- responses ----------
+
+/** Error body of every 4xx/5xx: `field` names the offending input when there is one. */
+export interface ApiErrorBody {
+  error: { code: string; message: string; field?: string };
+}
+
+export interface RunListItem {
+  id: string;
+  name: string;
+  status: string;
+  env: string;
+  optimizerBackend: string;
+  optimizerModel: string;
+  targetBackend: string;
+  targetModel: string;
+  simulated: boolean;
+  baselineScore: number | null;
+  bestScore: number | null;
+  testInitial: number | null;
+  testBest: number | null;
+  stepsDone: number;
+  stepsTotal: number;
+  epoch: number;
+  numEpochs: number;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  errorMessage: string | null;
+}
+
+export interface RunListResponse {
+  runs: RunListItem[];
+  nextCursor: string | null;
+  envs: string[];
+}
+
+export interface StepRow {
+  step: number;
+  epoch: number;
+  stepInEpoch: number;
+  action: string;
+  budget: number | null;
+  nFailurePatches: number;
+  nSuccessPatches: number;
+  nMerged: number;
+  nRanked: number;
+  nApplied: number;
+  nSkipped: number;
+  trainHard: number | null;
+  trainSoft: number | null;
+  selectionHard: number | null;
+  selectionSoft: number | null;
+  candidateScore: number | null;
+  currentScore: number | null;
+  bestScore: number | null;
+  createdAt: string;
+}
+
+export interface SkillVersionMeta {
+  kind: string; // seed candidate slow_update final
+  step: number;
+  epoch: number;
+  contentHash: string;
+  status: string | null;
+  selectionHard: number | null;
+  gateScore: number | null;
+  chars: number;
+}
+
+export interface UsageRow {
+  stage: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface RunDetail extends RunListItem {
+  config: RunConfig;
+  sourceYaml: string;
+  seedSkill: string;
+  currentScore: number | null;
+  bestStep: number | null;
+  bestSkillHash: string | null;
+  testFinal: number | null;
+  stopReason: string | null;
+  cancelRequested: boolean;
+  lastEventSeq: number;
+  /** Seconds left at the current pace; null until a step has finished. */
+  etaSeconds: number | null;
+  steps: StepRow[];
+  skillVersions: SkillVersionMeta[];
+  usage: UsageRow[];
+}
+
+export interface EditRow {
+  ord: number;
+  stage: string; // proposed merged selected
+  origin: string;
+  op: string;
+  target: string | null;
+  content: string | null;
+  rationale: string | null;
+  support: number | null;
+  mergeLevel: number | null;
+  applyStatus: string | null;
+  gateStatus: string | null;
+}
+
+export interface EvalRow {
+  itemId: string;
+  hard: number;
+  soft: number;
+  status: string;
+  prediction: string | null;
+  reference: string | null;
+  failReason: string | null;
+}
+
+export interface SelectionFlip {
+  itemId: string;
+  current: number | null; // hard of the current skill, null when unknown
+  candidate: number;
+}
+
+export interface StepDetail {
+  step: StepRow & { record: Record<string, unknown> };
+  /** The skill the step started from. */
+  current: { content: string; hash: string };
+  candidate: { content: string; hash: string; status: string | null; selectionHard: number | null; selectionSoft: number | null; gateScore: number | null } | null;
+  edits: EditRow[];
+  /** Per-item selection outcome of the candidate, with the current skill's outcome when it was measured. */
+  selection: Array<EvalRow & { currentHard: number | null; flipped: boolean }>;
+  /** True when the current skill's per-item selection results are known (not a cached synthetic score). */
+  currentKnown: boolean;
+}
+
+export interface PresetInfo {
+  path: string; // relative to configs/
+  env: string;
+  title: string;
+  yaml: string;
+  config: RunConfig;
+  initialSkill: string;
+  simulated: boolean;
+  error?: string;
+}
+
+export interface BackendInfo {
+  name: string;
+  available: boolean;
+  /** Why it is unavailable (the missing variable), or a label like "Simulated model — scores are synthetic". */
+  note: string;
+}
+
+export interface EstimatePhase {
+  phase: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface Estimate {
+  phases: EstimatePhase[];
+  totalCalls: number;
+  totalTokens: number;
+  /** null when a price is unknown for a model in use (never shown as 0). */
+  costUsd: number | null;
+  splitSizes: { train: number; val: number; test: number };
+  notes: string[];
+}
+
+export interface CompareResponse {
+  runs: Array<{
+    id: string;
+    name: string;
+    status: string;
+    curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
+  }>;
+  /** Config keys whose values differ between the runs (dotted keys, values as text). */
+  configDiff: Array<{ key: string; values: string[] }>;
+}

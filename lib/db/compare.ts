@@ -1,0 +1,36 @@
+/**
+ * Comparing runs: per-step selection curves and the config keys whose values differ.
+ */
+import type { CompareResponse } from "../contracts/api";
+import { AppError } from "../errors";
+import { getDb, type DbTx } from "./client";
+import { runConfigOf } from "./runs";
+
+function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
+  if (obj && typeof obj === "object" && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out[prefix] = JSON.stringify(obj) ?? "null";
+  return out;
+}
+
+export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx } = {}): Promise<CompareResponse> {
+  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, configJson: true, baselineScore: true } });
+  const missing = ids.filter((id) => !runs.some((r) => r.id === id));
+  if (missing.length > 0) throw new AppError("NOT_FOUND", `runs not found: ${missing.join(", ")}`, { field: "ids" });
+  const steps = await db.step.findMany({ where: { runId: { in: ids } }, orderBy: { step: "asc" }, select: { runId: true, step: true, candidateScore: true, currentScore: true, bestScore: true } });
+  const ordered = ids.map((id) => runs.find((r) => r.id === id)!);
+  const flats = ordered.map((r) => flatten(runConfigOf(r)));
+  const keys = [...new Set(flats.flatMap((f) => Object.keys(f)))].sort();
+  return {
+    runs: ordered.map((r) => ({
+      id: r.id,
+      name: r.name,
+      status: r.status,
+      curve: [
+        { step: 0, candidate: null, current: r.baselineScore, best: r.baselineScore },
+        ...steps.filter((s) => s.runId === r.id).map((s) => ({ step: s.step, candidate: s.candidateScore, current: s.currentScore, best: s.bestScore })),
+      ],
+    })),
+    configDiff: keys.filter((k) => new Set(flats.map((f) => f[k] ?? "—")).size > 1).map((k) => ({ key: k, values: flats.map((f) => f[k] ?? "—") })),
+  };
+}

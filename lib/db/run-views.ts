@@ -1,0 +1,120 @@
+/**
+ * Read models for the pages: the run detail (run + steps + skill versions + usage) and one step's detail
+ * (current vs candidate skill, edits, per-item selection outcomes with flips). Dates become ISO strings.
+ */
+import type { EditRow, RunDetail, RunListItem, StepDetail, StepRow } from "../contracts/api";
+import { AppError } from "../errors";
+import { getDb, type DbTx } from "./client";
+import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
+
+type Opts = { db?: DbTx };
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }): RunListItem {
+  const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: Date; startedAt: Date | null; finishedAt: Date | null };
+  return { ...row, createdAt: row.createdAt.toISOString(), startedAt: iso(row.startedAt), finishedAt: iso(row.finishedAt) };
+}
+
+function toStepRow(s: Record<string, unknown> & { createdAt: Date }): StepRow {
+  const { runId: _r, recordJson: _j, candidateHash: _h, createdAt, ...rest } = s;
+  return { ...(rest as unknown as Omit<StepRow, "createdAt">), createdAt: createdAt.toISOString() };
+}
+
+export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Promise<RunDetail> {
+  const run = await getRun(id, { db });
+  const [steps, versions, usage] = await Promise.all([
+    db.step.findMany({ where: { runId: id }, orderBy: { step: "asc" } }),
+    db.skillVersion.findMany({ where: { runId: id }, orderBy: [{ step: "asc" }, { createdAt: "asc" }] }),
+    db.usageStat.findMany({ where: { runId: id }, orderBy: { stage: "asc" } }),
+  ]);
+  const base = toListItem(run);
+  let etaSeconds: number | null = null;
+  if (run.status === "running" && run.startedAt && run.stepsDone > 0) {
+    const perStep = (Date.now() - run.startedAt.getTime()) / 1000 / Math.max(run.stepsDone - (steps[0]?.step ?? 1) + 1, 1);
+    etaSeconds = Math.round(perStep * Math.max(run.stepsTotal - run.stepsDone, 0));
+  }
+  return {
+    ...base,
+    config: runConfigOf(run),
+    sourceYaml: run.sourceYaml,
+    seedSkill: run.seedSkill,
+    currentScore: run.currentScore,
+    bestStep: run.bestStep,
+    bestSkillHash: run.bestSkillHash,
+    testFinal: run.testFinal,
+    stopReason: run.stopReason,
+    cancelRequested: run.cancelRequested,
+    lastEventSeq: run.lastEventSeq,
+    etaSeconds,
+    steps: steps.map((s) => toStepRow(s)),
+    skillVersions: versions.map((v) => ({
+      kind: v.kind,
+      step: v.step,
+      epoch: v.epoch,
+      contentHash: v.contentHash,
+      status: v.status,
+      selectionHard: v.selectionHard,
+      gateScore: v.gateScore,
+      chars: v.content.length,
+    })),
+    usage: usage.map(({ stage, calls, promptTokens, completionTokens }) => ({ stage, calls, promptTokens, completionTokens })),
+  };
+}
+
+/** The skill a step started from: the engine's snapshot after the previous step (or the seed). */
+async function skillBefore(db: DbTx, runId: string, step: number): Promise<string> {
+  const key = `skills/skill_v${String(step - 1).padStart(4, "0")}.md`;
+  const cp = await db.checkpoint.findUnique({ where: { runId_key: { runId, key } }, select: { value: true } });
+  if (cp) return cp.value;
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
+  return run.seedSkill;
+}
+
+export async function getStepDetail(runId: string, step: number, hash: (s: string) => string, { db = getDb() }: Opts = {}): Promise<StepDetail> {
+  const row = await db.step.findUnique({ where: { runId_step: { runId, step } } });
+  if (!row) throw new AppError("NOT_FOUND", `step ${step} of run ${runId} not found`, { userMessage: `Step ${step} has not been committed yet.` });
+  const current = await skillBefore(db, runId, step);
+  const currentHash = hash(current);
+  const [cand, edits, candEvals, currentEvals] = await Promise.all([
+    db.skillVersion.findUnique({ where: { runId_kind_step: { runId, kind: "candidate", step } } }),
+    db.edit.findMany({ where: { runId, step }, orderBy: [{ stage: "asc" }, { ord: "asc" }] }),
+    db.evalResult.findMany({ where: { runId, step, label: "selection" }, orderBy: { itemId: "asc" } }),
+    db.evalResult.findMany({ where: { runId, skillHash: currentHash, split: "selection" }, select: { itemId: true, hard: true } }),
+  ]);
+  // A cached candidate has no rows of its own this step: its results are those of the same skill hash.
+  const candRows = candEvals.length > 0 || !cand ? candEvals : await db.evalResult.findMany({ where: { runId, skillHash: cand.contentHash, split: "selection" }, orderBy: { itemId: "asc" } });
+  const curHard = new Map(currentEvals.map((e) => [e.itemId, e.hard]));
+  const { runId: _r, recordJson, candidateHash: _h, ...stepCols } = row;
+  return {
+    step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: JSON.parse(recordJson) as Record<string, unknown> },
+    current: { content: current, hash: currentHash },
+    candidate: cand
+      ? { content: cand.content, hash: cand.contentHash, status: cand.status, selectionHard: cand.selectionHard, selectionSoft: cand.selectionSoft, gateScore: cand.gateScore }
+      : null,
+    edits: edits.map(({ id: _i, runId: _x, step: _s, ...e }): EditRow => e),
+    selection: dedupeByItem(candRows).map((e) => {
+      const before = curHard.get(e.itemId) ?? null;
+      return {
+        itemId: e.itemId,
+        hard: e.hard,
+        soft: e.soft,
+        status: e.status,
+        prediction: e.prediction,
+        reference: e.reference,
+        failReason: e.failReason,
+        currentHard: before,
+        flipped: before !== null && (before >= 1) !== (e.hard >= 1),
+      };
+    }),
+    currentKnown: currentEvals.length > 0,
+  };
+}
+
+function dedupeByItem<T extends { itemId: string }>(rows: T[]): T[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(r.itemId) ? false : (seen.add(r.itemId), true)));
+}
+
+export async function listEvalResults(runId: string, filter: { step?: number; label?: string }, { db = getDb() }: Opts = {}) {
+  return db.evalResult.findMany({ where: { runId, step: filter.step, label: filter.label }, orderBy: [{ step: "asc" }, { itemId: "asc" }], take: 5000 });
+}

@@ -1,0 +1,193 @@
+/**
+ * Run rows: creation, listing with filters, the claim that makes a worker the run's owner, status
+ * changes and cancellation. `find*` returns null, `get*` throws AppError("NOT_FOUND").
+ */
+import type { RunConfig } from "../contracts/run-config";
+import { AppError } from "../errors";
+import { getDb, type DbTx } from "./client";
+
+export const RUN_STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses a run never leaves on its own. */
+export const FINISHED: readonly RunStatus[] = ["cancelled", "succeeded", "failed"];
+
+type Opts = { db?: DbTx };
+
+export interface NewRun {
+  id: string;
+  name: string;
+  config: RunConfig;
+  sourceYaml: string;
+  seedSkill: string;
+  optimizerBackend: string;
+  targetBackend: string;
+  simulated: boolean;
+  stepsTotal: number;
+}
+
+/** Creates a queued run. Call it before enqueueing: a worker may start the job at once. */
+export async function createRun(input: NewRun, { db = getDb() }: Opts = {}) {
+  return db.run.create({
+    data: {
+      id: input.id,
+      name: input.name,
+      env: input.config.env.name,
+      configJson: JSON.stringify(input.config),
+      sourceYaml: input.sourceYaml,
+      seedSkill: input.seedSkill,
+      optimizerBackend: input.optimizerBackend,
+      optimizerModel: input.config.model.optimizer,
+      targetBackend: input.targetBackend,
+      targetModel: input.config.model.target,
+      simulated: input.simulated,
+      stepsTotal: input.stepsTotal,
+      numEpochs: input.config.train.num_epochs,
+    },
+  });
+}
+
+export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
+
+export async function findRun(id: string, { db = getDb() }: Opts = {}) {
+  return db.run.findUnique({ where: { id } });
+}
+
+export async function getRun(id: string, opts: Opts = {}) {
+  const run = await findRun(id, opts);
+  if (!run) throw new AppError("NOT_FOUND", `run ${id} not found`, { userMessage: "This run does not exist." });
+  return run;
+}
+
+/** The run's config, parsed from its JSON column. */
+export function runConfigOf(run: { configJson: string }): RunConfig {
+  return JSON.parse(run.configJson) as RunConfig;
+}
+
+/** The columns the runs table shows (no skill or config text). */
+export const RUN_LIST_SELECT = {
+  id: true,
+  name: true,
+  status: true,
+  env: true,
+  optimizerBackend: true,
+  optimizerModel: true,
+  targetBackend: true,
+  targetModel: true,
+  simulated: true,
+  baselineScore: true,
+  bestScore: true,
+  testInitial: true,
+  testBest: true,
+  stepsDone: true,
+  stepsTotal: true,
+  epoch: true,
+  numEpochs: true,
+  calls: true,
+  promptTokens: true,
+  completionTokens: true,
+  costUsd: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  errorMessage: true,
+} as const;
+
+export async function listRuns(
+  filter: { status?: string; env?: string; limit?: number; cursor?: string },
+  { db = getDb() }: Opts = {},
+) {
+  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
+  const rows = await db.run.findMany({
+    where: { status: filter.status || undefined, env: filter.env || undefined },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    ...(filter.cursor ? { cursor: { id: filter.cursor }, skip: 1 } : {}),
+    select: RUN_LIST_SELECT,
+  });
+  const more = rows.length > limit;
+  return { runs: rows.slice(0, limit), nextCursor: more ? rows[limit - 1]!.id : null };
+}
+
+/** Distinct benchmark names that have runs, for the list filter. */
+export async function listRunEnvs({ db = getDb() }: Opts = {}): Promise<string[]> {
+  const rows = await db.run.findMany({ distinct: ["env"], select: { env: true }, orderBy: { env: "asc" } });
+  return rows.map((r) => r.env);
+}
+
+/**
+ * Makes `workerId` the owner of a queued or interrupted run (a conditional update: exactly one worker
+ * wins). A job for a run that is already running elsewhere, finished or cancelled claims nothing.
+ */
+export async function claimRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<boolean> {
+  const now = new Date();
+  const res = await db.run.updateMany({
+    where: { id, status: { in: ["queued", "interrupted"] }, cancelRequested: false },
+    data: { status: "running", workerId, heartbeatAt: now, startedAt: now, errorMessage: null },
+  });
+  return res.count === 1;
+}
+
+/**
+ * Takes a run over from a worker that died while running it (its job was handed back by the queue's
+ * stalled-job check), so the new owner resumes it from its checkpoint.
+ */
+export async function reclaimRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<boolean> {
+  const res = await db.run.updateMany({
+    where: { id, status: { in: ["running", "cancelling"] }, workerId: { not: workerId } },
+    data: { workerId, heartbeatAt: new Date() },
+  });
+  return res.count === 1;
+}
+
+export async function heartbeat(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<void> {
+  await db.run.updateMany({ where: { id, workerId }, data: { heartbeatAt: new Date() } });
+}
+
+export async function markRunFinished(
+  id: string,
+  status: Extract<RunStatus, "succeeded" | "failed" | "cancelled" | "interrupted">,
+  extra: { errorMessage?: string; stopReason?: string } = {},
+  { db = getDb() }: Opts = {},
+): Promise<void> {
+  await db.run.update({
+    where: { id },
+    data: { status, finishedAt: status === "interrupted" ? null : new Date(), ...extra },
+  });
+}
+
+/** Asks the owner to stop. A queued run is cancelled at once; a finished one is a conflict. */
+export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Promise<RunStatus> {
+  const run = await getRun(id, { db });
+  if (FINISHED.includes(run.status as RunStatus)) {
+    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `This run is already ${run.status}.` });
+  }
+  if (run.status === "queued" || run.status === "interrupted") {
+    await db.run.update({ where: { id }, data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() } });
+    return "cancelled";
+  }
+  await db.run.update({ where: { id }, data: { status: "cancelling", cancelRequested: true } });
+  return "cancelling";
+}
+
+export async function isCancelRequested(id: string, { db = getDb() }: Opts = {}): Promise<boolean> {
+  const r = await db.run.findUnique({ where: { id }, select: { cancelRequested: true } });
+  return r?.cancelRequested ?? true;
+}
+
+/** Puts an interrupted (or failed) run back in the queue; the worker resumes it from its checkpoint. */
+export async function requeueRun(id: string, { db = getDb() }: Opts = {}): Promise<void> {
+  const run = await getRun(id, { db });
+  if (run.status !== "interrupted" && run.status !== "failed") {
+    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted or failed runs can be resumed (this one is ${run.status}).` });
+  }
+  await db.run.update({ where: { id }, data: { status: "queued", cancelRequested: false, errorMessage: null, finishedAt: null } });
+}
+
+/** Running runs whose worker stopped sending heartbeats: shown as interrupted, never as a spinner. */
+export async function markStaleRunsInterrupted(olderThanMs: number, { db = getDb() }: Opts = {}): Promise<number> {
+  const res = await db.run.updateMany({
+    where: { status: { in: ["running", "cancelling"] }, heartbeatAt: { lt: new Date(Date.now() - olderThanMs) } },
+    data: { status: "interrupted" },
+  });
+  return res.count;
+}

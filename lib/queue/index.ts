@@ -1,0 +1,2 @@
+export { JOBS, OptimizeRunPayloadSchema, QUEUES, runChannel, type OptimizeRunPayload } from "./contracts";
+export { redisOptions } from "./connection";

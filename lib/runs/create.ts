@@ -1,0 +1,65 @@
+/**
+ * Creating a run from the dashboard: validate the preset, overrides, seed skill and backends exactly as
+ * the worker will use them, then write the row and queue it. Nothing is written when anything is wrong.
+ */
+import { randomUUID } from "node:crypto";
+import type { CreateRunInput } from "../contracts/api";
+import { CreateRunSchema } from "../contracts/api";
+import { redactSecrets } from "../contracts/redact";
+import { resolveRoles } from "../backends/registry";
+import { createRun } from "../db/runs";
+import { planRun } from "../engine";
+import { enqueueRun } from "../queue/producer";
+import { loadPreset, seedSkillOf } from "./presets";
+import { prepareRun, type PreparedRun } from "./prepare";
+
+/** Form values → `key=value` overrides, the same syntax as the CLI's --cfg-options. */
+export function toOverrideArgs(overrides: Record<string, string | number | boolean | null>): string[] {
+  return Object.entries(overrides)
+    .filter(([, v]) => v !== null && v !== "")
+    .map(([k, v]) => `${k}=${String(v)}`);
+}
+
+export interface ValidatedRun {
+  prepared: PreparedRun;
+  sourceYaml: string;
+  resolvedYaml: string;
+  name: string;
+}
+
+/** Everything a new run needs, validated; throws AppError/ConfigError naming the field. */
+export function validateRunRequest(raw: unknown, rootDir: string): ValidatedRun {
+  const input = CreateRunSchema.parse(raw);
+  const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
+  const skill = input.skill ?? seedSkillOf(rootDir, loaded.config);
+  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill });
+  const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
+  return {
+    prepared,
+    sourceYaml: loaded.yaml,
+    resolvedYaml: loaded.resolvedYaml,
+    name: input.name?.trim() || `${loaded.config.env.name} · ${input.preset.replace(/\.ya?ml$/, "")} · ${stamp}`,
+  };
+}
+
+export async function createRunFromRequest(raw: CreateRunInput, rootDir: string): Promise<{ id: string }> {
+  const v = validateRunRequest(raw, rootDir);
+  const { config } = v.prepared;
+  const roles = resolveRoles(config.model);
+  const id = randomUUID();
+  // The row comes first: a worker may pick the job up immediately.
+  await createRun({
+    id,
+    name: v.name,
+    config: redactSecrets(config),
+    // The effective config (preset + overrides, defaults filled in): enough to reproduce the run.
+    sourceYaml: v.resolvedYaml,
+    seedSkill: v.prepared.initialSkill,
+    optimizerBackend: roles.optimizer,
+    targetBackend: roles.target,
+    simulated: v.prepared.simulated,
+    stepsTotal: planRun(config, v.prepared.splits).totalSteps,
+  });
+  await enqueueRun(id);
+  return { id };
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm start` (production) and `npm run dev`: migrate the database, find or start Redis, build the
+ * dashboard when its sources changed, then run the Next.js server and the worker side by side. One
+ * Ctrl-C stops everything cleanly.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { parseArgs } from "node:util";
+import { env } from "../lib/config/env";
+import { ensureBuild } from "./start/build";
+import { ensureRedis, type RedisHandle } from "./start/redis";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: process.env.PORT ?? "7860" },
+    host: { type: "string", default: "127.0.0.1" },
+    dev: { type: "boolean", default: false },
+    "no-worker": { type: "boolean", default: false },
+  },
+});
+const port = Number(values.port);
+const host = values.host!;
+const say = (m: string) => process.stdout.write(`[skillopt] ${m}\n`);
+const fail = (m: string): never => {
+  process.stderr.write(`[skillopt] error: ${m}\n`);
+  process.exit(1);
+};
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+async function main() {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be 1-65535 (got ${values.port})`);
+  const cfg = (() => {
+    try {
+      return env();
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  })();
+  if (!LOOPBACK.has(host) && !cfg.SKILLOPT_AUTH_TOKEN) {
+    fail(`--host ${host} exposes the dashboard beyond this machine; set SKILLOPT_AUTH_TOKEN first (every request must then carry it)`);
+  }
+  say(`database: ${cfg.DATABASE_URL.startsWith("file:") ? cfg.DATABASE_URL.slice(5) : "PostgreSQL"}`);
+  const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: cfg.DATABASE_URL }, encoding: "utf8" });
+  if (mig.status !== 0) fail(`database migration failed:\n${mig.stdout}\n${mig.stderr}`);
+  const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say).catch((e: Error) => fail(e.message));
+  if (!values.dev) await ensureBuild(say).catch((e: Error) => fail(e.message));
+
+  const childEnv = { ...process.env, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: redis.url, NEXT_TELEMETRY_DISABLED: "1" };
+  const children: ChildProcess[] = [];
+  const next = spawn("./node_modules/.bin/next", [values.dev ? "dev" : "start", "-p", String(port), "-H", host], { stdio: "inherit", env: childEnv });
+  children.push(next);
+  if (!values["no-worker"]) children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit", env: childEnv }));
+  say(`dashboard: http://${host.includes(":") ? `[${host}]` : host}:${port}  (Ctrl-C stops everything)`);
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("stopping…");
+    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
+    await redis.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  for (const c of children) {
+    c.on("exit", (code) => {
+      if (!stopping) {
+        process.stderr.write(`[skillopt] ${c === next ? "dashboard" : "worker"} exited (${code}); stopping\n`);
+        void stop(code ?? 1);
+      }
+    });
+  }
+}
+
+void main();

@@ -1,0 +1,67 @@
+/**
+ * Redis for `npm start`: REDIS_URL when set (it must answer); else a server on 127.0.0.1:6379 when one
+ * answers; else a private redis-server started here (no persistence: the worker re-queues runs from the
+ * database on start); else stop with instructions.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+
+export interface RedisHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** True when something at host:port answers PING with PONG. */
+export function pingRedis(host: string, port: number, timeoutMs = 800): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = new Socket();
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once("error", () => done(false));
+    s.connect(port, host, () => s.write("PING\r\n"));
+    s.once("data", (d) => done(d.toString().startsWith("+PONG")));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const INSTALL = "install it with `apt-get install redis-server` (Debian/Ubuntu) or `brew install redis`, or set REDIS_URL=redis://host:port";
+
+export async function ensureRedis(url: string, explicit: boolean, say: (m: string) => void): Promise<RedisHandle> {
+  const u = new URL(url);
+  const port = Number(u.port || 6379);
+  if (await pingRedis(u.hostname, port)) {
+    say(`redis: ${u.hostname}:${port}`);
+    return { url, stop: async () => {} };
+  }
+  if (explicit) throw new Error(`REDIS_URL=${url} does not answer; start that Redis or unset REDIS_URL to let SkillOpt start its own`);
+  if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${INSTALL}`);
+  const own = await freePort();
+  mkdirSync(".skillopt/redis", { recursive: true });
+  const child = spawn("redis-server", ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore" });
+  for (let i = 0; i < 50 && !(await pingRedis("127.0.0.1", own)); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await pingRedis("127.0.0.1", own))) throw new Error(`the private redis-server on port ${own} did not start`);
+  say(`redis: started a private redis-server on 127.0.0.1:${own}`);
+  return {
+    url: `redis://127.0.0.1:${own}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

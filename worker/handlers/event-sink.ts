@@ -1,0 +1,26 @@
+/**
+ * The engine's EventSink in the worker: each event is stored with its rows in one transaction, then a
+ * wake-up notice goes out on Redis pub/sub so connected browsers read the new rows at once.
+ */
+import type { EngineEvent } from "../../lib/contracts/events";
+import { persistEngineEvent } from "../../lib/db/engine-events";
+import { skillHash, type EventSink } from "../../lib/engine";
+import type { HandlerContext } from "./optimize-run";
+
+const STEP_EVENTS: ReadonlySet<string> = new Set([
+  "stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted",
+]);
+
+/**
+ * `committedSteps` is the run's stepsDone at claim time: a resumed engine may replay the events of a step
+ * whose commit was stored just before a crash; those are skipped, so no step appears twice.
+ */
+export function createEventSink(runId: string, committedSteps: number, ctx: HandlerContext): EventSink {
+  return {
+    async emit(e: EngineEvent) {
+      if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= committedSteps) return;
+      const seq = await persistEngineEvent(runId, e, skillHash);
+      ctx.publish(runId, seq);
+    },
+  };
+}

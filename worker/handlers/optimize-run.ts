@@ -1,0 +1,66 @@
+/**
+ * Runs one training run for a queue job: claim the run row, build the engine's deps from the stored
+ * config, drive the engine with a database checkpoint store, persist each event with its rows, and
+ * record how the run ended. Cancellation and worker shutdown reach the engine through an AbortSignal.
+ */
+import { runConfigOf, findRun } from "../../lib/db/runs";
+import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
+import { RunCancelledError, runTraining } from "../../lib/engine";
+import { prepareRun } from "../../lib/runs/prepare";
+import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
+import { createEventSink } from "./event-sink";
+import type { Logger } from "../logger";
+
+export interface HandlerContext {
+  workerId: string;
+  rootDir: string;
+  /** Aborted when the worker shuts down: the run stops at a safe point and is queued again. */
+  shutdown: AbortSignal;
+  /** A run whose owner sent no heartbeat for this long is considered dead and may be taken over. */
+  staleAfterMs: number;
+  publish(runId: string, seq: number): void;
+  log: Logger;
+}
+
+export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Promise<string> {
+  const run = await findRun(runId);
+  if (!run) {
+    ctx.log.warn(`job for unknown run ${runId}: skipped`);
+    return "missing";
+  }
+  const claim = await claimOrReclaim(run, ctx);
+  if (!claim) return "not-claimed";
+  const watch: RunWatch = startRunWatch(runId, ctx);
+  try {
+    const config = runConfigOf(run);
+    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill });
+    const sink = createEventSink(runId, run.stepsDone, ctx);
+    await runTraining({
+      config,
+      splits: prepared.splits,
+      initialSkill: prepared.initialSkill,
+      env: prepared.env,
+      optimizer: prepared.optimizer,
+      target: prepared.target,
+      store: new DbCheckpointStore(runId),
+      events: sink,
+      clock: { now: () => Date.now() },
+      signal: watch.signal,
+      logger: { info: (m) => ctx.log.info(`[run ${runId}] ${m}`), warn: (m) => ctx.log.warn(`[run ${runId}] ${m}`) },
+    });
+    await finishRun(runId, { kind: "succeeded" }, ctx);
+    return "succeeded";
+  } catch (err) {
+    if (err instanceof RunCancelledError) {
+      await finishRun(runId, { kind: watch.cancelled() ? "cancelled" : "shutdown" }, ctx);
+      return watch.cancelled() ? "cancelled" : "requeued";
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.log.warn(`[run ${runId}] failed: ${message}`);
+    await finishRun(runId, { kind: "failed", message }, ctx);
+    return "failed";
+  } finally {
+    watch.stop();
+  }
+}
+

@@ -1,0 +1,91 @@
+/**
+ * Ownership of a run while a worker trains it: the claim (or the take-over of a run whose worker died),
+ * heartbeats, the cancellation watch, and the final status.
+ */
+import { appendRunEvent } from "../../lib/db/engine-events";
+import { claimRun, heartbeat, isCancelRequested, markRunFinished, reclaimRun, type RunRow } from "../../lib/db/runs";
+import { getDb } from "../../lib/db/client";
+import { enqueueRun } from "../../lib/queue/producer";
+import type { HandlerContext } from "./optimize-run";
+
+const HEARTBEAT_MS = 5_000;
+const CANCEL_POLL_MS = 1_000;
+
+/** True when this worker now owns the run. */
+export async function claimOrReclaim(run: RunRow, ctx: HandlerContext): Promise<boolean> {
+  let resumed = run.stepsDone > 0 || run.status === "interrupted";
+  let ok = await claimRun(run.id, ctx.workerId);
+  if (!ok && (run.status === "running" || run.status === "cancelling")) {
+    // The queue handed us a job whose previous owner stopped heartbeating: it died mid-run.
+    const stale = !run.heartbeatAt || Date.now() - run.heartbeatAt.getTime() > ctx.staleAfterMs;
+    ok = stale && (await reclaimRun(run.id, ctx.workerId));
+    resumed = true;
+  }
+  if (!ok) {
+    ctx.log.info(`run ${run.id} is ${run.status}; job skipped`);
+    return false;
+  }
+  ctx.log.info(`run ${run.id} claimed${resumed ? " (resuming from checkpoint)" : ""}`);
+  const seq = await appendRunEvent(run.id, "runClaimed", { workerId: ctx.workerId, resumed });
+  ctx.publish(run.id, seq);
+  return true;
+}
+
+export interface RunWatch {
+  signal: AbortSignal;
+  cancelled(): boolean;
+  stop(): void;
+}
+
+/** Heartbeats, and aborts the run on a cancel request or worker shutdown. */
+export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
+  const ac = new AbortController();
+  let cancelled = false;
+  const onShutdown = () => ac.abort(new Error("worker shutting down"));
+  if (ctx.shutdown.aborted) onShutdown();
+  ctx.shutdown.addEventListener("abort", onShutdown, { once: true });
+  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), HEARTBEAT_MS);
+  const poll = setInterval(() => {
+    void isCancelRequested(runId).then(
+      (yes) => {
+        if (yes && !ac.signal.aborted) {
+          cancelled = true;
+          ac.abort(new Error("cancelled by the user"));
+        }
+      },
+      (e) => ctx.log.warn(`cancel check failed: ${String(e)}`),
+    );
+  }, CANCEL_POLL_MS);
+  return {
+    signal: ac.signal,
+    cancelled: () => cancelled,
+    stop() {
+      clearInterval(beat);
+      clearInterval(poll);
+      ctx.shutdown.removeEventListener("abort", onShutdown);
+    },
+  };
+}
+
+export type RunEnd = { kind: "succeeded" } | { kind: "cancelled" } | { kind: "shutdown" } | { kind: "failed"; message: string };
+
+export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext): Promise<void> {
+  let seq: number;
+  if (end.kind === "succeeded") {
+    const run = await getDb().run.findUnique({ where: { id: runId }, select: { stopReason: true } });
+    await markRunFinished(runId, "succeeded", { stopReason: run?.stopReason ?? "completed" });
+    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+  } else if (end.kind === "cancelled") {
+    await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" });
+    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+  } else if (end.kind === "failed") {
+    await markRunFinished(runId, "failed", { errorMessage: end.message.slice(0, 2000) });
+    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+  } else {
+    // Worker shutdown: the run goes back to the queue and resumes from its checkpoint on the next worker.
+    await getDb().run.update({ where: { id: runId }, data: { status: "queued", workerId: null } });
+    seq = await appendRunEvent(runId, "runQueued", { reason: "worker shut down; the run continues on the next worker" });
+    await enqueueRun(runId, { attempt: Date.now() });
+  }
+  ctx.publish(runId, seq);
+}
