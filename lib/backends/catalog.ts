@@ -14,7 +14,7 @@ const CATALOG: Array<{ name: string; vars: string[]; implemented: boolean }> = [
   { name: "anthropic", vars: ["ANTHROPIC_API_KEY"], implemented: false },
 ];
 
-export function listBackends(envVars: Record<string, string | undefined>): BackendInfo[] {
+export function listBackends(envVars: Record<string, unknown>): BackendInfo[] {
   return CATALOG.map((b) => {
     if (b.name === "sim") return { name: b.name, available: true, note: SIM_NOTE };
     if (!b.implemented) return { name: b.name, available: false, note: "not supported by this version yet" };

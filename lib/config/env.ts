@@ -16,6 +16,8 @@ export const EnvSchema = z.object({
   /** Stalled-job detection (ms): how long a killed worker's job stays locked before another takes it. */
   WORKER_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
   WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
+  /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
+  SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
   OPENAI_API_KEY: opt,
   AZURE_OPENAI_API_KEY: opt,
   AZURE_OPENAI_ENDPOINT: opt,

@@ -1,5 +1,9 @@
 /**
- * When the web app considers a running run's worker dead: no heartbeat (sent every 5 s) for this long.
- * The run is then shown as interrupted, with a resume button.
+ * When the web app considers a running run's worker dead: no heartbeat (sent every 5 s) for this long
+ * (SKILLOPT_STALE_AFTER_MS, 45 s by default). The run is then shown as interrupted, with a resume button.
  */
-export const STALE_AFTER_MS = 45_000;
+import { env } from "../config/env";
+
+export function staleAfterMs(): number {
+  return env().SKILLOPT_STALE_AFTER_MS;
+}

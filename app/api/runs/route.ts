@@ -4,7 +4,7 @@ import { toListItem } from "@/lib/db/run-views";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { createRunFromRequest } from "@/lib/runs/create";
 import type { CreateRunInput } from "@/lib/contracts/api";
-import { STALE_AFTER_MS } from "@/lib/runs/liveness";
+import { staleAfterMs } from "@/lib/runs/liveness";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,7 +12,7 @@ export const runtime = "nodejs";
 export function GET(req: Request) {
   return handle("list runs", async () => {
     const q = ListRunsQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
-    await markStaleRunsInterrupted(STALE_AFTER_MS);
+    await markStaleRunsInterrupted(staleAfterMs());
     const [{ runs, nextCursor }, envs] = await Promise.all([listRuns(q), listRunEnvs()]);
     return Response.json({ runs: runs.map(toListItem), nextCursor, envs } satisfies RunListResponse);
   });

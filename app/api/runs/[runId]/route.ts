@@ -4,7 +4,7 @@ import { markStaleRunsInterrupted, requestCancel, requeueRun } from "@/lib/db/ru
 import { getRunDetail } from "@/lib/db/run-views";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { enqueueRun } from "@/lib/queue/producer";
-import { STALE_AFTER_MS } from "@/lib/runs/liveness";
+import { staleAfterMs } from "@/lib/runs/liveness";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -13,7 +13,7 @@ type Ctx = { params: Promise<{ runId: string }> };
 export function GET(_req: Request, { params }: Ctx) {
   return handle("get run", async () => {
     const id = RunIdSchema.parse((await params).runId);
-    await markStaleRunsInterrupted(STALE_AFTER_MS);
+    await markStaleRunsInterrupted(staleAfterMs());
     return Response.json(await getRunDetail(id));
   });
 }
