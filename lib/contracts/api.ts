@@ -29,7 +29,7 @@ export const ListRunsQuerySchema = z.object({
   status: z.enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"]).optional(),
   env: z.string().max(64).optional(),
   cursor: RunIdSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
 // ---------- responses ----------

@@ -96,7 +96,7 @@ export async function listRuns(
   filter: { status?: string; env?: string; limit?: number; cursor?: string },
   { db = getDb() }: Opts = {},
 ) {
-  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 500);
+  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
   const rows = await db.run.findMany({
     where: { status: filter.status || undefined, env: filter.env || undefined },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

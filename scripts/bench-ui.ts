@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:ui`: the dashboard's live and rendering figures on a throw-away SQLite database.
+ *   1. p95 delay from the worker's commit of an event (its RunEvent row) to its arrival in a browser
+ *      connected over SSE (target ≤ 250 ms);
+ *   2. time until a run page with 1,000 steps and 40,000 evaluation results is rendered and a step
+ *      click answers (target ≤ 1 s);
+ *   3. p95 of the runs API listing 1,000 runs (target ≤ 100 ms).
+ * Needs `redis-server` (or REDIS_URL) and Debian's chromium.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { createDb } from "../lib/db/client";
+import { ensureBuild } from "./start/build";
+import { ensureRedis, freePort } from "./start/redis";
+import { seedBigRun, seedRuns } from "./bench/seed";
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const say = (m: string) => process.stderr.write(`${m}\n`);
+
+async function waitHttp(url: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "skillopt-benchui-"));
+  const dbUrl = `file:${join(dir, "bench.db")}`;
+  const procs: ChildProcess[] = [];
+  const redis = await ensureRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", false, say);
+  try {
+    spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: dbUrl }, stdio: "ignore" });
+    const db = createDb(dbUrl);
+    say("seeding 1,000 runs and a 1,000-step run with 40,000 evaluation results…");
+    await seedRuns(db, 1000);
+    const big = await seedBigRun(db, 1000, 40_000);
+    await ensureBuild(say);
+    const port = await freePort();
+    const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redis.url, NEXT_TELEMETRY_DISABLED: "1" };
+    procs.push(spawn("./node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }));
+    procs.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { env: { ...env, WORKER_CONCURRENCY: "1" }, stdio: "ignore" }));
+    const base = `http://127.0.0.1:${port}`;
+    await waitHttp(`${base}/api/backends`);
+
+    // 3. runs API
+    const listTimes: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = performance.now();
+      const r = await fetch(`${base}/api/runs?limit=1000`);
+      await r.json();
+      if (i >= 5) listTimes.push(performance.now() - t);
+    }
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // 2. big run page (warm once, then measure)
+    const renderTimes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const t = performance.now();
+      await page.goto(`${base}/runs/${big}`);
+      await page.getByTestId("chart-selection").waitFor();
+      await page.locator('[data-testid^="step-row-"]').first().click();
+      await page.getByTestId("selection-table").waitFor();
+      if (i > 0) renderTimes.push(performance.now() - t);
+    }
+    // 1. SSE delay
+    const res = await fetch(`${base}/api/runs`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 } }) });
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${base}/runs/${id}`);
+    await page.evaluate((runId) => {
+      const w = window as unknown as { arrivals: Array<[number, number]> };
+      w.arrivals = [];
+      const es = new EventSource(`/api/runs/${runId}/events`);
+      es.onmessage = (m) => w.arrivals.push([Number(m.lastEventId), Date.now()]);
+    }, id);
+    for (let i = 0; i < 600; i++) {
+      const r = (await (await fetch(`${base}/api/runs/${id}`)).json()) as { status: string };
+      if (r.status === "succeeded" || r.status === "failed") break;
+      await new Promise((r2) => setTimeout(r2, 250));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    const arrivals = (await page.evaluate(() => (window as unknown as { arrivals: Array<[number, number]> }).arrivals)) as Array<[number, number]>;
+    const rows = await db.runEvent.findMany({ where: { runId: id }, select: { seq: true, createdAt: true } });
+    const committed = new Map(rows.map((r) => [r.seq, r.createdAt.getTime()]));
+    const delays = arrivals.filter(([seq]) => committed.has(seq)).map(([seq, at]) => at - committed.get(seq)!);
+    await browser.close();
+    await db.$disconnect();
+
+    const line = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
+    console.log("\nbench:ui");
+    line(`SSE commit → browser, ${delays.length} events: p50 / p95 (target p95 ≤ 250 ms)`, `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`);
+    line("run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)", `${pct(renderTimes, 50).toFixed(0)} ms (median of ${renderTimes.length}; worst ${Math.max(...renderTimes).toFixed(0)} ms)`);
+    line("GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)", `${pct(listTimes, 50).toFixed(0)} / ${pct(listTimes, 95).toFixed(0)} ms`);
+  } finally {
+    for (const p of procs) p.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 1000));
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
