@@ -181,12 +181,16 @@ export interface PresetInfo {
   config: RunConfig;
   initialSkill: string;
   simulated: boolean;
+  /** The backend and model each role resolves to (aliases and `model.backend` applied by the server). */
+  roles: Record<"optimizer" | "target", { backend: string; model: string }>;
   error?: string;
 }
 
 export interface BackendInfo {
   name: string;
   available: boolean;
+  /** The roles it can play (exec backends drive an agent CLI and can only be the target). */
+  roles: Array<"optimizer" | "target">;
   /** Why it is unavailable (the missing variable), or a label like "Simulated model — scores are synthetic". */
   note: string;
 }
@@ -213,6 +217,7 @@ export interface CompareResponse {
     id: string;
     name: string;
     status: string;
+    simulated: boolean;
     curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
   }>;
   /** Config keys whose values differ between the runs (dotted keys, values as text). */

@@ -198,7 +198,8 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
  */
 export async function persistEngineEvent(runId: string, e: EngineEvent, hash: (s: string) => string, db: Db = getDb()): Promise<number> {
   return db.$transaction(async (tx) => {
-    const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 } }, select: { lastEventSeq: true } });
+    // Each stored event is also a heartbeat: a busy worker never looks dead between timer ticks.
+    const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 }, heartbeatAt: new Date() }, select: { lastEventSeq: true } });
     await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) } });
     await applyEvent(tx, runId, e, hash);
     return run.lastEventSeq;

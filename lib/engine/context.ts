@@ -19,9 +19,12 @@ export class RunCancelledError extends Error {
 
 /** A run-level failure with a message fit for users (bad data, every rollout failing …). */
 export class EngineError extends Error {
-  constructor(message: string) {
+  /** The config key the problem is about, when there is one. */
+  readonly field?: string;
+  constructor(message: string, field?: string) {
     super(message);
     this.name = "EngineError";
+    this.field = field;
   }
 }
 

@@ -24,11 +24,11 @@ export function planRun(cfg: RunConfig, splits: Splits): RunPlan {
   const configured = cfg.train.train_size;
   const inferred = splits.train.length;
   if (configured > 0 && inferred > 0 && configured !== inferred) {
-    throw new EngineError(`train.train_size is ${configured} but the train split has ${inferred} items`);
+    throw new EngineError(`train.train_size is ${configured} but the train split has ${inferred} items`, "train.train_size");
   }
   const trainSize = configured > 0 ? configured : inferred;
-  if (trainSize <= 0) throw new EngineError("the train split is empty; set train.train_size or provide train items");
-  if (splits.val.length === 0) throw new EngineError("the selection (val) split is empty");
+  if (trainSize <= 0) throw new EngineError("the train split is empty; set train.train_size or provide train items", "env.split_dir");
+  if (splits.val.length === 0) throw new EngineError("the selection (val) split is empty", "env.split_dir");
   const stepsPerEpoch = Math.ceil(trainSize / (cfg.train.batch_size * cfg.train.accumulation));
   const updateMode = cfg.optimizer.skill_update_mode;
   return {

@@ -20,6 +20,6 @@ export interface BenchmarkDefinition {
   simRules(): SimRule[];
   /** Row normaliser/validator used by the split loader. */
   normalise: RowNormaliser;
-  /** Absolute path of the seed skill (`initial.md`). */
+  /** Path of the seed skill (`initial.md`), relative to the project root. */
   initialSkillPath: string;
 }

@@ -57,7 +57,7 @@ export function loadSimKnowledge(config: RunConfig, splits: Splits): SimKnowledg
   return buildSimKnowledge(rules, [...splits.train, ...splits.val, ...splits.test]);
 }
 
-/** Absolute path of the benchmark's seed skill (`initial.md`). */
+/** The benchmark's seed skill (`initial.md`), relative to the project root. */
 export function initialSkillPath(name: string): string {
   return getBenchmark(name).initialSkillPath;
 }

@@ -8,7 +8,8 @@ import { CreateRunSchema } from "../contracts/api";
 import { redactSecrets } from "../contracts/redact";
 import { resolveRoles } from "../backends/registry";
 import { createRun } from "../db/runs";
-import { planRun } from "../engine";
+import { EngineError, planRun } from "../engine";
+import { AppError } from "../errors";
 import { enqueueRun } from "../queue/producer";
 import { loadPreset, seedSkillOf } from "./presets";
 import { prepareRun, type PreparedRun } from "./prepare";
@@ -29,10 +30,22 @@ export interface ValidatedRun {
 
 /** Everything a new run needs, validated; throws AppError/ConfigError naming the field. */
 export function validateRunRequest(raw: unknown, rootDir: string): ValidatedRun {
+  try {
+    return validate(raw, rootDir);
+  } catch (err) {
+    if (err instanceof EngineError) throw new AppError("INVALID_REQUEST", err.message, { field: err.field });
+    // The loader speaks CLI; in the dashboard the overrides are the form's fields.
+    if (err instanceof AppError) throw new AppError(err.code, err.message.replace(/ — set in --cfg-options/g, " (set in the form)"), { field: err.field, userMessage: err.userMessage?.replace(/ — set in --cfg-options/g, " (set in the form)") });
+    throw err;
+  }
+}
+
+function validate(raw: unknown, rootDir: string): ValidatedRun {
   const input = CreateRunSchema.parse(raw);
   const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
   const skill = input.skill ?? seedSkillOf(rootDir, loaded.config);
   const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill });
+  planRun(loaded.config, prepared.splits); // sizes must be consistent before anything is written
   const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
   return {
     prepared,

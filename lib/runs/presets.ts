@@ -61,9 +61,14 @@ export function listPresets(rootDir: string): PresetInfo[] {
           config,
           initialSkill: seedSkillOf(rootDir, config),
           simulated: roles.optimizer === "sim" || roles.target === "sim",
+          roles: {
+            optimizer: { backend: roles.optimizer, model: config.model.optimizer },
+            target: { backend: roles.target, model: config.model.target },
+          },
         };
       } catch (err) {
-        return { path: rel, env: "", title: rel, yaml, config: undefined as never, initialSkill: "", simulated: false, error: err instanceof Error ? err.message : String(err) };
+        const none = { backend: "", model: "" };
+        return { path: rel, env: "", title: rel, yaml, config: undefined as never, initialSkill: "", simulated: false, roles: { optimizer: none, target: none }, error: err instanceof Error ? err.message : String(err) };
       }
     });
 }

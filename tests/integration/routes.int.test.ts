@@ -58,6 +58,7 @@ describe("POST /api/runs", () => {
     [{ preset: "../../etc/passwd.yaml" }, "preset"],
     [{ preset: "searchqa/sample.yaml", skill: "x".repeat(210 * 1024) }, "skill"],
     [{ preset: "searchqa/sample.yaml", overrides: { "model.target_backend": "openai" } }, "model.target_backend"],
+    [{ preset: "searchqa/sample.yaml", overrides: { "train.train_size": 7 } }, "train.train_size"],
   ])("422 names the field: %j", async (body, field) => {
     const before = await db.run.count();
     const res = await runsRoute.POST(post("/api/runs", body));
@@ -65,6 +66,7 @@ describe("POST /api/runs", () => {
     const json = (await res.json()) as { error: { field?: string; message: string } };
     expect(json.error.field).toBe(field);
     expect(json.error.message.length).toBeGreaterThan(5);
+    expect(json.error.message).not.toContain("--cfg-options");
     expect(await db.run.count()).toBe(before);
   });
 

@@ -46,11 +46,11 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
 
   it("trains a queued run to the end and wakes listeners after each commit", async () => {
     const sub = new Redis(redisOptions());
+    const seen = new Map<string, number>();
+    await sub.psubscribe("skillopt:run:*");
+    sub.on("pmessage", (_p, channel) => seen.set(channel, (seen.get(channel) ?? 0) + 1));
     const w = startWorker("w-a");
     const { id } = await createRunFromRequest({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1 } }, process.cwd());
-    let notices = 0;
-    await sub.subscribe(runChannel(id));
-    sub.on("message", () => (notices += 1));
     const run = await until(() => findRun(id), (r) => r?.status === "succeeded");
     await w.close();
     await sub.quit();
@@ -59,7 +59,7 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     expect(types[0]).toBe("runClaimed");
     expect(types).toContain("stepCommitted");
     expect(types.at(-1)).toBe("runCompleted");
-    expect(notices).toBeGreaterThan(10);
+    expect(seen.get(runChannel(id)) ?? 0).toBeGreaterThan(10);
     expect((await getBestSkill(id)).length).toBeGreaterThan(100);
   });
 

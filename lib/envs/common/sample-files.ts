@@ -1,27 +1,16 @@
 /**
- * Reading a benchmark's built-in sample (JSON files shipped next to its code) and its sim rules.
+ * A benchmark's built-in sample: JSON shipped next to its code and imported statically, so it is bundled
+ * with the server (the dashboard) and read by tsx (the CLI and worker) the same way.
  */
-import { readFileSync } from "node:fs";
 import { SimRuleSchema, type SimRule } from "../../contracts/sim";
 import type { Item, Splits } from "../../engine/types";
 
-function readJson(url: URL): unknown {
-  return JSON.parse(readFileSync(url, "utf8")) as unknown;
+/** Fresh copies of the sample splits (items keep their hidden `sim` annotation). */
+export function sampleSplits(raw: { train: unknown; val: unknown; test: unknown }): Splits {
+  return structuredClone({ train: raw.train as Item[], val: raw.val as Item[], test: raw.test as Item[] });
 }
 
-/** `<sampleDir>/{train,val,test}/items.json` as splits (items keep their hidden `sim` annotation). */
-export function readSampleSplits(sampleDir: URL): Splits {
-  const read = (name: string) => readJson(new URL(`${name}/items.json`, sampleDir)) as Item[];
-  return { train: read("train"), val: read("val"), test: read("test") };
-}
-
-/** `<sampleDir>/sim-rules.json`, validated (defaults applied). */
-export function readSimRules(sampleDir: URL): SimRule[] {
-  const raw = readJson(new URL("sim-rules.json", sampleDir));
+/** The sample's sim rules, validated (defaults applied). */
+export function simRules(raw: unknown): SimRule[] {
   return SimRuleSchema.array().parse(raw);
-}
-
-/** A file path next to a module, from `new URL(relative, import.meta.url)` (POSIX paths). */
-export function urlToPath(url: URL): string {
-  return decodeURIComponent(url.pathname);
 }

@@ -8,7 +8,11 @@ import type { Environment } from "../../engine/ports";
 import type { Item, Splits } from "../../engine/types";
 import type { BenchmarkDefinition } from "../benchmark";
 import { envFlag } from "../common/env-options";
-import { readSampleSplits, readSimRules, urlToPath } from "../common/sample-files";
+import { sampleSplits, simRules } from "../common/sample-files";
+import sampleTest from "./sample/test/items.json";
+import sampleTrain from "./sample/train/items.json";
+import sampleVal from "./sample/val/items.json";
+import sampleRules from "./sample/sim-rules.json";
 import { normaliseLiveMathRow } from "./normalise";
 import { rolloutLiveMath } from "./rollout";
 import { shuffleItemChoices } from "./shuffle";
@@ -18,7 +22,6 @@ export { buildLiveMathSystemPrompt, buildLiveMathUserPrompt, LIVEMATH_SYSTEM_BAS
 export { shuffleItemChoices, choiceShuffleSeed } from "./shuffle";
 export type { Choice, LiveMathItem } from "./normalise";
 
-const SAMPLE_DIR = new URL("./sample/", import.meta.url);
 
 /** The error analyst's failure categories for LiveMath. */
 export const LIVEMATH_FAILURE_TAXONOMY = ["quantifier_miss", "strength_mismatch", "condition_miss", "option_confusion", "other"];
@@ -52,12 +55,12 @@ export function createLiveMathEnv(config: RunConfig, splits?: Splits): Environme
 
 /** The built-in offline sample (30/15/15 theorem questions with hidden sim annotations). */
 export function liveMathSample(): Splits {
-  return readSampleSplits(SAMPLE_DIR);
+  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
 }
 
 /** The sample's sim rules (6 real, 2 harmful distractors). */
 export function liveMathSimRules(): SimRule[] {
-  return readSimRules(SAMPLE_DIR);
+  return simRules(sampleRules);
 }
 
 /** Registry descriptor. */
@@ -67,5 +70,5 @@ export const liveMathBenchmark: BenchmarkDefinition = {
   sample: liveMathSample,
   simRules: liveMathSimRules,
   normalise: normaliseLiveMathRow,
-  initialSkillPath: urlToPath(new URL("./initial.md", import.meta.url)),
+  initialSkillPath: "lib/envs/livemath/initial.md",
 };

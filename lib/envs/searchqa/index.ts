@@ -6,14 +6,17 @@ import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Splits } from "../../engine/types";
 import type { BenchmarkDefinition } from "../benchmark";
-import { readSampleSplits, readSimRules, urlToPath } from "../common/sample-files";
+import { sampleSplits, simRules } from "../common/sample-files";
+import sampleTest from "./sample/test/items.json";
+import sampleTrain from "./sample/train/items.json";
+import sampleVal from "./sample/val/items.json";
+import sampleRules from "./sample/sim-rules.json";
 import { normaliseSearchQaRow } from "./normalise";
 import { rolloutSearchQa } from "./rollout";
 
 export { scoreSearchQa, exactMatch, f1Score, normaliseAnswer } from "./evaluate";
 export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt, truncateContext, SEARCHQA_SYSTEM_BASE } from "./prompt";
 
-const SAMPLE_DIR = new URL("./sample/", import.meta.url);
 
 /** The error analyst's failure categories for SearchQA. */
 export const SEARCHQA_FAILURE_TAXONOMY = ["rule_missing", "rule_wrong", "rule_ignored", "answer_format", "other"];
@@ -30,12 +33,12 @@ export function createSearchQaEnv(config: RunConfig): Environment {
 
 /** The built-in offline sample (30/15/15 invented items with hidden sim annotations). */
 export function searchQaSample(): Splits {
-  return readSampleSplits(SAMPLE_DIR);
+  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
 }
 
 /** The sample's sim rules (6 real, 2 harmful distractors). */
 export function searchQaSimRules(): SimRule[] {
-  return readSimRules(SAMPLE_DIR);
+  return simRules(sampleRules);
 }
 
 /** Registry descriptor. */
@@ -45,5 +48,5 @@ export const searchQaBenchmark: BenchmarkDefinition = {
   sample: searchQaSample,
   simRules: searchQaSimRules,
   normalise: normaliseSearchQaRow,
-  initialSkillPath: urlToPath(new URL("./initial.md", import.meta.url)),
+  initialSkillPath: "lib/envs/searchqa/initial.md",
 };

@@ -1,0 +1,140 @@
+/**
+ * Typed fetchers for the dashboard's HTTP API (lib/contracts/api.ts). Every non-2xx answer becomes an
+ * `ApiError` carrying the status, the stable code and the offending field when the server named one.
+ */
+import { z } from "zod";
+import type {
+  BackendInfo,
+  CompareResponse,
+  CreateRunInput,
+  Estimate,
+  PresetInfo,
+  RunDetail,
+  RunListResponse,
+  StepDetail,
+} from "@/lib/contracts/api";
+
+const ErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+
+  constructor(opts: { status: number; code: string; message: string; field?: string }) {
+    super(opts.message);
+    this.name = "ApiError";
+    this.status = opts.status;
+    this.code = opts.code;
+    this.field = opts.field;
+  }
+}
+
+export function isApiError(e: unknown, status?: number): e is ApiError {
+  return e instanceof ApiError && (status === undefined || e.status === status);
+}
+
+/** TanStack Query retry policy: client errors (4xx) are final; others get two more tries. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+async function request<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const { json, ...rest } = init ?? {};
+  const res = await fetch(url, {
+    ...rest,
+    headers: { accept: "application/json", ...(json === undefined ? {} : { "content-type": "application/json" }) },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  if (!res.ok) throw await toApiError(res);
+  return (await res.json()) as T;
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => "");
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null; // not JSON (a proxy page, a crash): fall back to the status line below
+  }
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (parsed.success) return new ApiError({ status: res.status, ...parsed.data.error });
+  return new ApiError({ status: res.status, code: `HTTP_${res.status}`, message: `${res.status} ${res.statusText || "request failed"}` });
+}
+
+/**
+ * One stored per-item evaluation row from `GET /api/runs/{id}/evals` (not in lib/contracts yet; the
+ * fields the dashboard reads).
+ */
+export interface EvalResultRow {
+  itemId: string;
+  step: number;
+  label: string;
+  split: string;
+  hard: number;
+  soft: number;
+  status: string;
+  prediction: string | null;
+  reference: string | null;
+  failReason: string | null;
+  trajectory: string | null;
+  latencyMs: number | null;
+}
+
+export interface RunFilters {
+  status?: string;
+  env?: string;
+}
+
+export const api = {
+  listRuns(filters: RunFilters, cursor?: string): Promise<RunListResponse> {
+    const q = new URLSearchParams();
+    if (filters.status) q.set("status", filters.status);
+    if (filters.env) q.set("env", filters.env);
+    if (cursor) q.set("cursor", cursor);
+    q.set("limit", "100");
+    return request(`/api/runs?${q}`);
+  },
+  getRun(id: string): Promise<RunDetail> {
+    return request(`/api/runs/${encodeURIComponent(id)}`);
+  },
+  getStep(id: string, step: number): Promise<StepDetail> {
+    return request(`/api/runs/${encodeURIComponent(id)}/steps/${step}`);
+  },
+  async listEvals(id: string, filter: { step: number; label: string }): Promise<EvalResultRow[]> {
+    const q = new URLSearchParams({ step: String(filter.step), label: filter.label });
+    return (await request<{ results: EvalResultRow[] }>(`/api/runs/${encodeURIComponent(id)}/evals?${q}`)).results;
+  },
+  createRun(input: CreateRunInput): Promise<{ id: string }> {
+    return request("/api/runs", { method: "POST", json: input });
+  },
+  estimateRun(input: CreateRunInput, signal?: AbortSignal): Promise<Estimate> {
+    return request("/api/runs/estimate", { method: "POST", json: input, signal });
+  },
+  actOnRun(id: string, action: "cancel" | "resume"): Promise<{ status: string }> {
+    return request(`/api/runs/${encodeURIComponent(id)}`, { method: "PATCH", json: { action } });
+  },
+  async listPresets(): Promise<PresetInfo[]> {
+    return (await request<{ presets: PresetInfo[] }>("/api/presets")).presets;
+  },
+  async listBackends(): Promise<BackendInfo[]> {
+    return (await request<{ backends: BackendInfo[] }>("/api/backends")).backends;
+  },
+  compareRuns(ids: string[]): Promise<CompareResponse> {
+    return request(`/api/runs/compare?ids=${ids.map(encodeURIComponent).join(",")}`);
+  },
+};
+
+/** Download links (plain navigations: the server answers with an attachment). */
+export function exportUrl(id: string, what: "skill" | "bundle"): string {
+  return `/api/runs/${encodeURIComponent(id)}/export?what=${what}`;
+}
+
+export function eventsUrl(id: string, cursor?: number): string {
+  const base = `/api/runs/${encodeURIComponent(id)}/events`;
+  return cursor ? `${base}?cursor=${cursor}` : base;
+}

@@ -1,0 +1,68 @@
+"use client";
+import { useMemo } from "react";
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartCard } from "./ChartCard";
+import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
+import { scoreDomain, type StepPoint } from "./chart-data";
+
+/**
+ * (b) Selection split: each step's candidate score (dots), the current skill's score and the best so far
+ * (step lines), with the baseline as a reference line. Clicking a step selects it.
+ */
+export function SelectionChart({
+  points,
+  baseline,
+  epochBounds,
+  selectedStep,
+  onSelectStep,
+  syncId,
+}: {
+  points: StepPoint[];
+  baseline: number | null;
+  epochBounds: number[];
+  selectedStep: number | null;
+  onSelectStep: (step: number) => void;
+  syncId: string;
+}) {
+  const domain = useMemo(
+    () => scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best])]),
+    [points, baseline],
+  );
+  const dotR = points.length <= 150 ? 2.5 : 1.5;
+  return (
+    <ChartCard
+      title="Selection score"
+      testId="chart-selection"
+      actions={<span className="text-gray-500">click a step to inspect it</span>}
+      empty={points.length === 0 ? (baseline === null ? "The baseline is scored before the first step." : `Baseline ${baseline.toFixed(3)} — step scores appear as steps commit.`) : null}
+    >
+      <LineChart
+        data={points}
+        syncId={syncId}
+        syncMethod="value"
+        margin={{ top: 4, right: 12, bottom: 0, left: -12 }}
+        onClick={(state) => {
+          const label = Number(state?.activeLabel);
+          if (Number.isFinite(label)) onSelectStep(label);
+        }}
+        style={{ cursor: "pointer" }}
+      >
+        <CartesianGrid {...GRID} />
+        <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} {...AXIS} />
+        <YAxis domain={domain} tickFormatter={scoreTick} {...AXIS} />
+        <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
+        <Legend {...LEGEND} />
+        {epochBounds.map((s) => (
+          <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
+        ))}
+        {baseline !== null && (
+          <ReferenceLine y={baseline} stroke={COLORS.baseline} strokeDasharray="4 4" label={{ value: "baseline", position: "insideBottomRight", fontSize: 10, fill: "#6b7280" }} />
+        )}
+        {selectedStep !== null && <ReferenceLine x={selectedStep} stroke="#a5b4fc" strokeWidth={2} strokeOpacity={0.6} />}
+        <Line dataKey="candidate" name="candidate" legendType="circle" stroke={COLORS.candidate} strokeWidth={0} fill={COLORS.candidate} dot={{ r: dotR, fill: COLORS.candidate, stroke: "none" }} activeDot={{ r: 4 }} isAnimationActive={false} />
+        <Line dataKey="current" name="current" stroke={COLORS.current} strokeWidth={1.6} dot={false} isAnimationActive={false} connectNulls />
+        <Line dataKey="best" name="best" stroke={COLORS.best} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+      </LineChart>
+    </ChartCard>
+  );
+}

@@ -1,0 +1,29 @@
+/** Shared chart styling: axes, grid, legend, tooltip, series colours and tick formatting. */
+export const AXIS = { fontSize: 11, stroke: "#9ca3af", tickLine: false } as const;
+export const GRID = { stroke: "#f3f4f6", vertical: false } as const;
+/** Legend in series order (recharts sorts by name unless told not to). */
+export const LEGEND = { iconType: "plainline", wrapperStyle: { fontSize: 11 }, itemSorter: null } as const;
+/** Score ticks: 0, 0.25, 0.5 … printed without rounding them into lies (0.25 is not "0.3"). */
+export const scoreTick = (v: number) => String(Number(v.toFixed(2)));
+export const TOOLTIP_STYLE = { fontSize: 12, padding: "6px 8px", borderRadius: 6 } as const;
+
+export const COLORS = {
+  hard: "#4f46e5",
+  soft: "#0ea5e9",
+  candidate: "#f59e0b",
+  current: "#6366f1",
+  best: "#059669",
+  baseline: "#9ca3af",
+  budget: "#6b7280",
+  proposed: "#a855f7",
+  merged: "#0ea5e9",
+  selected: "#f59e0b",
+  applied: "#059669",
+} as const;
+
+export function tooltipScore(v: unknown): string {
+  return typeof v === "number" ? v.toFixed(3) : "—";
+}
+
+/** One colour per run when runs are overlaid. */
+export const RUN_COLORS = ["#4f46e5", "#059669", "#f59e0b", "#dc2626", "#0ea5e9", "#a855f7", "#64748b", "#db2777"];

@@ -1,0 +1,59 @@
+"use client";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { formatScore } from "../format";
+import { ButtonLink } from "../ui/Button";
+import { Notice } from "../ui/Notice";
+import { SimulatedBadge } from "../ui/SimulatedBadge";
+import { StatusBadge } from "../ui/StatusBadge";
+import { RUN_COLORS } from "../charts/chart-style";
+import { CompareChart } from "./CompareChart";
+import { ConfigDiffTable } from "./ConfigDiffTable";
+import { useCompare } from "./use-compare";
+
+/** `/runs/compare?ids=a,b,…` — overlaid selection curves and the config keys that differ. */
+export function ComparePage() {
+  const params = useSearchParams();
+  const ids = [...new Set((params.get("ids") ?? "").split(",").map((s) => s.trim()).filter(Boolean))];
+  const { data, error, isPending } = useCompare(ids);
+
+  if (ids.length < 2) {
+    return (
+      <Notice title="Pick runs to compare" actions={<ButtonLink href="/">Go to runs</ButtonLink>}>
+        Select two or more runs on the Runs page, then press Compare.
+      </Notice>
+    );
+  }
+  if (error) return <Notice tone="error" title="Could not compare these runs" actions={<ButtonLink href="/">Back to runs</ButtonLink>}>{error.message}</Notice>;
+  if (isPending || !data) return <p className="text-gray-500">Loading {ids.length} runs…</p>;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between">
+        <h1 className="text-lg font-semibold">Compare {data.runs.length} runs</h1>
+        <ButtonLink href="/">All runs</ButtonLink>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {data.runs.map((r, i) => {
+          const last = r.curve.at(-1);
+          return (
+            <div key={r.id} className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs">
+              <span className="size-2.5 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} aria-hidden />
+              <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
+                {r.name || r.id.slice(0, 8)}
+              </Link>
+              <StatusBadge status={r.status} />
+              {/* `simulated` is not in CompareResponse yet; shown as soon as the API sends it. */}
+              {(r as { simulated?: boolean }).simulated && <SimulatedBadge />}
+              <span className="text-xs text-gray-600 tabular-nums">
+                best {formatScore(last?.best)} · {r.curve.filter((p) => p.step > 0).length} steps
+              </span>
+            </div>
+          );
+        })}
+      </div>
+      <CompareChart runs={data.runs} />
+      <ConfigDiffTable runs={data.runs} diff={data.configDiff} />
+    </div>
+  );
+}

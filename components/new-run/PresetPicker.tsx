@@ -1,0 +1,56 @@
+"use client";
+import type { PresetInfo } from "@/lib/contracts/api";
+import { SimulatedBadge } from "../ui/SimulatedBadge";
+import { FieldError } from "./FieldError";
+
+/** Preset select (samples first) with the preset's YAML in a collapsible, read-only code block. */
+export function PresetPicker({
+  presets,
+  selected,
+  onSelect,
+  error,
+}: {
+  presets: PresetInfo[];
+  selected: PresetInfo;
+  onSelect: (path: string) => void;
+  error: string | undefined;
+}) {
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex min-w-72 flex-1 flex-col gap-1">
+          <label htmlFor="preset" className="text-xs font-medium text-gray-800">
+            Preset
+          </label>
+          <select
+            id="preset"
+            className="rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none"
+            value={selected.path}
+            onChange={(e) => onSelect(e.target.value)}
+          >
+            {presets.map((p) => (
+              <option key={p.path} value={p.path} disabled={Boolean(p.error)}>
+                {p.path} — {p.title}
+                {p.simulated ? " (simulated, offline)" : ""}
+                {p.error ? ` (invalid: ${p.error})` : ""}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex items-center gap-2 pb-1.5 text-xs text-gray-600">
+          benchmark <b className="text-gray-800">{selected.env}</b>
+          {selected.simulated && <SimulatedBadge />}
+        </div>
+      </div>
+      <FieldError field="preset" message={error} />
+      <details className="rounded-md border border-gray-200 bg-gray-50">
+        <summary className="cursor-pointer px-3 py-1.5 text-xs text-gray-700 hover:text-gray-900">
+          Preset YAML <span className="font-mono text-gray-500">configs/{selected.path}</span>
+        </summary>
+        <pre className="max-h-80 overflow-auto border-t border-gray-200 bg-white p-3 font-mono text-xs leading-5 text-gray-800" aria-label="Preset YAML">
+          {selected.yaml}
+        </pre>
+      </details>
+    </div>
+  );
+}

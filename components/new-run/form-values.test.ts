@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { ALL_CONFIG_FIELDS, CONFIG_SECTIONS_UI, type ConfigField } from "./config-fields";
+import { buildOverrides, initialValues, readKey, validateValue } from "./form-values";
+
+const field = (key: string): ConfigField => ALL_CONFIG_FIELDS.find((f) => f.key === key)!;
+const preset = {
+  train: { num_epochs: 3, batch_size: 10, steps_per_epoch: null, seed: 42 },
+  gradient: { failure_only: false, reflect_mode: "deep" },
+  evaluation: { leading_words: ["must", "always"] },
+};
+
+describe("config fields table", () => {
+  it("has unique keys, a label and help for each", () => {
+    const keys = ALL_CONFIG_FIELDS.map((f) => f.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const f of ALL_CONFIG_FIELDS) {
+      expect(f.label.length).toBeGreaterThan(0);
+      expect(f.help.length).toBeGreaterThan(10);
+    }
+    expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "sim"]);
+  });
+});
+
+describe("form values", () => {
+  it("reads dotted keys and renders nulls and lists as text", () => {
+    expect(readKey(preset, "train.batch_size")).toBe(10);
+    expect(readKey(preset, "train.missing.deeper")).toBeUndefined();
+    const v = initialValues(ALL_CONFIG_FIELDS, preset);
+    expect(v["train.batch_size"]).toBe("10");
+    expect(v["train.steps_per_epoch"]).toBe("");
+    expect(v["gradient.failure_only"]).toBe(false);
+    expect(v["evaluation.leading_words"]).toBe("must, always");
+  });
+
+  it("sends only changed fields, typed", () => {
+    const base = initialValues(ALL_CONFIG_FIELDS, preset);
+    const edited = { ...base, "train.batch_size": "20", "gradient.failure_only": true, "gradient.reflect_mode": "shallow", "train.seed": "42" };
+    expect(buildOverrides(ALL_CONFIG_FIELDS, edited, base)).toEqual({
+      "train.batch_size": 20,
+      "gradient.failure_only": true,
+      "gradient.reflect_mode": "shallow",
+    });
+  });
+
+  it("validates numbers against the schema's ranges", () => {
+    expect(validateValue(field("train.batch_size"), "0")).toBe("must be at least 1");
+    expect(validateValue(field("train.batch_size"), "2.5")).toBe("expected a whole number");
+    expect(validateValue(field("train.batch_size"), "")).toBe("required");
+    expect(validateValue(field("train.steps_per_epoch"), "")).toBeNull();
+    expect(validateValue(field("evaluation.gate_mixed_weight"), "1.5")).toBe("must be at most 1");
+    expect(validateValue(field("env.split_ratio"), "2:1")).toMatch(/three positive integers/);
+    expect(validateValue(field("gradient.failure_only"), true)).toBeNull();
+  });
+});

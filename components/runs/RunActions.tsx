@@ -1,0 +1,54 @@
+"use client";
+import type { RunDetail } from "@/lib/contracts/api";
+import { exportUrl } from "../api-client";
+import { Button, buttonClass } from "../ui/Button";
+import { useRunAction } from "./use-run";
+
+const CANCELLABLE = ["queued", "running"];
+const RESUMABLE = ["interrupted", "failed"];
+
+/** Cancel / resume and the two downloads. Each button does exactly what it says; errors show inline. */
+export function RunActions({ run }: { run: RunDetail }) {
+  const action = useRunAction(run.id);
+  const hasBest = run.bestSkillHash !== null;
+  const noBest = "Available once the seed skill has been scored";
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        {CANCELLABLE.includes(run.status) && (
+          <Button variant="danger" data-testid="cancel-run" disabled={action.isPending} onClick={() => action.mutate("cancel")}>
+            {action.isPending && action.variables === "cancel" ? "Cancelling…" : "Cancel run"}
+          </Button>
+        )}
+        {RESUMABLE.includes(run.status) && (
+          <Button variant="primary" data-testid="resume-run" disabled={action.isPending} onClick={() => action.mutate("resume")}>
+            {action.isPending && action.variables === "resume" ? "Resuming…" : "Resume run"}
+          </Button>
+        )}
+        {hasBest ? (
+          <a href={exportUrl(run.id, "skill")} download className={buttonClass("secondary")} data-testid="download-best-skill">
+            Download best_skill.md
+          </a>
+        ) : (
+          <Button disabled title={noBest} data-testid="download-best-skill">
+            Download best_skill.md
+          </Button>
+        )}
+        {hasBest ? (
+          <a href={exportUrl(run.id, "bundle")} download className={buttonClass("secondary")} data-testid="download-bundle">
+            Download bundle
+          </a>
+        ) : (
+          <Button disabled title={noBest} data-testid="download-bundle">
+            Download bundle
+          </Button>
+        )}
+      </div>
+      {action.error && (
+        <p role="alert" className="text-xs text-red-700">
+          Could not {action.variables} the run: {action.error.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import type { RunDetail } from "@/lib/contracts/api";
+import type { StreamFrame } from "@/lib/contracts/run-events";
+import { Card } from "../ui/Card";
+import { EventLog } from "./EventLog";
+import { SkillVersionsTable } from "./SkillVersionsTable";
+import { UsageTable } from "./UsageTable";
+
+/** Below the steps: the event log, skill versions, tokens by stage and the run's configuration. */
+export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamFrame[] }) {
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 lg:grid-cols-2">
+        <EventLog frames={frames} total={Math.max(run.lastEventSeq, frames.at(-1)?.seq ?? 0)} />
+        <div className="space-y-4">
+          <UsageTable usage={run.usage} costUsd={run.costUsd} />
+          <SkillVersionsTable versions={run.skillVersions} bestHash={run.bestSkillHash} />
+        </div>
+      </div>
+      <Card title="Configuration" bodyClassName="p-0">
+        <details>
+          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Effective configuration (YAML, preset + overrides)</summary>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">{run.sourceYaml}</pre>
+        </details>
+        <details className="border-t border-gray-100">
+          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Resolved configuration (every key)</summary>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">{JSON.stringify(run.config, null, 2)}</pre>
+        </details>
+        <details className="border-t border-gray-100">
+          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Seed skill</summary>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs whitespace-pre-wrap">{run.seedSkill || "(empty)"}</pre>
+        </details>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { StreamFrame } from "@/lib/contracts/run-events";
+import { frameStep, mergeFrames, summarizeFrame } from "./event-frames";
+
+const frame = (seq: number, type = "stepStarted", payload: Record<string, unknown> = {}): StreamFrame => ({
+  seq,
+  type,
+  payload: { type, ...payload },
+  createdAt: "2026-03-01T12:00:00Z",
+});
+
+describe("mergeFrames", () => {
+  it("appends only frames newer than the cached tail (replays are dropped)", () => {
+    const a = mergeFrames(undefined, [frame(1), frame(2)]);
+    const b = mergeFrames(a, [frame(2), frame(3), frame(1)]);
+    expect(b.map((f) => f.seq)).toEqual([1, 2, 3]);
+  });
+  it("returns the same array when nothing is new (no re-render)", () => {
+    const a = mergeFrames(undefined, [frame(1)]);
+    expect(mergeFrames(a, [frame(1)])).toBe(a);
+  });
+  it("keeps only the most recent frames", () => {
+    const many = Array.from({ length: 10 }, (_, i) => frame(i + 1));
+    expect(mergeFrames(undefined, many, 4).map((f) => f.seq)).toEqual([7, 8, 9, 10]);
+  });
+});
+
+describe("frame summaries", () => {
+  it("reads the step and describes gate decisions", () => {
+    const f = frame(7, "gateDecided", { step: 3, action: "reject", candidateScore: 0.5, currentScoreBefore: 0.6, bestScore: 0.6 });
+    expect(frameStep(f)).toBe(3);
+    expect(summarizeFrame(f)).toBe("reject: candidate 0.500 vs current 0.600; best 0.600");
+  });
+  it("counts applied edits from the apply report", () => {
+    const f = frame(8, "candidateBuilt", {
+      step: 3,
+      candidateHash: "abcdef1234567",
+      applyReport: [{ status: "applied" }, { status: "skipped" }],
+    });
+    expect(summarizeFrame(f)).toBe("candidate abcdef12, 1/2 edits applied");
+  });
+  it("falls back to scalar fields for unknown types", () => {
+    expect(summarizeFrame(frame(9, "somethingNew", { a: 1, b: "x", c: { nested: true } }))).toBe("a=1, b=x");
+  });
+});

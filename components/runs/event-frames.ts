@@ -1,0 +1,94 @@
+/**
+ * Pure helpers over SSE frames: merging replays into the cached list (dedupe by seq, bounded size),
+ * the step a frame belongs to, and a one-line summary for the event log.
+ */
+import type { StreamFrame } from "@/lib/contracts/run-events";
+import { formatScore, shortHash } from "../format";
+
+/** The event log keeps the most recent frames only; the run's tables hold the full history. */
+export const MAX_FRAMES = 2_000;
+
+/** Appends frames newer than the last cached one (replays after reconnects are dropped), keeping the tail. */
+export function mergeFrames(old: readonly StreamFrame[] | undefined, incoming: readonly StreamFrame[], cap = MAX_FRAMES): StreamFrame[] {
+  const base = old ?? [];
+  let last = base.length > 0 ? base[base.length - 1]!.seq : 0;
+  const fresh: StreamFrame[] = [];
+  for (const f of [...incoming].sort((a, b) => a.seq - b.seq)) {
+    if (f.seq > last) {
+      fresh.push(f);
+      last = f.seq;
+    }
+  }
+  if (fresh.length === 0) return base as StreamFrame[];
+  const merged = base.concat(fresh);
+  return merged.length > cap ? merged.slice(merged.length - cap) : merged;
+}
+
+type Payload = Record<string, unknown>;
+const num = (p: Payload, k: string): number | null => (typeof p[k] === "number" ? (p[k] as number) : null);
+const str = (p: Payload, k: string): string => (typeof p[k] === "string" ? (p[k] as string) : "");
+const sc = (p: Payload, k: string) => formatScore(num(p, k));
+
+/** The global step a frame is about, when it names one. */
+export function frameStep(frame: StreamFrame): number | null {
+  return num(frame.payload, "step");
+}
+
+function countApplied(p: Payload): string {
+  const report = p.applyReport;
+  if (!Array.isArray(report)) return "";
+  const applied = report.filter((r) => (r as Payload | null)?.status === "applied").length;
+  return `, ${applied}/${report.length} edits applied`;
+}
+
+const SUMMARIES: Record<string, (p: Payload) => string> = {
+  runQueued: () => "queued",
+  runClaimed: (p) => (str(p, "workerId") ? `claimed by ${str(p, "workerId")}` : "claimed by a worker"),
+  runStarted: (p) =>
+    `${num(p, "totalSteps")} steps (${num(p, "numEpochs")} epochs × ${num(p, "stepsPerEpoch")}); splits ` +
+    `${num(p, "trainSize")}/${num(p, "selectionSize")}/${num(p, "testSize")}` +
+    ((num(p, "resumedFromStep") ?? 0) > 0 ? `; resumed after step ${num(p, "resumedFromStep")}` : ""),
+  baselineScored: (p) => `baseline selection ${sc(p, "score")} (hard ${sc(p, "hard")}, soft ${sc(p, "soft")})`,
+  stepStarted: (p) => `step ${num(p, "step")} started (epoch ${num(p, "epoch")}, #${num(p, "stepInEpoch")})`,
+  rolloutCompleted: (p) =>
+    `train rollout hard ${sc(p, "hard")} soft ${sc(p, "soft")} on ${num(p, "n")} items` +
+    ((num(p, "nErrors") ?? 0) + (num(p, "nTimeouts") ?? 0) > 0 ? ` (${num(p, "nErrors")} errors, ${num(p, "nTimeouts")} timeouts)` : ""),
+  patchesProposed: (p) =>
+    `${num(p, "nFailurePatches")} failure + ${num(p, "nSuccessPatches")} success patches` +
+    ((num(p, "nInvalid") ?? 0) > 0 ? `, ${num(p, "nInvalid")} invalid` : ""),
+  patchesMerged: (p) => `merged into ${num(p, "nMerged")} edits` + ((num(p, "fallbacks") ?? 0) > 0 ? ` (${num(p, "fallbacks")} fallbacks)` : ""),
+  editsSelected: (p) => `${num(p, "nEdits") ?? "?"} edits selected, budget ${num(p, "budget") ?? "none"}${p.ranked ? " (ranked)" : ""}`,
+  candidateBuilt: (p) => `candidate ${shortHash(str(p, "candidateHash"))}${countApplied(p)}`,
+  candidateScored: (p) => `candidate hard ${sc(p, "hard")} soft ${sc(p, "soft")}, gate ${sc(p, "gateScore")}${p.cached ? " (cached)" : ""}`,
+  gateDecided: (p) => `${str(p, "action")}: candidate ${sc(p, "candidateScore")} vs current ${sc(p, "currentScoreBefore")}; best ${sc(p, "bestScore")}`,
+  stepCommitted: (p) => `committed (${str(p, "action")}): current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
+  slowUpdateApplied: (p) => `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` + (num(p, "selectionHard") !== null ? `, selection ${sc(p, "selectionHard")}` : ""),
+  metaSkillUpdated: (p) => `epoch ${num(p, "epoch")} meta skill: ${str(p, "action")}`,
+  epochCompleted: (p) => `epoch ${num(p, "epoch")} done: current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
+  testScored: (p) => `test (${str(p, "which")}) hard ${sc(p, "hard")} soft ${sc(p, "soft")}`,
+  runCompleted: (p) => `completed: ${str(p, "stopReason") || "done"}`,
+  runFailed: (p) => `failed${num(p, "step") !== null ? ` at step ${num(p, "step")}` : ""}: ${str(p, "message")}`,
+  runCancelled: (p) => `cancelled at step ${num(p, "step")}`,
+  cancelRequested: () => "cancel requested",
+  runResumeRequested: () => "resume requested",
+  runInterrupted: (p) => `interrupted${str(p, "reason") ? `: ${str(p, "reason")}` : ""}`,
+};
+
+/** One line describing the frame; unknown types list their scalar fields. */
+export function summarizeFrame(frame: StreamFrame): string {
+  const f = SUMMARIES[frame.type];
+  if (f) return f(frame.payload);
+  return Object.entries(frame.payload)
+    .filter(([k, v]) => k !== "type" && (typeof v === "string" || typeof v === "number" || typeof v === "boolean"))
+    .slice(0, 4)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
+}
+
+/** Event types drawn in warning/error colours in the log. */
+export function frameTone(type: string): "error" | "warn" | "good" | "plain" {
+  if (type === "runFailed") return "error";
+  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested") return "warn";
+  if (type === "runCompleted" || type === "baselineScored" || type === "testScored") return "good";
+  return "plain";
+}

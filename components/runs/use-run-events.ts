@@ -1,0 +1,124 @@
+"use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { RunDetail } from "@/lib/contracts/api";
+import { StreamFrameSchema, type StreamFrame } from "@/lib/contracts/run-events";
+import { eventsUrl } from "../api-client";
+import { isActiveStatus, queryKeys } from "../query-keys";
+import { createCoalescedRunner } from "./coalesce";
+import { frameStep, MAX_FRAMES, mergeFrames } from "./event-frames";
+
+export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
+
+/** Frames arriving within this window are applied to the cache together (replays come in bursts). */
+const FLUSH_MS = 100;
+/** At most one run-detail refetch in flight, and this long between one and the trailing next. */
+const REFETCH_GAP_MS = 400;
+/** After the server refuses the stream (EventSource gives up), try again this much later while active. */
+const RETRY_MS = 5_000;
+
+/**
+ * Tails `/api/runs/{id}/events` with EventSource. Each frame is parsed with `StreamFrameSchema`, appended to
+ * `["run-events", id]`, and triggers a coalesced refetch of `["run", id]` (and of the selected step when the
+ * frame is about it). A finished run's stream is read once for its history, then closed; it reopens on resume.
+ */
+export function useRunEvents(runId: string, opts: { status: string | undefined; selectedStep: number | null; lastEventSeq: number | undefined }) {
+  const qc = useQueryClient();
+  const active = isActiveStatus(opts.status);
+  const activeRef = useRef(active);
+  const stepRef = useRef(opts.selectedStep);
+  const lastSeqRef = useRef(opts.lastEventSeq ?? 0);
+  activeRef.current = active;
+  stepRef.current = opts.selectedStep;
+  lastSeqRef.current = opts.lastEventSeq ?? 0;
+  const [historyRead, setHistoryRead] = useState(false);
+  const [retryTick, setRetryTick] = useState(0);
+  const [state, setState] = useState<StreamState>("connecting");
+  const connect = opts.status !== undefined && (active || !historyRead);
+
+  const frames = useQuery({
+    queryKey: queryKeys.runEvents(runId),
+    // Never fetched: the stream below writes it. Should TanStack call this anyway, keep what we hold.
+    queryFn: () => qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId)) ?? [],
+    staleTime: Infinity,
+    gcTime: 10 * 60_000,
+  }).data ?? [];
+
+  useEffect(() => {
+    if (!connect) return;
+    const runRefetch = createCoalescedRunner(() => qc.refetchQueries({ queryKey: queryKeys.run(runId), exact: true }), { minGapMs: REFETCH_GAP_MS });
+    const stepRefetch = createCoalescedRunner(() =>
+      stepRef.current === null ? Promise.resolve() : qc.refetchQueries({ queryKey: queryKeys.step(runId, stepRef.current), exact: true }),
+    );
+    let buffer: StreamFrame[] = [];
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = () => {
+      timer = null;
+      const batch = buffer;
+      buffer = [];
+      qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, batch));
+      // Replayed history the loaded detail already reflects (seq ≤ its lastEventSeq) needs no refetch.
+      const seen = qc.getQueryData<RunDetail>(queryKeys.run(runId))?.lastEventSeq ?? 0;
+      const fresh = batch.filter((f) => f.seq > seen);
+      if (fresh.length === 0) return;
+      runRefetch.request();
+      if (fresh.some((f) => frameStep(f) !== null && frameStep(f) === stepRef.current)) stepRefetch.request();
+    };
+    // Resume after what we hold; on a first visit skip history the log would drop anyway (it keeps MAX_FRAMES).
+    const cached = qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId));
+    const cursor = cached?.at(-1)?.seq ?? Math.max(0, lastSeqRef.current - MAX_FRAMES);
+    const es = new EventSource(eventsUrl(runId, cursor));
+    let retry: ReturnType<typeof setTimeout> | null = null;
+    es.onopen = () => setState("live");
+    es.onmessage = (ev: MessageEvent<string>) => {
+      const parsed = StreamFrameSchema.safeParse(safeJson(ev.data));
+      if (!parsed.success) {
+        console.warn(`[run ${runId}] ignored a malformed event frame`, parsed.error.issues[0]);
+        return;
+      }
+      buffer.push(parsed.data);
+      timer ??= setTimeout(flush, FLUSH_MS);
+    };
+    // The server sends `event: end` once a finished run's history is out; it will never add more.
+    es.addEventListener("end", () => {
+      es.close();
+      if (buffer.length > 0) flush();
+      else if (activeRef.current) runRefetch.request(); // our copy still says active: catch up
+      setHistoryRead(true);
+      setState("closed");
+    });
+    es.onerror = () => {
+      if (!activeRef.current) {
+        // The server ends a finished run's stream once its history is sent: that is the end, not an outage.
+        es.close();
+        setHistoryRead(true);
+        setState("closed");
+        return;
+      }
+      if (es.readyState === EventSource.CLOSED) {
+        setState("reconnecting");
+        retry = setTimeout(() => setRetryTick((t) => t + 1), RETRY_MS);
+      } else {
+        setState("reconnecting"); // the browser reconnects by itself with Last-Event-ID
+      }
+    };
+    return () => {
+      es.close();
+      if (timer) clearTimeout(timer);
+      if (retry) clearTimeout(retry);
+      if (buffer.length > 0) qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, buffer));
+      runRefetch.cancel();
+      stepRefetch.cancel();
+    };
+  }, [qc, runId, connect, retryTick]);
+
+  return { frames, state: connect ? state : ("closed" as const) };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // reported by the schema check as a malformed frame
+  }
+}
