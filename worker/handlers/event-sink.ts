@@ -5,7 +5,7 @@
 import type { EngineEvent } from "../../lib/contracts/events";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { skillHash, type EventSink } from "../../lib/engine";
-import type { HandlerContext } from "./optimize-run";
+import type { HandlerContext } from "./context";
 
 const STEP_EVENTS: ReadonlySet<string> = new Set([
   "stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted",

@@ -9,18 +9,10 @@ import { RunCancelledError, runTraining } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
 import { createEventSink } from "./event-sink";
-import type { Logger } from "../logger";
+import type { HandlerContext } from "./context";
 
-export interface HandlerContext {
-  workerId: string;
-  rootDir: string;
-  /** Aborted when the worker shuts down: the run stops at a safe point and is queued again. */
-  shutdown: AbortSignal;
-  /** A run whose owner sent no heartbeat for this long is considered dead and may be taken over. */
-  staleAfterMs: number;
-  publish(runId: string, seq: number): void;
-  log: Logger;
-}
+export type { HandlerContext };
+
 
 export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Promise<string> {
   const run = await findRun(runId);

@@ -6,7 +6,7 @@ import { appendRunEvent } from "../../lib/db/engine-events";
 import { claimRun, heartbeat, isCancelRequested, markRunFinished, reclaimRun, type RunRow } from "../../lib/db/runs";
 import { getDb } from "../../lib/db/client";
 import { enqueueRun } from "../../lib/queue/producer";
-import type { HandlerContext } from "./optimize-run";
+import type { HandlerContext } from "./context";
 
 const HEARTBEAT_MS = 5_000;
 const CANCEL_POLL_MS = 1_000;
