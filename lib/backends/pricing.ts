@@ -15,3 +15,27 @@ export const PRICE_TABLE: Record<string, Price> = {
 export function priceOf(backend: string, model: string, table: Record<string, Price> = PRICE_TABLE): Price | null {
   return table[`${backend}:${model}`] ?? table[`*:${model}`] ?? table[`${backend}:*`] ?? null;
 }
+
+/** Which role pays for a stage: rollouts are the target's, everything else the optimizer's. */
+export function roleOfStage(stage: string): "optimizer" | "target" {
+  return stage === "rollout" ? "target" : "optimizer";
+}
+
+/**
+ * The cost of per-stage token counts, or null when a price is unknown for a role that was used (an
+ * unknown price is never counted as 0).
+ */
+export function costOf(
+  tokens: Record<string, { prompt_tokens: number; completion_tokens: number }>,
+  roles: Record<"optimizer" | "target", { backend: string; model: string }>,
+  table: Record<string, Price> = PRICE_TABLE,
+): number | null {
+  let total = 0;
+  for (const [stage, t] of Object.entries(tokens)) {
+    const r = roles[roleOfStage(stage)];
+    const price = priceOf(r.backend, r.model, table);
+    if (!price) return null;
+    total += (t.prompt_tokens * price.inputPerMTok + t.completion_tokens * price.outputPerMTok) / 1e6;
+  }
+  return total;
+}

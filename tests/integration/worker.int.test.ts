@@ -55,6 +55,7 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     await w.close();
     await sub.quit();
     expect(run!.workerId).toBe("w-a");
+    expect(run!.costUsd).toBe(0); // the simulated model is free; a real unknown price would stay null
     const types = (await db.runEvent.findMany({ where: { runId: id }, orderBy: { seq: "asc" } })).map((e) => e.type);
     expect(types[0]).toBe("runClaimed");
     expect(types).toContain("stepCommitted");

@@ -26,7 +26,10 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
   try {
     const config = runConfigOf(run);
     const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill });
-    const sink = createEventSink(runId, run.stepsDone, ctx);
+    const sink = createEventSink(runId, run.stepsDone, ctx, {
+      optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
+      target: { backend: run.targetBackend, model: run.targetModel },
+    });
     await runTraining({
       config,
       splits: prepared.splits,
