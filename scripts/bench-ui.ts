@@ -73,12 +73,17 @@ async function main() {
     const res = await fetch(`${base}/api/runs`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 } }) });
     const { id } = (await res.json()) as { id: string };
     await page.goto(`${base}/runs/${id}`);
-    await page.evaluate((runId) => {
-      const w = window as unknown as { arrivals: Array<[number, number]> };
-      w.arrivals = [];
-      const es = new EventSource(`/api/runs/${runId}/events`);
-      es.onmessage = (m) => w.arrivals.push([Number(m.lastEventId), Date.now()]);
-    }, id);
+    const openedAt = (await page.evaluate(
+      (runId) =>
+        new Promise<number>((resolve) => {
+          const w = window as unknown as { arrivals: Array<[number, number]> };
+          w.arrivals = [];
+          const es = new EventSource(`/api/runs/${runId}/events`);
+          es.onopen = () => resolve(Date.now());
+          es.onmessage = (m) => w.arrivals.push([Number(m.lastEventId), Date.now()]);
+        }),
+      id,
+    )) as number;
     for (let i = 0; i < 600; i++) {
       const r = (await (await fetch(`${base}/api/runs/${id}`)).json()) as { status: string };
       if (r.status === "succeeded" || r.status === "failed") break;
@@ -88,7 +93,8 @@ async function main() {
     const arrivals = (await page.evaluate(() => (window as unknown as { arrivals: Array<[number, number]> }).arrivals)) as Array<[number, number]>;
     const rows = await db.runEvent.findMany({ where: { runId: id }, select: { seq: true, createdAt: true } });
     const committed = new Map(rows.map((r) => [r.seq, r.createdAt.getTime()]));
-    const delays = arrivals.filter(([seq]) => committed.has(seq)).map(([seq, at]) => at - committed.get(seq)!);
+    // Only events committed while connected: the catch-up of older rows is not a live delay.
+    const delays = arrivals.filter(([seq]) => (committed.get(seq) ?? 0) > openedAt).map(([seq, at]) => at - committed.get(seq)!);
     await browser.close();
     await db.$disconnect();
 
