@@ -1,5 +1,16 @@
 import { expect, test } from "@playwright/test";
-import { createRunViaApi, shot, startWorker, testDb, waitForStatus } from "./helpers";
+import { createRunViaApi, shot, startWorker as spawnWorker, testDb, waitForStatus, type WorkerProc } from "./helpers";
+
+// Every worker a test starts is stopped afterwards, even when the test fails halfway.
+const started: WorkerProc[] = [];
+const startWorker = (id: string) => {
+  const w = spawnWorker(id);
+  started.push(w);
+  return w;
+};
+test.afterEach(async () => {
+  await Promise.all(started.splice(0).map((w) => w.kill("SIGKILL")));
+});
 
 test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run ends with the best skill of an uninterrupted run", async ({ page, request }) => {
   const overrides = { "train.num_epochs": 2, "model.sim_latency_ms": 20 };

@@ -14,13 +14,13 @@ import type { HandlerContext } from "./context";
 export type { HandlerContext };
 
 
-export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Promise<string> {
+export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job: { redelivered: boolean } = { redelivered: false }): Promise<string> {
   const run = await findRun(runId);
   if (!run) {
     ctx.log.warn(`job for unknown run ${runId}: skipped`);
     return "missing";
   }
-  const claim = await claimOrReclaim(run, ctx);
+  const claim = await claimOrReclaim(run, ctx, job.redelivered);
   if (!claim) return "not-claimed";
   const watch: RunWatch = startRunWatch(runId, ctx);
   try {

@@ -3,21 +3,40 @@
  * heartbeats, the cancellation watch, and the final status.
  */
 import { appendRunEvent } from "../../lib/db/engine-events";
-import { claimRun, heartbeat, isCancelRequested, markRunFinished, reclaimRun, type RunRow } from "../../lib/db/runs";
+import { claimRun, findRun, heartbeat, isCancelRequested, markRunFinished, reclaimRun, type RunRow } from "../../lib/db/runs";
 import { getDb } from "../../lib/db/client";
 import { enqueueRun } from "../../lib/queue/producer";
 import type { HandlerContext } from "./context";
 
-const HEARTBEAT_MS = 5_000;
 const CANCEL_POLL_MS = 1_000;
 
+/** Heartbeats come well within the stale limit, so a live owner never looks dead. */
+export const heartbeatMs = (staleAfterMs: number): number => Math.max(500, Math.min(5_000, Math.floor(staleAfterMs / 3)));
+
+const heartbeatAge = (r: { heartbeatAt: Date | null }) => (r.heartbeatAt ? Date.now() - r.heartbeatAt.getTime() : Infinity);
+
+/**
+ * For a redelivered job whose run still looks owned: wait until the owner's heartbeat goes stale (it died)
+ * or the run changes hands; never longer than one stale period plus a margin.
+ */
+async function waitForStaleOwner(runId: string, ctx: HandlerContext): Promise<boolean> {
+  const end = Date.now() + ctx.staleAfterMs + 2_000;
+  while (Date.now() < end) {
+    const r = await findRun(runId);
+    if (!r || (r.status !== "running" && r.status !== "cancelling")) return false;
+    if (heartbeatAge(r) > ctx.staleAfterMs) return true;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  return false;
+}
+
 /** True when this worker now owns the run. */
-export async function claimOrReclaim(run: RunRow, ctx: HandlerContext): Promise<boolean> {
+export async function claimOrReclaim(run: RunRow, ctx: HandlerContext, redelivered = false): Promise<boolean> {
   let resumed = run.stepsDone > 0 || run.status === "interrupted";
   let ok = await claimRun(run.id, ctx.workerId);
   if (!ok && (run.status === "running" || run.status === "cancelling")) {
-    // The queue handed us a job whose previous owner stopped heartbeating: it died mid-run.
-    const stale = !run.heartbeatAt || Date.now() - run.heartbeatAt.getTime() > ctx.staleAfterMs;
+    // The queue handed the job back: its owner died mid-run once its heartbeat has gone stale.
+    const stale = heartbeatAge(run) > ctx.staleAfterMs || (redelivered && (await waitForStaleOwner(run.id, ctx)));
     ok = stale && (await reclaimRun(run.id, ctx.workerId));
     resumed = true;
   }
@@ -44,7 +63,7 @@ export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
   const onShutdown = () => ac.abort(new Error("worker shutting down"));
   if (ctx.shutdown.aborted) onShutdown();
   ctx.shutdown.addEventListener("abort", onShutdown, { once: true });
-  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), HEARTBEAT_MS);
+  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), heartbeatMs(ctx.staleAfterMs));
   const poll = setInterval(() => {
     void isCancelRequested(runId).then(
       (yes) => {
