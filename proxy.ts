@@ -29,7 +29,8 @@ export function proxy(req: NextRequest) {
   if (fromQuery !== null && same(fromQuery, token)) {
     const clean = req.nextUrl.clone();
     clean.searchParams.delete("token");
-    const res = NextResponse.redirect(clean);
+    // A relative Location keeps the browser on the host it used (nextUrl may spell loopback differently).
+    const res = new NextResponse(null, { status: 307, headers: { Location: `${clean.pathname}${clean.search}` } });
     res.cookies.set(COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" });
     return res;
   }

@@ -11,7 +11,7 @@ export default defineConfig({
         resolve: { alias: { "@": root } },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
         },

@@ -40,7 +40,7 @@ export function freePort(): Promise<number> {
 
 const INSTALL = "install it with `apt-get install redis-server` (Debian/Ubuntu) or `brew install redis`, or set REDIS_URL=redis://host:port";
 
-export async function ensureRedis(url: string, explicit: boolean, say: (m: string) => void): Promise<RedisHandle> {
+export async function ensureRedis(url: string, explicit: boolean, say: (m: string) => void, bin = "redis-server"): Promise<RedisHandle> {
   const u = new URL(url);
   const port = Number(u.port || 6379);
   if (await pingRedis(u.hostname, port)) {
@@ -48,10 +48,10 @@ export async function ensureRedis(url: string, explicit: boolean, say: (m: strin
     return { url, stop: async () => {} };
   }
   if (explicit) throw new Error(`REDIS_URL=${url} does not answer; start that Redis or unset REDIS_URL to let SkillOpt start its own`);
-  if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${INSTALL}`);
+  if (spawnSync(bin, ["--version"], { stdio: "ignore" }).error) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${INSTALL}`);
   const own = await freePort();
   mkdirSync(".skillopt/redis", { recursive: true });
-  const child = spawn("redis-server", ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore" });
+  const child = spawn(bin, ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore" });
   for (let i = 0; i < 50 && !(await pingRedis("127.0.0.1", own)); i++) await new Promise((r) => setTimeout(r, 100));
   if (!(await pingRedis("127.0.0.1", own))) throw new Error(`the private redis-server on port ${own} did not start`);
   say(`redis: started a private redis-server on 127.0.0.1:${own}`);
