@@ -8,6 +8,7 @@ import type {
   CompareResponse,
   CreateRunInput,
   Estimate,
+  EvalResultRow,
   PresetInfo,
   RunDetail,
   RunListResponse,
@@ -66,24 +67,6 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError({ status: res.status, code: `HTTP_${res.status}`, message: `${res.status} ${res.statusText || "request failed"}` });
 }
 
-/**
- * One stored per-item evaluation row from `GET /api/runs/{id}/evals` (not in lib/contracts yet; the
- * fields the dashboard reads).
- */
-export interface EvalResultRow {
-  itemId: string;
-  step: number;
-  label: string;
-  split: string;
-  hard: number;
-  soft: number;
-  status: string;
-  prediction: string | null;
-  reference: string | null;
-  failReason: string | null;
-  trajectory: string | null;
-  latencyMs: number | null;
-}
 
 export interface RunFilters {
   status?: string;

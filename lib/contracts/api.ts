@@ -155,6 +155,15 @@ export interface EvalRow {
   failReason: string | null;
 }
 
+/** One stored per-item evaluation row (`GET /api/runs/{id}/evals`). */
+export interface EvalResultRow extends EvalRow {
+  step: number;
+  label: string;
+  split: string;
+  trajectory: string | null;
+  latencyMs: number | null;
+}
+
 export interface SelectionFlip {
   itemId: string;
   current: number | null; // hard of the current skill, null when unknown

@@ -10,7 +10,7 @@ const int = (min: number) => z.number().int().min(min);
 const num = z.number();
 
 /** A string enum that accepts aliases (case-insensitive, trimmed) and yields the canonical value. */
-function aliasEnum<T extends string>(canonical: readonly T[], aliases: Record<string, T>) {
+export function aliasEnum<T extends string>(canonical: readonly T[], aliases: Record<string, T>) {
   const table = new Map<string, T>();
   for (const c of canonical) table.set(c, c);
   for (const [a, c] of Object.entries(aliases)) table.set(a, c);

@@ -8,21 +8,7 @@
  * repeated here; each schema below holds only what one benchmark adds.
  */
 import { z } from "zod";
-
-/** A string enum with aliases (trimmed, case-insensitive), yielding the canonical value. */
-function aliasedEnum<T extends string>(canonical: readonly [T, ...T[]], aliases: Record<string, T> = {}) {
-  const table = new Map<string, T>(canonical.map((c) => [c, c] as const));
-  for (const [alias, target] of Object.entries(aliases)) table.set(alias, target);
-  const listed = [...table.keys()].join(" | ");
-  return z.string().transform((raw, ctx) => {
-    const hit = table.get(raw.trim().toLowerCase());
-    if (hit === undefined) {
-      ctx.addIssue({ code: "custom", message: `expected one of ${listed}, got '${raw}'` });
-      return z.NEVER;
-    }
-    return hit;
-  });
-}
+import { aliasEnum } from "../contracts/run-config";
 
 const posInt = (fallback: number) => z.number().int().min(1).default(fallback);
 
@@ -49,7 +35,7 @@ const OfficeQaOptionsSchema = z.strictObject({
   data_dirs: pathList,
   use_local_tools: z.boolean().default(true),
   max_tool_turns: posInt(24),
-  search_mode: aliasedEnum(["offline", "custom_search", "azure_search"], {
+  search_mode: aliasEnum(["offline", "custom_search", "azure_search"], {
     custom: "custom_search",
     azure: "azure_search",
   }).default("offline"),
