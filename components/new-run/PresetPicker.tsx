@@ -32,7 +32,7 @@ export function PresetPicker({
               <option key={p.path} value={p.path} disabled={Boolean(p.error)}>
                 {p.path} — {p.title}
                 {p.simulated ? " (simulated, offline)" : ""}
-                {p.error ? ` (invalid: ${p.error})` : ""}
+                {p.error ? ` — unavailable: ${p.error}` : ""}
               </option>
             ))}
           </select>

@@ -13,7 +13,8 @@ describe("registry", () => {
   });
 
   it("rejects an unknown benchmark, listing the known ones", () => {
-    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; known: searchqa, livemath");
+    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; available: searchqa, livemath");
+    expect(() => createEnvironment(buildRunConfig({ name: "docvqa" }))).toThrow("benchmark 'docvqa' is not available in this version yet; available: searchqa, livemath");
   });
 
   it("loads the sample splits and the sim knowledge for both benchmarks", () => {

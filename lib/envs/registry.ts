@@ -28,9 +28,9 @@ export function getBenchmark(name: string): BenchmarkDefinition {
   const key = canonicalBenchmark(name) ?? name.trim().toLowerCase();
   const hit = REGISTRY[key];
   if (!hit) {
-    throw new AppError("INVALID_REQUEST", `unknown benchmark '${name}'; known: ${listBenchmarks().join(", ")}`, {
-      field: "env.name",
-    });
+    const known = canonicalBenchmark(name) !== null;
+    const what = known ? `benchmark '${name}' is not available in this version yet` : `unknown benchmark '${name}'`;
+    throw new AppError("INVALID_REQUEST", `${what}; available: ${listBenchmarks().join(", ")}`, { field: "env.name" });
   }
   return hit;
 }

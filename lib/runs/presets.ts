@@ -9,7 +9,7 @@ import type { PresetInfo } from "../contracts/api";
 import { findBenchmark } from "../envs/catalog";
 import { AppError } from "../errors";
 import { resolveRoles } from "../backends/registry";
-import { initialSkillPath } from "../envs";
+import { getBenchmark, initialSkillPath } from "../envs";
 
 export const CONFIGS_DIR = "configs";
 
@@ -52,6 +52,7 @@ export function listPresets(rootDir: string): PresetInfo[] {
       const yaml = readFileSync(join(dir, rel), "utf8");
       try {
         const { config } = loadRunConfig(join(dir, rel));
+        if (config.env.name) getBenchmark(config.env.name); // throws for benchmarks this version lacks
         const roles = resolveRoles(config.model);
         return {
           path: rel,
