@@ -177,6 +177,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("runFailed"), message: z.string(), step: z.number().int().nullable() }),
   z.object({ type: z.literal("runCancelled"), step: z.number().int() }),
+  /** The budget ran out: the run stops at a safe point and can be resumed with a larger budget. */
+  z.object({ type: z.literal("runPaused"), reason: z.string(), step: z.number().int() }),
 ]);
 
 export type EngineEvent = z.infer<typeof EngineEventSchema>;

@@ -146,6 +146,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
     case "epochCompleted":
     case "runFailed":
     case "runCancelled":
+    case "runPaused":
       return;
   }
 }

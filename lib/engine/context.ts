@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from "../contracts/events";
 import type { RunConfig } from "../contracts/run-config";
-import type { CheckpointStore, EngineDeps, Environment, Logger, ModelClient } from "./ports";
+import { stopRunOf, type CheckpointStore, type EngineDeps, type Environment, type Logger, type ModelClient } from "./ports";
 import type { GateMetric, LrControlMode, PairPolicy, UpdateMode } from "./types";
 import { UsageTracker, trackedClient } from "./usage";
 
@@ -117,6 +117,7 @@ export function createContext(deps: EngineDeps, plan: RunPlan): RunContext {
         answer = { ok: true, text: res.text, usage: res.usage };
       } catch (err) {
         checkAbort();
+        if (stopRunOf(err)) throw err;
         // Stored like an answer: the resumed run takes the same fallback as the uninterrupted one would.
         answer = { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
         log.warn(`optimizer call ${call.stage} failed; the step falls back (${call.key})`);

@@ -35,6 +35,19 @@ export interface CompletionResult {
   cached: boolean;
 }
 
+/**
+ * How a model-call error may end the run instead of degrading to a fallback: "fail" for errors no retry
+ * can fix (bad credentials, unknown model, exhausted quota), "pause" when the run's budget is spent (it can
+ * be resumed with a larger one). Backends set `stopRun` on such errors; everything else is a per-call
+ * failure the engine absorbs (fallback for the optimizer, an error trajectory for the target).
+ */
+export type StopRun = "fail" | "pause";
+
+export function stopRunOf(err: unknown): StopRun | null {
+  const v = (err as { stopRun?: unknown } | null)?.stopRun;
+  return v === "fail" || v === "pause" ? v : null;
+}
+
 /** A chat model for one role. Implementations classify and retry their own transport errors. */
 export interface ModelClient {
   readonly backend: string;

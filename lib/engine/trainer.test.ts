@@ -113,3 +113,32 @@ describe("resume never re-pays a call and ends exactly like an uninterrupted run
     expect(summary.token_summary).toEqual(ref.summary.token_summary);
   });
 });
+
+describe("model errors that end the run", () => {
+  const stopping = (kind: "fail" | "pause") => Object.assign(new Error(kind === "pause" ? "budget spent: 10 of 10 calls" : "401 invalid api key"), { stopRun: kind });
+
+  it("a budget error pauses the run (runPaused) instead of falling back; resuming with budget finishes it", async () => {
+    const store = new MemoryCheckpointStore();
+    let calls = 0;
+    const opt = wordOptimizer();
+    const limited = { backend: "x", model: "x", complete: async (req: Parameters<typeof opt.complete>[0]) => (++calls > 5 ? Promise.reject(stopping("pause")) : opt.complete(req)) };
+    const first = testDeps({ optimizer: limited, store });
+    await expect(runTraining(first)).rejects.toThrow("budget spent");
+    expect(first.eventsSeen.at(-1)).toMatchObject({ type: "runPaused", reason: "budget spent: 10 of 10 calls" });
+    const second = testDeps({ optimizer: wordOptimizer(), store });
+    const summary = await runTraining(second);
+    expect(summary.best_selection_hard).toBe(1);
+  });
+
+  it("a fatal optimizer error fails the run at once instead of silently falling back", async () => {
+    const deps = testDeps({ optimizer: new ScriptedClient(() => stopping("fail")) });
+    await expect(runTraining(deps)).rejects.toThrow("401 invalid api key");
+    expect(deps.eventsSeen.at(-1)).toMatchObject({ type: "runFailed", message: "401 invalid api key" });
+    expect(deps.eventsSeen.filter((e) => e.type === "stepCommitted")).toHaveLength(0);
+  });
+
+  it("a fatal target error fails the run too (it is not an error trajectory)", async () => {
+    const deps = testDeps({ optimizer: wordOptimizer(), target: new ScriptedClient(() => stopping("fail")) });
+    await expect(runTraining(deps)).rejects.toThrow("401 invalid api key");
+  });
+});

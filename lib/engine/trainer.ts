@@ -10,7 +10,7 @@ import { finishTraining } from "./finish";
 import { evalItems, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
 import { toEvalItem } from "./phases/rollout";
 import { injectEmptyAppendix } from "./protected";
-import type { EngineDeps } from "./ports";
+import { stopRunOf, type EngineDeps } from "./ports";
 import { createScheduler } from "./schedule";
 import { skillHash } from "./scoring";
 import { planTrainEpoch } from "./split-plan";
@@ -77,7 +77,8 @@ async function restoreBuffer(ctx: RunContext, st: TrainState, epoch: number, bef
 
 /**
  * Runs (or resumes) a training run to the end and returns summary.json. Emits runCancelled and throws
- * RunCancelledError when `deps.signal` aborts; emits runFailed and re-throws on any other error.
+ * RunCancelledError when `deps.signal` aborts; emits runPaused and re-throws when a model call says the
+ * budget is spent (`stopRun: "pause"`); emits runFailed and re-throws on any other error.
  */
 export async function runTraining(deps: EngineDeps): Promise<Record<string, unknown>> {
   const plan = planRun(deps.config, deps.splits);
@@ -144,6 +145,8 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
   } catch (err) {
     if (err instanceof RunCancelledError) {
       await ctx.emit({ type: "runCancelled", step: step ?? 0 });
+    } else if (stopRunOf(err) === "pause") {
+      await ctx.emit({ type: "runPaused", reason: err instanceof Error ? err.message : String(err), step: step ?? 0 });
     } else {
       await ctx.emit({ type: "runFailed", message: err instanceof Error ? err.message : String(err), step });
     }

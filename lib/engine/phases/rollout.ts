@@ -4,7 +4,7 @@
  */
 import type { EvalItem } from "../../contracts/events";
 import { EngineError, RunCancelledError, type RunContext } from "../context";
-import type { RolloutPhase } from "../ports";
+import { stopRunOf, type RolloutPhase } from "../ports";
 import { computeScore } from "../scoring";
 import { trajectoryPreview } from "../trajectory-format";
 import type { Item, Score, Trajectory } from "../types";
@@ -60,6 +60,7 @@ async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions): Pr
     });
   } catch (err) {
     if (ctx.signal?.aborted) throw new RunCancelledError();
+    if (stopRunOf(err)) throw err;
     // Environments report failures as data; a throw is a bug in the env, recorded rather than fatal.
     const message = err instanceof Error ? err.message : String(err);
     return { id: item.id, hard: 0, soft: 0, status: "error", failReason: `error: ${message}`, conversation: [] };
