@@ -9,6 +9,7 @@ import type {
   CreateRunInput,
   Estimate,
   EvalResultRow,
+  RunAction,
   PresetInfo,
   RunDetail,
   RunListResponse,
@@ -98,8 +99,8 @@ export const api = {
   estimateRun(input: CreateRunInput, signal?: AbortSignal): Promise<Estimate> {
     return request("/api/runs/estimate", { method: "POST", json: input, signal });
   },
-  actOnRun(id: string, action: "cancel" | "resume"): Promise<{ status: string }> {
-    return request(`/api/runs/${encodeURIComponent(id)}`, { method: "PATCH", json: { action } });
+  actOnRun(id: string, action: RunAction): Promise<{ status: string }> {
+    return request(`/api/runs/${encodeURIComponent(id)}`, { method: "PATCH", json: action });
   },
   async listPresets(): Promise<PresetInfo[]> {
     return (await request<{ presets: PresetInfo[] }>("/api/presets")).presets;

@@ -5,6 +5,7 @@ import { Button, buttonClass } from "../ui/Button";
 import { useRunAction } from "./use-run";
 
 const CANCELLABLE = ["queued", "running"];
+// A budget-exhausted run resumes from its notice, where the budget can be raised first.
 const RESUMABLE = ["interrupted", "failed"];
 
 /** Cancel / resume and the two downloads. Each button does exactly what it says; errors show inline. */
@@ -46,7 +47,7 @@ export function RunActions({ run }: { run: RunDetail }) {
       </div>
       {action.error && (
         <p role="alert" className="text-xs text-red-700">
-          Could not {action.variables} the run: {action.error.message}
+          Could not {typeof action.variables === "string" ? action.variables : action.variables?.action} the run: {action.error.message}
         </p>
       )}
     </div>

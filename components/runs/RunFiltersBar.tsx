@@ -1,6 +1,6 @@
 "use client";
 
-const STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"];
+const STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"];
 
 const SELECT =
   "rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";

@@ -6,6 +6,7 @@ const BAR: Record<string, string> = {
   succeeded: "bg-green-500",
   failed: "bg-red-500",
   interrupted: "bg-orange-400",
+  budget_exhausted: "bg-amber-400",
   cancelled: "bg-gray-400",
   cancelling: "bg-amber-400",
 };

@@ -1,5 +1,6 @@
 import type { RunDetail } from "@/lib/contracts/api";
 import { Notice } from "../ui/Notice";
+import { BudgetResume } from "./BudgetResume";
 
 /** Explains states that need the user's attention; never an endless spinner. */
 export function RunStateNotice({ run }: { run: RunDetail }) {
@@ -9,6 +10,13 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
         <Notice tone="warn" title="This run was interrupted" testId="run-state-notice">
           The worker running it stopped (killed, restarted or out of contact) after step {run.stepsDone}. Press{" "}
           <b>Resume run</b> to continue from the last committed step; model calls that already completed are not paid again.
+        </Notice>
+      );
+    case "budget_exhausted":
+      return (
+        <Notice tone="warn" title="Paused: the budget is spent" testId="run-state-notice">
+          {run.errorMessage ?? "The run reached its budget."} Raise the budget to continue from the last committed step; completed model calls are not paid again.
+          <BudgetResume run={run} />
         </Notice>
       );
     case "failed":

@@ -1,5 +1,6 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { RunAction } from "@/lib/contracts/api";
 import { api } from "../api-client";
 import { isActiveStatus, queryKeys } from "../query-keys";
 
@@ -29,7 +30,7 @@ export function useStepDetail(id: string, step: number | null) {
 export function useRunAction(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (action: "cancel" | "resume") => api.actOnRun(id, action),
+    mutationFn: (action: "cancel" | "resume" | RunAction) => api.actOnRun(id, typeof action === "string" ? { action } : action),
     onSettled: async () => {
       await Promise.all([
         qc.invalidateQueries({ queryKey: queryKeys.run(id), exact: true }),

@@ -8,6 +8,7 @@ const STATUS_TONE: Record<string, Tone> = {
   succeeded: "green",
   failed: "red",
   interrupted: "orange",
+  budget_exhausted: "amber",
 };
 
 /** The run's lifecycle status; a pulsing dot while it is running. */

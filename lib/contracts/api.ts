@@ -3,7 +3,7 @@
  * and response types (what the pages render). Client-safe: zod and types only.
  */
 import { z } from "zod";
-import type { RunConfig } from "./run-config";
+import { BudgetSectionSchema, type RunConfig } from "./run-config";
 
 // ---------- requests ----------
 
@@ -23,10 +23,18 @@ export const CreateRunSchema = z.object({
 });
 export type CreateRunInput = z.input<typeof CreateRunSchema>;
 
-export const RunActionSchema = z.object({ action: z.enum(["cancel", "resume"]) });
+export const RunActionSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("cancel") }),
+  z.object({
+    action: z.literal("resume"),
+    /** A new budget for a run that paused because its budget was spent. */
+    budget: BudgetSectionSchema.optional(),
+  }),
+]);
+export type RunAction = z.input<typeof RunActionSchema>;
 
 export const ListRunsQuerySchema = z.object({
-  status: z.enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"]).optional(),
+  status: z.enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"]).optional(),
   env: z.string().max(64).optional(),
   cursor: RunIdSchema.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),

@@ -6,7 +6,7 @@ import type { RunConfig } from "../contracts/run-config";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 
-export const RUN_STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted"] as const;
+export const RUN_STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run never leaves on its own. */
 export const FINISHED: readonly RunStatus[] = ["cancelled", "succeeded", "failed"];
@@ -145,13 +145,13 @@ export async function heartbeat(id: string, workerId: string, { db = getDb() }: 
 
 export async function markRunFinished(
   id: string,
-  status: Extract<RunStatus, "succeeded" | "failed" | "cancelled" | "interrupted">,
+  status: Extract<RunStatus, "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted">,
   extra: { errorMessage?: string; stopReason?: string } = {},
   { db = getDb() }: Opts = {},
 ): Promise<void> {
   await db.run.update({
     where: { id },
-    data: { status, finishedAt: status === "interrupted" ? null : new Date(), ...extra },
+    data: { status, finishedAt: status === "interrupted" || status === "budget_exhausted" ? null : new Date(), ...extra },
   });
 }
 
@@ -161,7 +161,7 @@ export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Pr
   if (FINISHED.includes(run.status as RunStatus)) {
     throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `This run is already ${run.status}.` });
   }
-  if (run.status === "queued" || run.status === "interrupted") {
+  if (run.status === "queued" || run.status === "interrupted" || run.status === "budget_exhausted") {
     await db.run.update({ where: { id }, data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() } });
     return "cancelled";
   }
@@ -174,13 +174,20 @@ export async function isCancelRequested(id: string, { db = getDb() }: Opts = {})
   return r?.cancelRequested ?? true;
 }
 
-/** Puts an interrupted (or failed) run back in the queue; the worker resumes it from its checkpoint. */
-export async function requeueRun(id: string, { db = getDb() }: Opts = {}): Promise<void> {
+export const RESUMABLE: readonly RunStatus[] = ["interrupted", "failed", "budget_exhausted"];
+
+/**
+ * Puts an interrupted, failed or budget-exhausted run back in the queue; the worker resumes it from its
+ * checkpoint. `budget` replaces the run's budget section (a paused run needs a larger one).
+ */
+export async function requeueRun(id: string, opts: Opts & { budget?: RunConfig["budget"] } = {}): Promise<void> {
+  const db = opts.db ?? getDb();
   const run = await getRun(id, { db });
-  if (run.status !== "interrupted" && run.status !== "failed") {
-    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted or failed runs can be resumed (this one is ${run.status}).` });
+  if (!RESUMABLE.includes(run.status as RunStatus)) {
+    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).` });
   }
-  await db.run.update({ where: { id }, data: { status: "queued", cancelRequested: false, errorMessage: null, finishedAt: null } });
+  const configJson = opts.budget ? JSON.stringify({ ...runConfigOf(run), budget: opts.budget }) : undefined;
+  await db.run.update({ where: { id }, data: { status: "queued", cancelRequested: false, errorMessage: null, finishedAt: null, configJson } });
 }
 
 /** Running runs whose worker stopped sending heartbeats: shown as interrupted, never as a spinner. */

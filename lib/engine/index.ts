@@ -2,6 +2,8 @@
  * Public surface of the training engine. Everything here is pure: the caller injects model clients, the
  * environment, the checkpoint store, the event sink and the clock through `EngineDeps`.
  */
+/** How a model-call error ends a run: "fail" (unrecoverable) or "pause" (budget spent; resumable). */
+export { stopRunOf, type StopRun } from "./ports";
 export type {
   ChatContentPart,
   ChatMessage,

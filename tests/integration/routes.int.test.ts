@@ -105,6 +105,21 @@ describe("reading runs", () => {
     expect((await runRoute.PATCH(req("explode"), params({ runId }))).status).toBe(422);
   });
 
+  it("resumes a budget-exhausted run with a raised budget; other resumes are 409s", async () => {
+    const src = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const paused = await db.run.create({ data: { ...src, id: randomUUID(), status: "budget_exhausted", errorMessage: "budget exhausted: 10 of 10 calls", lastEventSeq: 0 } });
+    const req = (body: unknown) => new Request(`${base}/x`, { method: "PATCH", body: JSON.stringify(body) });
+    const bad = await runRoute.PATCH(req({ action: "resume", budget: { max_calls: -1 } }), params({ runId: paused.id }));
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: { field: string } }).error.field).toBe("budget.max_calls");
+    const ok = await runRoute.PATCH(req({ action: "resume", budget: { max_usd: null, max_calls: 5000 } }), params({ runId: paused.id }));
+    expect(ok.status).toBe(200);
+    const after = await db.run.findUniqueOrThrow({ where: { id: paused.id } });
+    expect(after.status).toBe("queued");
+    expect(JSON.parse(after.configJson).budget).toEqual({ max_usd: null, max_calls: 5000 });
+    await runRoute.PATCH(req({ action: "cancel" }), params({ runId: paused.id }));
+  });
+
   it("exports the best skill bytes, a zip bundle, and 409 before a best skill exists", async () => {
     const skill = await exportRoute.GET(new Request(`${base}/x?what=skill`), params({ runId }));
     expect(skill.headers.get("content-disposition")).toContain("best_skill.md");

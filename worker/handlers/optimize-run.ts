@@ -5,7 +5,7 @@
  */
 import { runConfigOf, findRun } from "../../lib/db/runs";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
-import { RunCancelledError, runTraining } from "../../lib/engine";
+import { RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
 import { createEventSink } from "./event-sink";
@@ -49,6 +49,10 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     if (err instanceof RunCancelledError) {
       await finishRun(runId, { kind: watch.cancelled() ? "cancelled" : "shutdown" }, ctx);
       return watch.cancelled() ? "cancelled" : "requeued";
+    }
+    if (stopRunOf(err) === "pause") {
+      await finishRun(runId, { kind: "paused", message: err instanceof Error ? err.message : String(err) }, ctx);
+      return "paused";
     }
     const message = err instanceof Error ? err.message : String(err);
     ctx.log.warn(`[run ${runId}] failed: ${message}`);

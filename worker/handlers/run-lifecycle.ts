@@ -86,7 +86,12 @@ export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
   };
 }
 
-export type RunEnd = { kind: "succeeded" } | { kind: "cancelled" } | { kind: "shutdown" } | { kind: "failed"; message: string };
+export type RunEnd =
+  | { kind: "succeeded" }
+  | { kind: "cancelled" }
+  | { kind: "shutdown" }
+  | { kind: "failed"; message: string }
+  | { kind: "paused"; message: string };
 
 export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext): Promise<void> {
   let seq: number;
@@ -96,6 +101,10 @@ export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext)
     seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
   } else if (end.kind === "cancelled") {
     await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" });
+    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+  } else if (end.kind === "paused") {
+    // The budget is spent: the run waits, resumable with a larger budget from the dashboard.
+    await markRunFinished(runId, "budget_exhausted", { errorMessage: end.message.slice(0, 2000) });
     seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
   } else if (end.kind === "failed") {
     await markRunFinished(runId, "failed", { errorMessage: end.message.slice(0, 2000) });

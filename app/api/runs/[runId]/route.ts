@@ -21,13 +21,13 @@ export function GET(_req: Request, { params }: Ctx) {
 export function PATCH(req: Request, { params }: Ctx) {
   return handle("run action", async () => {
     const id = RunIdSchema.parse((await params).runId);
-    const { action } = RunActionSchema.parse(await jsonBody(req));
-    if (action === "cancel") {
+    const body = RunActionSchema.parse(await jsonBody(req));
+    if (body.action === "cancel") {
       const status = await requestCancel(id);
       await appendRunEvent(id, "cancelRequested", { status });
       return Response.json({ status });
     }
-    await requeueRun(id);
+    await requeueRun(id, { budget: body.budget });
     await appendRunEvent(id, "runResumeRequested", {});
     await enqueueRun(id, { attempt: Date.now() });
     return Response.json({ status: "queued" });
