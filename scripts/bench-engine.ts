@@ -12,65 +12,18 @@ import { parseArgs } from "node:util";
 import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
 import { buildSimKnowledge } from "../lib/contracts/sim";
-import { runTraining, type CompletionRequest, type Item, type ModelClient, type Splits } from "../lib/engine";
+import { runTraining, type ModelClient, type Splits } from "../lib/engine";
 import { createEnvironment, searchQaSample, searchQaSimRules } from "../lib/envs";
 import { FileCheckpointStore } from "../lib/runs/file-store";
+import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
 
 const { values } = parseArgs({ options: { latency: { type: "string", default: "200" }, epochs: { type: "string", default: "4" }, items: { type: "string", default: "400" } } });
 const LATENCY = Number(values.latency);
 const EPOCHS = Number(values.epochs);
 const TRAIN = Number(values.items);
 const CONCURRENCY = 16;
-
-/** Distinct items cloned from the sample (the sim recognises items by question text). */
-function scaled(n: number, tag: string, pool: Item[]): Item[] {
-  return Array.from({ length: n }, (_, i) => {
-    const src = pool[i % pool.length]!;
-    return { ...src, id: `${tag}-${i}`, question: `${String(src.question)} (case ${tag}-${i})` };
-  });
-}
-
-type Call = { start: number; end: number };
 const calls: Call[] = [];
-function timed(client: ModelClient): ModelClient {
-  return {
-    backend: client.backend,
-    model: client.model,
-    async complete(req: CompletionRequest) {
-      const c = { start: performance.now(), end: 0 };
-      try {
-        return await client.complete(req);
-      } finally {
-        c.end = performance.now();
-        calls.push(c);
-      }
-    },
-  };
-}
-
-/** Phases = maximal groups of overlapping calls; the bound assumes perfect packing within each. */
-function criticalPath(all: Call[]): { bound: number; phases: number } {
-  const sorted = [...all].sort((a, b) => a.start - b.start);
-  let bound = 0;
-  let phases = 0;
-  let n = 0;
-  let phaseEnd = -Infinity;
-  for (const c of sorted) {
-    if (c.start >= phaseEnd && n > 0) {
-      if (process.env.BENCH_DEBUG) console.error(`phase ${phases}: ${n} calls`);
-      bound += Math.ceil(n / CONCURRENCY) * LATENCY;
-      phases += 1;
-      n = 0;
-    }
-    n += 1;
-    phaseEnd = Math.max(phaseEnd, c.end);
-  }
-  if (n > 0) {
-    bound += Math.ceil(n / CONCURRENCY) * LATENCY;
-    phases += 1;
-  }
-  return { bound, phases };
-}
+const timed = (c: ModelClient) => timedClient(c, calls);
 
 async function main() {
   const sample = searchQaSample();
@@ -109,7 +62,7 @@ async function main() {
   });
   const wall = performance.now() - t0;
   rmSync(dir, { recursive: true, force: true });
-  const { bound, phases } = criticalPath(calls);
+  const { bound, phases } = criticalPath(calls, CONCURRENCY, LATENCY);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const line = (k: string, v: string) => console.log(`  ${k.padEnd(34)} ${v}`);
   console.log(`\nbench:engine — ${TRAIN} train items, ${EPOCHS} epochs, ${steps} steps, ${LATENCY} ms per call, concurrency ${CONCURRENCY}`);
