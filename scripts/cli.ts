@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { describeError, isAppError } from "../lib/errors";
-import { EngineError } from "../lib/engine";
+import { EngineError, stopRunOf } from "../lib/engine";
 import { runEvalCommand } from "./cli/eval";
 import { runTrainCommand } from "./cli/train";
 
@@ -56,7 +56,8 @@ async function main(raw: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const known = isAppError(err) || err instanceof EngineError || (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+    // A model error that ended the run (bad key, unknown model, exhausted quota) is explained by its message.
+    const known = isAppError(err) || err instanceof EngineError || stopRunOf(err) !== null || (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
     process.stderr.write(`error: ${describeError(err)}\n`);
     if (!known && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exit(known ? 2 : 1);

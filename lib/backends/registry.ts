@@ -1,11 +1,23 @@
 /**
  * Backend names, aliases and per-role resolution (spec §2.7), and the factory that builds a role's
- * ModelClient. One entry per backend; implementations live in their own folders.
+ * ModelClient. One entry per backend; implementations live in their own folders. Every client goes
+ * through the same policy layer (cache, budget, concurrency limit, timeout, retries, usage and cost).
  */
 import type { RunConfig } from "../contracts/run-config";
 import type { SimKnowledge } from "../contracts/sim";
 import type { ModelClient, Role } from "../engine/ports";
 import { AppError } from "../errors";
+import { createAnthropicProvider } from "./anthropic";
+import { createAzureOpenAIProvider } from "./azure-openai";
+import { createClaudeCodeExecClient, createCodexExecClient, type ExecKind } from "./exec";
+import { execSettingsOf } from "./exec-settings";
+import { createOpenAIProvider } from "./openai";
+import { createCompatibleProvider } from "./openai-compatible";
+import { createPolicyClient } from "./policy/client";
+import { RunPolicy } from "./policy/run-policy";
+import { priceOf } from "./pricing";
+import type { ProviderArgs, ProviderFactory } from "./provider";
+import type { EnvVars } from "./settings";
 import { createSimClient } from "./sim";
 
 export const BACKENDS = ["sim", "openai", "azure-openai", "anthropic", "openai-compatible", "codex-exec", "claude-code-exec"] as const;
@@ -49,13 +61,20 @@ export function normaliseBackend(name: string, field: string): BackendName {
   return hit;
 }
 
+const unset = (v: string) => v.trim() === "" || v.trim().toLowerCase() === "openai_chat";
+
+/** The name the user wrote for a role's backend (an alias such as "qwen" may carry meaning). */
+export function rawBackendOf(model: RunConfig["model"], role: Role): string {
+  const explicit = role === "optimizer" ? model.optimizer_backend : model.target_backend;
+  return unset(explicit) ? model.backend || "openai" : explicit;
+}
+
 /**
  * The backend of each role: an explicit `<role>_backend` wins; otherwise `model.backend` decides, except
  * that a target-only backend leaves the optimizer on the OpenAI API.
  */
 export function resolveRoles(model: RunConfig["model"]): Record<Role, BackendName> {
   const main = normaliseBackend(model.backend || "openai", "model.backend");
-  const unset = (v: string) => v.trim() === "" || v.trim().toLowerCase() === "openai_chat";
   const optimizer = unset(model.optimizer_backend)
     ? TARGET_ONLY.has(main) ? "openai" : main
     : normaliseBackend(model.optimizer_backend, "model.optimizer_backend");
@@ -69,29 +88,85 @@ export function resolveRoles(model: RunConfig["model"]): Record<Role, BackendNam
 export interface ClientContext {
   /** The sim's knowledge of the benchmark sample (null: sim answers without hidden annotations). */
   simKnowledge: SimKnowledge | null;
+  /** Environment variables (callers pass `process.env`): the only source of keys. Default: none. */
+  env?: EnvVars;
+  /** The run's shared policy state (budget, usage, cache). Default: a fresh one for this client. */
+  run?: RunPolicy;
+}
+
+function simProvider(ctx: ClientContext): ProviderFactory {
+  return (a) => {
+    const m = a.config.model;
+    const sim = createSimClient({
+      role: a.role,
+      model: a.model,
+      knowledge: ctx.simKnowledge,
+      seed: a.config.train.seed,
+      slipRate: m.sim_slip_rate,
+      unhelpfulRate: m.sim_unhelpful_rate,
+      malformedRate: m.sim_malformed_rate,
+      latencyMs: m.sim_latency_ms,
+    });
+    return { endpoint: "sim", retries: false, transport: { params: () => ({}), send: (req, signal) => sim.complete({ ...req, signal }) } };
+  };
+}
+
+/**
+ * The exec target backends (lib/backends/exec): an agent CLI answers in a fresh workspace. They retry
+ * empty answers and enforce their own time limit, so the policy adds neither; it still counts the calls
+ * against the budget and records usage.
+ */
+function execProvider(kind: ExecKind): ProviderFactory {
+  return (a) => {
+    const s = execSettingsOf(kind, a.config, a.env, a.transport);
+    const client = kind === "codex" ? createCodexExecClient(s) : createClaudeCodeExecClient(s);
+    const params = { bin: s.bin, model: s.model, sandbox: s.sandbox, effort: s.reasoningEffort };
+    return {
+      endpoint: `${client.backend} ${s.bin}`,
+      retries: false,
+      timeoutSeconds: 0,
+      transport: { params: () => params, send: (req, signal) => client.complete({ ...req, signal }) },
+    };
+  };
+}
+
+/** One entry per backend (the sim's needs the run's sample knowledge, so it is made per call). */
+const PROVIDERS: Record<Exclude<BackendName, "sim">, ProviderFactory> = {
+  openai: createOpenAIProvider,
+  "azure-openai": createAzureOpenAIProvider,
+  anthropic: createAnthropicProvider,
+  "openai-compatible": createCompatibleProvider,
+  "codex-exec": execProvider("codex"),
+  "claude-code-exec": execProvider("claude"),
+};
+
+/** Refuses a USD budget for a model without a known price: the budget could not be enforced. */
+function checkPriced(run: RunPolicy, config: RunConfig, backend: string, model: string, role: Role): void {
+  if (config.budget.max_usd === null || priceOf(backend, model, run.prices)) return;
+  throw new AppError(
+    "INVALID_REQUEST",
+    `budget.max_usd: no price is known for ${backend}:${model} (the ${role}), so the budget cannot be enforced; add it under model.price_table as "${backend}:${model}": {inputPerMTok, outputPerMTok}`,
+    { field: "budget.max_usd" },
+  );
 }
 
 /** Builds the client of one role. */
 export function createModelClient(role: Role, config: RunConfig, ctx: ClientContext): ModelClient {
   const backend = resolveRoles(config.model)[role];
-  const m = config.model;
-  switch (backend) {
-    case "sim":
-      return createSimClient({
-        role,
-        model: role === "optimizer" ? m.optimizer : m.target,
-        knowledge: ctx.simKnowledge,
-        seed: config.train.seed,
-        slipRate: m.sim_slip_rate,
-        unhelpfulRate: m.sim_unhelpful_rate,
-        malformedRate: m.sim_malformed_rate,
-        latencyMs: m.sim_latency_ms,
-      });
-    default:
-      throw new AppError(
-        "INVALID_REQUEST",
-        `model.${role}_backend: backend '${backend}' is not available in this build yet; use model.backend=sim`,
-        { field: `model.${role}_backend` },
-      );
-  }
+  const run = ctx.run ?? new RunPolicy(config);
+  const model = role === "optimizer" ? config.model.optimizer : config.model.target;
+  const args: ProviderArgs = { role, config, env: ctx.env ?? {}, model, transport: run.transport, rawBackend: rawBackendOf(config.model, role) };
+  if (backend !== "sim") checkPriced(run, config, backend, model, role);
+  const setup = backend === "sim" ? simProvider(ctx)(args) : PROVIDERS[backend](args);
+  return createPolicyClient({
+    role,
+    backend,
+    model: model || `${backend}-${role}`,
+    endpoint: setup.endpoint,
+    transport: setup.transport,
+    run,
+    retries: setup.retries,
+    timeoutSeconds: setup.timeoutSeconds,
+    authHint: setup.authHint,
+  });
 }

@@ -18,10 +18,31 @@ export const EnvSchema = z.object({
   WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
+  // Model backends: what the dashboard's backend list checks. The backends themselves receive the whole
+  // environment (role variants such as OPTIMIZER_OPENAI_API_KEY included); see lib/backends/*/index.ts.
   OPENAI_API_KEY: opt,
+  OPTIMIZER_OPENAI_API_KEY: opt,
+  TARGET_OPENAI_API_KEY: opt,
   AZURE_OPENAI_API_KEY: opt,
+  OPTIMIZER_AZURE_OPENAI_API_KEY: opt,
+  TARGET_AZURE_OPENAI_API_KEY: opt,
+  AZURE_OPENAI_AD_TOKEN: opt,
   AZURE_OPENAI_ENDPOINT: opt,
+  OPTIMIZER_AZURE_OPENAI_ENDPOINT: opt,
+  TARGET_AZURE_OPENAI_ENDPOINT: opt,
   ANTHROPIC_API_KEY: opt,
+  OPTIMIZER_ANTHROPIC_API_KEY: opt,
+  TARGET_ANTHROPIC_API_KEY: opt,
+  OPENAI_COMPATIBLE_BASE_URL: opt,
+  OPENAI_COMPATIBLE_PRESET: opt,
+  OPENAI_COMPATIBLE_API_KEY: opt,
+  DASHSCOPE_API_KEY: opt,
+  MINIMAX_API_KEY: opt,
+  OPENROUTER_API_KEY: opt,
+  // Exec target backends: found at *_EXEC_PATH, else by name on PATH.
+  PATH: opt,
+  CODEX_EXEC_PATH: opt,
+  CLAUDE_CODE_EXEC_PATH: opt,
 });
 export type Env = z.infer<typeof EnvSchema>;
 

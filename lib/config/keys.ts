@@ -65,19 +65,23 @@ function buildFlatTable(): Map<string, readonly [ConfigSection, string]> {
 /** Every flat key the schema knows, with its structured home. */
 export const FLAT_KEYS: ReadonlyMap<string, readonly [ConfigSection, string]> = buildFlatTable();
 
+/** Per-role transport settings of the SDK backends: each also exists as `optimizer_<key>` and `target_<key>`. */
+const PER_ROLE_TRANSPORT_KEYS = [
+  "openai_base_url", "openai_api_style",
+  "azure_openai_endpoint", "azure_openai_api_version", "azure_openai_deployment",
+  "anthropic_base_url", "anthropic_thinking_budget",
+  "compatible_preset", "compatible_base_url", "compatible_temperature",
+] as const;
+
 /**
- * Transport settings of the real backends. They are owned by `lib/backends`, so the loader only checks
- * the name shape and keeps the value as written. Entries ending in `_` are prefixes; others are exact.
+ * Transport settings of the real backends (owned by `lib/backends`, which validates the values; the
+ * loader only checks the names). Secrets are never among them: keys come from environment variables.
+ * Entries ending in `_` are prefixes (the exec backends' option families); others are exact names.
  */
 export const MODEL_TRANSPORT_KEYS = [
-  "azure_", "optimizer_azure_openai_", "target_azure_openai_", "azure_openai_",
-  "openai_", "optimizer_openai_", "target_openai_",
-  "anthropic_", "optimizer_anthropic_", "target_anthropic_",
-  "compatible_", "optimizer_compatible_", "target_compatible_",
-  "qwen_chat_", "optimizer_qwen_chat_", "target_qwen_chat_",
-  "minimax_", "codex_exec_", "claude_code_exec_", "cursor_exec_", "copilot_",
-  "max_concurrency", "optimizer_max_concurrency", "target_max_concurrency",
-  "timeout_seconds", "max_retries", "cache", "price_table",
+  ...PER_ROLE_TRANSPORT_KEYS.flatMap((k) => [k, `optimizer_${k}`, `target_${k}`]),
+  "max_concurrency", "timeout_seconds", "max_retries", "cache", "cache_dir", "price_table",
+  "codex_exec_", "claude_code_exec_", "cursor_exec_", "copilot_",
 ] as const;
 
 /** True when `key` is a backend transport setting that may sit under `model`. */

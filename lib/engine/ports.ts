@@ -48,11 +48,41 @@ export function stopRunOf(err: unknown): StopRun | null {
   return v === "fail" || v === "pause" ? v : null;
 }
 
+/** Counters of one role's model calls at one stage (or in total), kept by the backend's policy layer. */
+export interface UsageCounters {
+  /** Requests answered, by the provider or by the response cache. */
+  calls: number;
+  /** Tokens the provider billed (cache hits add none). */
+  promptTokens: number;
+  completionTokens: number;
+  /** Summed wall time of the answered provider calls, in milliseconds. */
+  latencyMs: number;
+  /** Requests that finally failed, by error kind (rate_limited, transient, fatal, aborted). */
+  errors: Record<string, number>;
+  /** Extra attempts made after retryable errors. */
+  retries: number;
+  cacheHits: number;
+  /** USD spent; null when the model's price is unknown (an unknown price is never counted as 0). */
+  costUsd: number | null;
+  /** USD the cache hits did not spend; null when the price is unknown. */
+  costSavedUsd: number | null;
+}
+
+/** Usage of one client (one role of a run): per accounting stage and in total. */
+export interface BackendStats {
+  backend: string;
+  model: string;
+  byStage: Record<string, UsageCounters>;
+  total: UsageCounters;
+}
+
 /** A chat model for one role. Implementations classify and retry their own transport errors. */
 export interface ModelClient {
   readonly backend: string;
   readonly model: string;
   complete(req: CompletionRequest): Promise<CompletionResult>;
+  /** Calls, tokens, latency, errors, retries, cache hits and cost so far, when the client counts them. */
+  stats?(): BackendStats;
 }
 
 export type RolloutPhase = "train" | "selection" | "test" | "longitudinal";

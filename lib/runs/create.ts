@@ -44,7 +44,7 @@ function validate(raw: unknown, rootDir: string): ValidatedRun {
   const input = CreateRunSchema.parse(raw);
   const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
   const skill = input.skill ?? seedSkillOf(rootDir, loaded.config);
-  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill });
+  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill, env: process.env });
   planRun(loaded.config, prepared.splits); // sizes must be consistent before anything is written
   const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
   return {

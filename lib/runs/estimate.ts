@@ -7,6 +7,7 @@ import type { Estimate, EstimatePhase } from "../contracts/api";
 import type { RunConfig } from "../contracts/run-config";
 import { planRun, type Item, type Splits } from "../engine";
 import { priceOf } from "../backends/pricing";
+import { priceTableOf } from "../backends/settings";
 import { resolveRoles } from "../backends/registry";
 
 const tok = (chars: number) => Math.ceil(chars / 4);
@@ -48,8 +49,9 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     .filter(([, v]) => v[0] > 0)
     .map(([phase, [calls, p, o]]) => ({ phase, calls, promptTokens: Math.round(p), completionTokens: Math.round(o) }));
   const roles = resolveRoles(c.model);
-  const optPrice = priceOf(roles.optimizer, c.model.optimizer);
-  const tgtPrice = priceOf(roles.target, c.model.target);
+  const prices = priceTableOf(c.model);
+  const optPrice = priceOf(roles.optimizer, c.model.optimizer, prices);
+  const tgtPrice = priceOf(roles.target, c.model.target, prices);
   const targetPhases = new Set(["baseline selection", "train rollouts", "selection evaluations", "epoch comparisons", "final tests"]);
   let cost: number | null = 0;
   for (const p of phases) {

@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { RunConfig } from "../contracts/run-config";
 import type { SimKnowledge } from "../contracts/sim";
+import { RunPolicy, type RunPolicyOptions } from "../backends/policy/run-policy";
 import { createModelClient, resolveRoles } from "../backends/registry";
+import type { EnvVars } from "../backends/settings";
 import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import { createEnvironment, initialSkillPath, loadBenchmarkSplits, loadSimKnowledge } from "../envs";
@@ -27,6 +29,18 @@ export interface PreparedRun {
   target: ModelClient;
   simKnowledge: SimKnowledge | null;
   simulated: boolean;
+  /** Policy state both clients share: one budget, usage per role and stage (`policy.stats()`), the cache. */
+  policy: RunPolicy;
+}
+
+export interface PrepareRunOptions {
+  config: RunConfig;
+  rootDir: string;
+  skillText?: string;
+  /** Environment variables, the only source of API keys (callers pass `process.env`). Default: none. */
+  env?: EnvVars;
+  /** Budget already used by earlier sessions of this run, and retry timing overrides for tests. */
+  policy?: Pick<RunPolicyOptions, "spent" | "retry">;
 }
 
 /** Reads a skill file: missing, unreadable or oversized files are one-line errors naming the file. */
@@ -49,7 +63,7 @@ export function checkSkillSize(text: string, field: string): void {
   }
 }
 
-export function prepareRun(opts: { config: RunConfig; rootDir: string; skillText?: string }): PreparedRun {
+export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   const { config, rootDir } = opts;
   if (!config.env.name) throw new AppError("INVALID_REQUEST", "env.name: no benchmark chosen", { field: "env.name" });
   const splits = loadBenchmarkSplits(config, rootDir);
@@ -67,15 +81,18 @@ export function prepareRun(opts: { config: RunConfig; rootDir: string; skillText
   const roles = resolveRoles(config.model);
   const simulated = roles.optimizer === "sim" || roles.target === "sim";
   const simKnowledge = simulated ? loadSimKnowledge(config, splits) : null;
+  const policy = new RunPolicy(config, { rootDir, ...opts.policy });
+  const ctx = { simKnowledge, env: opts.env ?? {}, run: policy };
   return {
     config,
     splits,
     env: createEnvironment(config, splits),
     initialSkill,
     skillSource,
-    optimizer: createModelClient("optimizer", config, { simKnowledge }),
-    target: createModelClient("target", config, { simKnowledge }),
+    optimizer: createModelClient("optimizer", config, ctx),
+    target: createModelClient("target", config, ctx),
     simKnowledge,
     simulated,
+    policy,
   };
 }

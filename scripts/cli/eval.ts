@@ -28,7 +28,7 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const { config } = loadRunConfig(args.config, args.overrides);
   const skillPath = resolve(cwd, args.skill);
   const skill = readSkillFile(skillPath, "--skill");
-  const run = prepareRun({ config, rootDir: cwd, skillText: skill });
+  const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
 import type { RunConfig } from "../../lib/contracts/run-config";
-import { RunCancelledError, runTraining, type Environment, type RolloutPhase } from "../../lib/engine";
+import { RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { prepareRun } from "../../lib/runs/prepare";
@@ -62,7 +62,7 @@ function withItemProgress(env: Environment, progress: Progress): Environment {
 export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Promise<number> {
   const loaded = loadConfig(args, cwd);
   const config = loaded.config;
-  const run = prepareRun({ config, rootDir: cwd });
+  const run = prepareRun({ config, rootDir: cwd, env: process.env });
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
     throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
@@ -107,6 +107,11 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     if (err instanceof RunCancelledError) {
       process.stderr.write(`interrupted; resume with: npm run skillopt -- train --resume ${out}\n`);
       return 130;
+    }
+    if (stopRunOf(err) === "pause") {
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`run paused: ${message}\nresume with a larger budget: npm run skillopt -- train --resume ${out} --cfg-options budget.max_usd=… budget.max_calls=…\n`);
+      return 3;
     }
     throw err;
   } finally {

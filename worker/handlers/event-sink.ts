@@ -2,7 +2,7 @@
  * The engine's EventSink in the worker: each event is stored with its rows in one transaction, then a
  * wake-up notice goes out on Redis pub/sub so connected browsers read the new rows at once.
  */
-import { costOf } from "../../lib/backends/pricing";
+import { costOf, PRICE_TABLE, type PriceTable } from "../../lib/backends/pricing";
 import type { EngineEvent } from "../../lib/contracts/events";
 import { getDb } from "../../lib/db/client";
 import { persistEngineEvent } from "../../lib/db/engine-events";
@@ -17,13 +17,20 @@ const STEP_EVENTS: ReadonlySet<string> = new Set([
  * `committedSteps` is the run's stepsDone at claim time: a resumed engine may replay the events of a step
  * whose commit was stored just before a crash; those are skipped, so no step appears twice.
  */
-export function createEventSink(runId: string, committedSteps: number, ctx: HandlerContext, roles: Parameters<typeof costOf>[1]): EventSink {
+export function createEventSink(
+  runId: string,
+  committedSteps: number,
+  ctx: HandlerContext,
+  roles: Parameters<typeof costOf>[1],
+  /** The run's price table (built-in entries plus its `model.price_table`). */
+  prices: PriceTable = PRICE_TABLE,
+): EventSink {
   return {
     async emit(e: EngineEvent) {
       if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= committedSteps) return;
       const seq = await persistEngineEvent(runId, e, skillHash);
       if (e.type === "stepCommitted") {
-        await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, roles) } });
+        await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, roles, prices) } });
       }
       ctx.publish(runId, seq);
     },

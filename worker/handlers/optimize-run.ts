@@ -25,11 +25,13 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
   const watch: RunWatch = startRunWatch(runId, ctx);
   try {
     const config = runConfigOf(run);
-    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill });
+    // A resumed run keeps spending from its budget where the last committed step left it.
+    const spent = { usd: run.costUsd ?? 0, calls: run.calls };
+    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
       target: { backend: run.targetBackend, model: run.targetModel },
-    });
+    }, prepared.policy.prices);
     await runTraining({
       config,
       splits: prepared.splits,

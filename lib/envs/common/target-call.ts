@@ -1,9 +1,9 @@
 /**
  * One target-model call with the benchmark's per-call deadline. Failures become data (timeout / error)
- * so a rollout never throws for a bad model call — except when the run itself was cancelled, which the
- * engine must see as a rejection.
+ * so a rollout never throws for a bad model call — except when the run itself was cancelled, or the error
+ * carries `stopRun` (fail / pause), which the engine must see as a rejection.
  */
-import type { CompletionRequest, CompletionResult, ModelClient } from "../../engine/ports";
+import { stopRunOf, type CompletionRequest, type CompletionResult, type ModelClient } from "../../engine/ports";
 
 /** The result of `callTarget`: the completion, or why there is none. */
 export type TargetCallOutcome =
@@ -35,7 +35,8 @@ export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOut
     const result = await raceAbort(client.complete({ ...request, signal }), signal);
     return { ok: true, result };
   } catch (err) {
-    if (runSignal?.aborted) throw err;
+    // A cancelled run, or an error that must end or pause it (bad key, exhausted quota or budget), is the engine's to handle.
+    if (runSignal?.aborted || stopRunOf(err)) throw err;
     if (deadline?.aborted) {
       return { ok: false, status: "timeout", failReason: `timeout: no answer within ${timeoutSec}s` };
     }

@@ -1,0 +1,147 @@
+/**
+ * The policy layer every backend goes through: a provider only supplies a Transport (one raw request
+ * through its SDK); this turns it into the engine's ModelClient with, around every call, the response
+ * cache, the budget reservation, the endpoint's concurrency limit, a per-attempt timeout tied to the
+ * run's AbortSignal, classified errors, retries with backoff, and usage/cost accounting per stage.
+ */
+import type { CompletionRequest, CompletionResult, ModelClient, Role } from "../../engine/ports";
+import { BackendError, classifyError } from "../errors";
+import { costAt, priceOf } from "../pricing";
+import { BudgetExhaustedError, type Reservation } from "./budget";
+import { cacheKeyOf } from "./cache";
+import { sharedLimiter } from "./limiter";
+import { withRetries } from "./retry";
+import type { RunPolicy } from "./run-policy";
+
+/** A provider's answer. Any further fields it carries (an exec client's `trace`) reach the caller unchanged. */
+export interface TransportAnswer {
+  text: string;
+  usage: { promptTokens: number; completionTokens: number };
+}
+
+/** One provider request through its SDK. Throws what the SDK throws; the policy classifies it. */
+export interface Transport {
+  send(req: CompletionRequest, signal: AbortSignal): Promise<TransportAnswer>;
+  /** The request parameters actually sent that shape the answer (effort, thinking, temperature…), for the cache key. */
+  params(req: CompletionRequest): Record<string, unknown>;
+  /** Output tokens the provider may bill beyond `maxTokens` (an extended-thinking budget). */
+  extraOutputTokens?: number;
+}
+
+export interface PolicyClientOptions {
+  role: Role;
+  backend: string;
+  model: string;
+  /** The endpoint (base URL): the concurrency limiter and the cache key are per endpoint. */
+  endpoint: string;
+  transport: Transport;
+  run: RunPolicy;
+  /** False for the simulated model: it never fails transiently, so it is never retried. */
+  retries?: boolean;
+  /** Appended to authentication failures, e.g. "check OPENAI_API_KEY". */
+  authHint?: string;
+  /** Per-attempt timeout in seconds instead of `model.timeout_seconds` (0: none; exec clients time out themselves). */
+  timeoutSeconds?: number;
+}
+
+/** Rough prompt size before the call (≈ 4 characters per token; an image counted as 1,000 tokens). */
+export function estimatePromptTokens(req: CompletionRequest): number {
+  let chars = req.system.length;
+  let images = 0;
+  for (const m of req.messages) {
+    if (typeof m.content === "string") chars += m.content.length;
+    else {
+      for (const part of m.content) {
+        if (part.type === "text") chars += part.text.length;
+        else images++;
+      }
+    }
+  }
+  return Math.ceil(chars / 4) + images * 1000 + 8 * req.messages.length;
+}
+
+export function createPolicyClient(o: PolicyClientOptions): ModelClient {
+  const { run, backend, model, role, transport } = o;
+  const price = priceOf(backend, model, run.prices);
+  const limiter = sharedLimiter(backend, o.endpoint, run.transport.max_concurrency);
+  const timeoutS = o.timeoutSeconds ?? run.transport.timeout_seconds;
+  const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
+  run.ledger.register(role, backend, model, price !== null);
+
+  async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<TransportAnswer> {
+    return limiter.run(async () => {
+      reached.yes = true;
+      const timeout = timeoutS > 0 ? AbortSignal.timeout(Math.round(timeoutS * 1000)) : null;
+      const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined && s !== null);
+      const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
+      try {
+        return await transport.send(req, signal);
+      } catch (err) {
+        const timedOut = timeout?.aborted === true && req.signal?.aborted !== true;
+        throw classifyError(err, backend, { aborted: req.signal?.aborted, timedOutAfterS: timedOut ? timeoutS : undefined, authHint: o.authHint });
+      }
+    }, req.signal);
+  }
+
+  async function fromCache(req: CompletionRequest, key: string, started: number): Promise<CompletionResult | null> {
+    const hit = await run.cache!.get(key);
+    if (!hit) return null;
+    const saved = price ? costAt(price, hit.usage.promptTokens, hit.usage.completionTokens) : null;
+    run.ledger.record(role, req.stage, { calls: 1, cacheHits: 1, costSavedUsd: saved });
+    // A cache hit bills nothing, so it reports no tokens: the run's token and cost totals stay what was paid.
+    return { text: hit.text, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: Date.now() - started, cached: true };
+  }
+
+  async function reserve(req: CompletionRequest): Promise<Reservation> {
+    const estimate = price ? costAt(price, estimatePromptTokens(req), req.maxTokens + (transport.extraOutputTokens ?? 0)) : null;
+    try {
+      return await run.budget.reserve(estimate, req.signal);
+    } catch (err) {
+      if (err instanceof BudgetExhaustedError) throw err;
+      throw classifyError(err, backend, { aborted: true });
+    }
+  }
+
+  return {
+    backend,
+    model,
+    stats: () => run.ledger.statsOf(role)!,
+    async complete(req: CompletionRequest): Promise<CompletionResult> {
+      const started = Date.now();
+      const key = run.cache
+        ? cacheKeyOf({ backend, endpoint: o.endpoint, model, params: transport.params(req), maxTokens: req.maxTokens, system: req.system, messages: req.messages })
+        : null;
+      if (key !== null) {
+        const cached = await fromCache(req, key, started);
+        if (cached) return cached;
+      }
+      const reservation = await reserve(req);
+      const reached = { yes: false };
+      let retries = 0;
+      let answer: TransportAnswer;
+      try {
+        answer = await withRetries({
+          attempt: () => attempt(req, reached),
+          classify: (err) => classifyError(err, backend, { aborted: req.signal?.aborted, authHint: o.authHint }),
+          retry: { ...run.retry, maxRetries },
+          signal: req.signal,
+          onRetry: () => void retries++,
+        });
+      } catch (err) {
+        const e = err instanceof BackendError ? err : classifyError(err, backend);
+        if (reached.yes) run.budget.settle(reservation, 0);
+        else run.budget.release(reservation);
+        run.ledger.record(role, req.stage, { errorKind: e.kind, retries });
+        throw e;
+      }
+      const latencyMs = Date.now() - started;
+      const cost = price ? costAt(price, answer.usage.promptTokens, answer.usage.completionTokens) : null;
+      run.budget.settle(reservation, cost);
+      run.ledger.record(role, req.stage, { calls: 1, ...answer.usage, latencyMs, retries, costUsd: cost });
+      if (key !== null) {
+        await run.cache!.put(key, { text: answer.text, usage: answer.usage, backend, model, createdAt: new Date().toISOString() });
+      }
+      return { ...answer, text: answer.text, usage: answer.usage, latencyMs, cached: false };
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * How a backend's settings are found for one role. Config keys under `model` win (`<role>_<key>` over
+ * `<key>`), then environment variables (the role's variant over the shared one), then the default.
+ * Secrets never come from config — only from the environment passed in (callers pass `process.env`).
+ * Also the run-wide transport options (`max_concurrency`, `timeout_seconds`, `max_retries`, `cache`,
+ * `cache_dir`, `price_table`), validated here because the loader lets `model.*` transport keys through.
+ */
+import { z } from "zod";
+import type { RunConfig } from "../contracts/run-config";
+import type { Role } from "../engine/ports";
+import { AppError } from "../errors";
+import { withUserPrices, type PriceTable } from "./pricing";
+
+export type EnvVars = Readonly<Record<string, string | undefined>>;
+export type ModelSection = RunConfig["model"];
+
+export interface Found {
+  value: string;
+  /** Where it came from: `model.optimizer_openai_base_url` or `OPENAI_BASE_URL`. */
+  source: string;
+}
+
+/** `OPTIMIZER_<BASE>` / `TARGET_<BASE>`, plus any other role spellings, then the shared `<BASE>`. */
+export function roleEnvNames(role: Role, base: string, otherRoleForms: string[] = []): string[] {
+  return [`${role.toUpperCase()}_${base}`, ...otherRoleForms, base];
+}
+
+/** The first non-empty variable among `names`. */
+export function fromEnv(env: EnvVars, names: readonly string[]): Found | null {
+  for (const name of names) {
+    const v = env[name]?.trim();
+    if (v) return { value: v, source: name };
+  }
+  return null;
+}
+
+/** A role's config value for `key`: `model.<role>_<key>`, then `model.<key>`. */
+export function fromConfig(model: ModelSection, role: Role, key: string): { value: unknown; field: string } | null {
+  for (const k of [`${role}_${key}`, key]) {
+    const v = (model as Record<string, unknown>)[k];
+    if (v !== undefined && v !== null && v !== "") return { value: v, field: `model.${k}` };
+  }
+  return null;
+}
+
+/** A string setting: config (role, shared), then the environment variables in order. */
+export function stringSetting(model: ModelSection, role: Role, key: string, envNames: readonly string[], env: EnvVars): Found | null {
+  const c = fromConfig(model, role, key);
+  if (c) {
+    if (typeof c.value !== "string" && typeof c.value !== "number") {
+      throw new AppError("INVALID_REQUEST", `${c.field}: expected a string`, { field: c.field });
+    }
+    return { value: String(c.value).trim(), source: c.field };
+  }
+  return fromEnv(env, envNames);
+}
+
+/** A required secret from the environment; missing → a refusal naming the variable(s) to set. */
+export function requireSecret(env: EnvVars, names: readonly string[], o: { role: Role; backend: string; what?: string }): Found {
+  const hit = fromEnv(env, names);
+  if (hit) return hit;
+  const shared = names[names.length - 1]!;
+  const perRole = names.slice(0, -1);
+  const alt = perRole.length ? ` (or ${perRole.join(" / ")} for the ${o.role} only)` : "";
+  throw new AppError(
+    "INVALID_REQUEST",
+    `model.${o.role}_backend: the ${o.role} uses backend '${o.backend}', which needs ${o.what ?? "an API key"}: set ${shared}${alt}`,
+    { field: `model.${o.role}_backend` },
+  );
+}
+
+/** A base URL or endpoint: must be an absolute http(s) URL. Returned without trailing slashes. */
+export function checkHttpUrl(value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AppError("INVALID_REQUEST", `${source}: '${value}' is not a URL (expected http:// or https://)`, { field: source });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new AppError("INVALID_REQUEST", `${source}: '${value}' must be an http:// or https:// URL`, { field: source });
+  }
+  return value.replace(/\/+$/, "");
+}
+
+const bool = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
+const PriceSchema = z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) });
+
+export const TransportOptionsSchema = z.object({
+  /** Requests in flight per backend endpoint in this process. */
+  max_concurrency: z.coerce.number().int().min(1).max(1024).default(16),
+  /** Per-attempt timeout; 0 disables it. */
+  timeout_seconds: z.coerce.number().min(0).default(300),
+  /** Extra attempts after a rate-limited or transient failure. */
+  max_retries: z.coerce.number().int().min(0).max(20).default(5),
+  cache: bool.default(false),
+  /** Cache directory; default `<rootDir>/.skillopt/llm-cache`. */
+  cache_dir: z.string().default(""),
+  /** "backend:model" → price per million tokens; either side may be `*`. */
+  price_table: z.record(z.string(), PriceSchema).default({}),
+});
+export type TransportOptions = z.output<typeof TransportOptionsSchema> & { price_table: PriceTable };
+
+const TRANSPORT_KEYS = Object.keys(TransportOptionsSchema.shape);
+
+/** The run-wide transport options from `model.*`; a bad value is refused naming its key. */
+export function transportOptionsOf(model: ModelSection): TransportOptions {
+  const picked = Object.fromEntries(TRANSPORT_KEYS.map((k) => [k, (model as Record<string, unknown>)[k]]).filter(([, v]) => v !== undefined && v !== null));
+  const parsed = TransportOptionsSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = `model.${issue.path.join(".")}`;
+    throw new AppError("INVALID_REQUEST", `${field}: ${issue.message}`, { field });
+  }
+  for (const key of Object.keys(parsed.data.price_table)) {
+    if (!/^[^:\s]+:\S+$/.test(key)) {
+      throw new AppError("INVALID_REQUEST", `model.price_table.${key}: keys are backend:model (either side may be *)`, { field: "model.price_table" });
+    }
+  }
+  return parsed.data;
+}
+
+/** A positive integer setting (e.g. a token budget) or null when unset; anything else is refused. */
+export function intSetting(found: Found | null, min: number): number | null {
+  if (!found) return null;
+  const n = Number(found.value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new AppError("INVALID_REQUEST", `${found.source}: expected an integer ≥ ${min}, got '${found.value}'`, { field: found.source });
+  }
+  return n;
+}
+
+/** The run's price table: the built-in entries with its `model.price_table` layered on top. */
+export function priceTableOf(model: ModelSection): PriceTable {
+  return withUserPrices(transportOptionsOf(model).price_table);
+}
