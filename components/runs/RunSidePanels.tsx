@@ -3,6 +3,7 @@ import type { StreamFrame } from "@/lib/contracts/run-events";
 import { Card } from "../ui/Card";
 import { EventLog } from "./EventLog";
 import { SkillVersionsTable } from "./SkillVersionsTable";
+import { BackendUsageTable } from "./BackendUsageTable";
 import { UsageTable } from "./UsageTable";
 
 /** Below the steps: the event log, skill versions, tokens by stage and the run's configuration. */
@@ -13,6 +14,7 @@ export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamF
         <EventLog frames={frames} total={Math.max(run.lastEventSeq, frames.at(-1)?.seq ?? 0)} />
         <div className="space-y-4">
           <UsageTable usage={run.usage} costUsd={run.costUsd} />
+          <BackendUsageTable rows={run.backendUsage} />
           <SkillVersionsTable versions={run.skillVersions} bestHash={run.bestSkillHash} />
         </div>
       </div>

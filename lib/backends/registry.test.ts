@@ -117,3 +117,15 @@ describe("exec target backends", () => {
     expect(() => createModelClient("target", cfg, { simKnowledge: null, env })).toThrow(/model.target_backend: claude-code-exec: '\/nowhere\/claude' is not an executable file/);
   });
 });
+
+describe("default models", () => {
+  it("a role left on the OpenAI default gets its backend's default model, or a clear error", async () => {
+    const { resolveModel } = await import("./registry");
+    const { RunConfigSchema } = await import("../contracts/run-config");
+    const cfg = (model: Record<string, unknown>) => RunConfigSchema.parse({ model });
+    expect(resolveModel("target", cfg({ backend: "anthropic" }), "anthropic")).toBe("claude-sonnet-4-6");
+    expect(resolveModel("target", cfg({ backend: "anthropic", target: "claude-opus-4-6" }), "anthropic")).toBe("claude-opus-4-6");
+    expect(resolveModel("optimizer", cfg({ backend: "openai" }), "openai")).toBe("gpt-5.5");
+    expect(() => resolveModel("target", cfg({ backend: "openai-compatible" }), "openai-compatible")).toThrow("model.target: 'gpt-5.5' is an OpenAI model name");
+  });
+});

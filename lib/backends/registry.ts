@@ -150,11 +150,30 @@ function checkPriced(run: RunPolicy, config: RunConfig, backend: string, model: 
   );
 }
 
+/** The shipped OpenAI defaults: a role left on one of them gets its backend's own default model. */
+const OPENAI_SENTINELS: ReadonlySet<string> = new Set(["gpt-5.5", "gpt-5.4"]);
+const DEFAULT_MODEL: Partial<Record<BackendName, string>> = { anthropic: "claude-sonnet-4-6", "claude-code-exec": "" , "codex-exec": "" };
+
+/**
+ * The model a role uses. As in the original, a role still on the shipped OpenAI default is switched to
+ * the backend's default; an OpenAI-compatible server has no universal default, so that is an error
+ * naming the key to set.
+ */
+export function resolveModel(role: Role, config: RunConfig, backend: BackendName): string {
+  const model = role === "optimizer" ? config.model.optimizer : config.model.target;
+  if (!OPENAI_SENTINELS.has(model)) return model;
+  if (backend in DEFAULT_MODEL) return DEFAULT_MODEL[backend]!;
+  if (backend === "openai-compatible") {
+    throw new AppError("INVALID_REQUEST", `model.${role}: '${model}' is an OpenAI model name; set the model name your OpenAI-compatible server uses`, { field: `model.${role}` });
+  }
+  return model;
+}
+
 /** Builds the client of one role. */
 export function createModelClient(role: Role, config: RunConfig, ctx: ClientContext): ModelClient {
   const backend = resolveRoles(config.model)[role];
   const run = ctx.run ?? new RunPolicy(config);
-  const model = role === "optimizer" ? config.model.optimizer : config.model.target;
+  const model = resolveModel(role, config, backend);
   const args: ProviderArgs = { role, config, env: ctx.env ?? {}, model, transport: run.transport, rawBackend: rawBackendOf(config.model, role) };
   if (backend !== "sim") checkPriced(run, config, backend, model, role);
   const setup = backend === "sim" ? simProvider(ctx)(args) : PROVIDERS[backend](args);

@@ -121,6 +121,25 @@ export interface UsageRow {
   completionTokens: number;
 }
 
+/** What the backends' policy layer counted for one role and stage. */
+export interface BackendUsageRow {
+  role: string;
+  stage: string;
+  backend: string;
+  model: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+  /** Calls that finally failed, by kind (rate_limited, transient, fatal, aborted). */
+  errors: Record<string, number>;
+  retries: number;
+  cacheHits: number;
+  /** null = unknown price (never shown as 0). */
+  costUsd: number | null;
+  costSavedUsd: number | null;
+}
+
 export interface RunDetail extends RunListItem {
   config: RunConfig;
   sourceYaml: string;
@@ -137,6 +156,7 @@ export interface RunDetail extends RunListItem {
   steps: StepRow[];
   skillVersions: SkillVersionMeta[];
   usage: UsageRow[];
+  backendUsage: BackendUsageRow[];
 }
 
 export interface EditRow {

@@ -22,10 +22,11 @@ function toStepRow(s: Record<string, unknown> & { createdAt: Date }): StepRow {
 
 export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Promise<RunDetail> {
   const run = await getRun(id, { db });
-  const [steps, versions, usage] = await Promise.all([
+  const [steps, versions, usage, backendUsage] = await Promise.all([
     db.step.findMany({ where: { runId: id }, orderBy: { step: "asc" } }),
     db.skillVersion.findMany({ where: { runId: id }, orderBy: [{ step: "asc" }, { createdAt: "asc" }] }),
     db.usageStat.findMany({ where: { runId: id }, orderBy: { stage: "asc" } }),
+    db.llmUsage.findMany({ where: { runId: id }, orderBy: [{ role: "asc" }, { stage: "asc" }] }),
   ]);
   const base = toListItem(run);
   let etaSeconds: number | null = null;
@@ -58,6 +59,7 @@ export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Pro
       chars: v.content.length,
     })),
     usage: usage.map(({ stage, calls, promptTokens, completionTokens }) => ({ stage, calls, promptTokens, completionTokens })),
+    backendUsage: backendUsage.map(({ runId: _r, errorsJson, ...u }) => ({ ...u, errors: JSON.parse(errorsJson) as Record<string, number> })),
   };
 }
 

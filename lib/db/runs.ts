@@ -21,6 +21,9 @@ export interface NewRun {
   seedSkill: string;
   optimizerBackend: string;
   targetBackend: string;
+  /** The models the roles really use (a backend may replace the shipped default). */
+  optimizerModel?: string;
+  targetModel?: string;
   simulated: boolean;
   stepsTotal: number;
 }
@@ -36,9 +39,9 @@ export async function createRun(input: NewRun, { db = getDb() }: Opts = {}) {
       sourceYaml: input.sourceYaml,
       seedSkill: input.seedSkill,
       optimizerBackend: input.optimizerBackend,
-      optimizerModel: input.config.model.optimizer,
+      optimizerModel: input.optimizerModel ?? input.config.model.optimizer,
       targetBackend: input.targetBackend,
-      targetModel: input.config.model.target,
+      targetModel: input.targetModel ?? input.config.model.target,
       simulated: input.simulated,
       stepsTotal: input.stepsTotal,
       numEpochs: input.config.train.num_epochs,

@@ -70,6 +70,8 @@ export async function createRunFromRequest(raw: CreateRunInput, rootDir: string)
     seedSkill: v.prepared.initialSkill,
     optimizerBackend: roles.optimizer,
     targetBackend: roles.target,
+    optimizerModel: v.prepared.optimizer.model,
+    targetModel: v.prepared.target.model,
     simulated: v.prepared.simulated,
     stepsTotal: planRun(config, v.prepared.splits).totalSteps,
   });

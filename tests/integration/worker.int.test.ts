@@ -62,6 +62,11 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     expect(types.at(-1)).toBe("runCompleted");
     expect(seen.get(runChannel(id)) ?? 0).toBeGreaterThan(10);
     expect((await getBestSkill(id)).length).toBeGreaterThan(100);
+    const usage = await db.llmUsage.findMany({ where: { runId: id } });
+    const rollout = usage.find((u) => u.role === "target" && u.stage === "rollout")!;
+    expect(rollout.calls).toBeGreaterThan(50);
+    expect(rollout.costUsd).toBe(0);
+    expect(usage.find((u) => u.role === "optimizer" && u.stage === "analyst")!.calls).toBeGreaterThan(0);
   });
 
   it("a duplicate job for a finished run is a no-op", async () => {

@@ -6,6 +6,8 @@ import { costOf, PRICE_TABLE, type PriceTable } from "../../lib/backends/pricing
 import type { EngineEvent } from "../../lib/contracts/events";
 import { getDb } from "../../lib/db/client";
 import { persistEngineEvent } from "../../lib/db/engine-events";
+import { addLlmUsage } from "../../lib/db/llm-usage";
+import type { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { skillHash, type EventSink } from "../../lib/engine";
 import type { HandlerContext } from "./context";
 
@@ -24,15 +26,25 @@ export function createEventSink(
   roles: Parameters<typeof costOf>[1],
   /** The run's price table (built-in entries plus its `model.price_table`). */
   prices: PriceTable = PRICE_TABLE,
-): EventSink {
+  /** Backend counters (latency, errors, retries, cache hits) flushed at each commit. */
+  usage?: UsageFlusher,
+): EventSink & { flushUsage(): Promise<void> } {
+  const flushUsage = async () => {
+    if (usage) await addLlmUsage(runId, usage.take());
+  };
   return {
+    flushUsage,
     async emit(e: EngineEvent) {
       if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= committedSteps) return;
       const seq = await persistEngineEvent(runId, e, skillHash);
       if (e.type === "stepCommitted") {
         await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, roles, prices) } });
       }
+      if (COMMITS.has(e.type)) await flushUsage();
       ctx.publish(runId, seq);
     },
   };
 }
+
+/** Events after which the backend counters are written. */
+const COMMITS: ReadonlySet<string> = new Set(["baselineScored", "stepCommitted", "slowUpdateApplied", "metaSkillUpdated", "runCompleted"]);

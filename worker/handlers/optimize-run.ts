@@ -9,6 +9,7 @@ import { RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
 import { createEventSink } from "./event-sink";
+import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import type { HandlerContext } from "./context";
 
 export type { HandlerContext };
@@ -23,6 +24,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
   const claim = await claimOrReclaim(run, ctx, job.redelivered);
   if (!claim) return "not-claimed";
   const watch: RunWatch = startRunWatch(runId, ctx);
+  let flush: () => Promise<void> = async () => {};
   try {
     const config = runConfigOf(run);
     // A resumed run keeps spending from its budget where the last committed step left it.
@@ -31,7 +33,8 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
       target: { backend: run.targetBackend, model: run.targetModel },
-    }, prepared.policy.prices);
+    }, prepared.policy.prices, new UsageFlusher(() => prepared.policy.stats()));
+    flush = sink.flushUsage;
     await runTraining({
       config,
       splits: prepared.splits,
@@ -61,6 +64,8 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     await finishRun(runId, { kind: "failed", message }, ctx);
     return "failed";
   } finally {
+    // Calls made after the last commit (a cancel, a failure) are still counted.
+    await flush().catch((e: unknown) => ctx.log.warn(`[run ${runId}] usage not saved: ${String(e)}`));
     watch.stop();
   }
 }

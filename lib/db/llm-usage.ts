@@ -1,0 +1,48 @@
+/**
+ * Backend usage per run, role and stage (latency, errors by kind, retries, cache hits, cost). Workers
+ * add increments, so a resumed run's totals include every session.
+ */
+import type { UsageCounters } from "../engine/ports";
+import { getDb, type Db } from "./client";
+
+export interface UsageDelta {
+  role: string;
+  stage: string;
+  backend: string;
+  model: string;
+  counters: UsageCounters;
+}
+
+const addCost = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+
+export async function addLlmUsage(runId: string, deltas: UsageDelta[], db: Db = getDb()): Promise<void> {
+  if (deltas.length === 0) return;
+  await db.$transaction(async (tx) => {
+    for (const d of deltas) {
+      const where = { runId_role_stage: { runId, role: d.role, stage: d.stage } };
+      const prev = await tx.llmUsage.findUnique({ where });
+      const c = d.counters;
+      const errors: Record<string, number> = prev ? (JSON.parse(prev.errorsJson) as Record<string, number>) : {};
+      for (const [k, n] of Object.entries(c.errors)) errors[k] = (errors[k] ?? 0) + n;
+      const data = {
+        backend: d.backend,
+        model: d.model,
+        calls: (prev?.calls ?? 0) + c.calls,
+        promptTokens: (prev?.promptTokens ?? 0) + c.promptTokens,
+        completionTokens: (prev?.completionTokens ?? 0) + c.completionTokens,
+        latencyMs: (prev?.latencyMs ?? 0) + Math.round(c.latencyMs),
+        errorsJson: JSON.stringify(errors),
+        retries: (prev?.retries ?? 0) + c.retries,
+        cacheHits: (prev?.cacheHits ?? 0) + c.cacheHits,
+        costUsd: prev ? addCost(prev.costUsd, c.costUsd) : c.costUsd,
+        costSavedUsd: prev ? addCost(prev.costSavedUsd, c.costSavedUsd) : c.costSavedUsd,
+      };
+      await tx.llmUsage.upsert({ where, create: { runId, role: d.role, stage: d.stage, ...data }, update: data });
+    }
+  });
+}
+
+export async function listLlmUsage(runId: string, db: Db = getDb()) {
+  const rows = await db.llmUsage.findMany({ where: { runId }, orderBy: [{ role: "asc" }, { stage: "asc" }] });
+  return rows.map(({ runId: _r, errorsJson, ...r }) => ({ ...r, errors: JSON.parse(errorsJson) as Record<string, number> }));
+}
