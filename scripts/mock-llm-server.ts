@@ -6,6 +6,8 @@
  */
 import { describeMockOptions, MOCK_LLM_USAGE, parseMockLlmArgs } from "../lib/mock-llm/cli-args";
 import { startMockLlmServer } from "../lib/mock-llm";
+import { buildSimKnowledge, SimRuleSchema } from "../lib/contracts/sim";
+import { readFileSync } from "node:fs";
 
 async function main(): Promise<void> {
   let parsed;
@@ -18,6 +20,11 @@ async function main(): Promise<void> {
   if (parsed.help) {
     process.stdout.write(`${MOCK_LLM_USAGE}\n`);
     return;
+  }
+  if (parsed.knowledgeFile) {
+    // A benchmark's own annotated items (e.g. a scaled benchmark set), instead of the built-in samples.
+    const raw = JSON.parse(readFileSync(parsed.knowledgeFile, "utf8")) as { rules: unknown; items: Array<{ id: string; question?: unknown; sim?: unknown }> };
+    parsed.options.knowledge = buildSimKnowledge(SimRuleSchema.array().parse(raw.rules), raw.items);
   }
   const server = await startMockLlmServer(parsed.options);
   process.stdout.write(`mock LLM server listening on ${server.url}\n`);

@@ -25,6 +25,7 @@ export const MOCK_LLM_USAGE = `usage: node --import tsx scripts/mock-llm-server.
   --unhelpful-rate P       sim optimizer unhelpful-edit rate (default 0.25)
   --malformed-rate P       sim optimizer malformed-output rate (default 0)
   --require-key KEY        answer 401 unless the request carries KEY
+  --knowledge FILE         the sim's knowledge as JSON {rules, items} (default: the built-in samples)
   --help                   show this text`;
 
 const NUMERIC = [
@@ -39,7 +40,7 @@ const PROBABILITIES: ReadonlySet<NumericFlag> = new Set([
   "unhelpful-rate", "malformed-rate",
 ]);
 
-export type CliResult = { help: true } | { help: false; options: MockLlmOptions };
+export type CliResult = { help: true } | { help: false; options: MockLlmOptions; knowledgeFile?: string };
 
 /** Parses argv (without node and the script path); throws an Error with a user-facing message. */
 export function parseMockLlmArgs(argv: string[]): CliResult {
@@ -51,6 +52,7 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
       ...options,
       host: { type: "string" },
       "require-key": { type: "string" },
+      knowledge: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -88,7 +90,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
     faults: dropUndefined(faults),
     requireKey: typeof values["require-key"] === "string" ? values["require-key"] : undefined,
   };
-  return { help: false, options: dropUndefined(out) };
+  const knowledgeFile = typeof values.knowledge === "string" ? values.knowledge : undefined;
+  return { help: false, options: dropUndefined(out), ...(knowledgeFile ? { knowledgeFile } : {}) };
 }
 
 function dropUndefined<T extends object>(o: T): T {

@@ -2,11 +2,16 @@
  * The end-of-run summary printed by the CLI: baseline → best selection, the three test scores, and
  * calls and tokens per stage.
  */
+import type { BackendStats } from "../../lib/engine/ports";
+
 type Stats = { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
 const fmt = (v: unknown) => (typeof v === "number" ? v.toFixed(3) : "n/a");
 
-export function formatSummary(summary: Record<string, unknown>, opts: { outDir: string; simulated: boolean }): string {
+export function formatSummary(
+  summary: Record<string, unknown>,
+  opts: { outDir: string; simulated: boolean; backends?: Partial<Record<string, BackendStats>> },
+): string {
   const lines: string[] = [];
   lines.push("", "SkillOpt run complete" + (opts.simulated ? " — simulated model: scores are synthetic" : ""));
   lines.push(`  stop reason          ${String(summary.stop_reason ?? "completed")}`);
@@ -25,6 +30,13 @@ export function formatSummary(summary: Record<string, unknown>, opts: { outDir: 
   }
   const t = tokens._total;
   if (t) lines.push(`    ${"total".padEnd(20)} ${String(t.calls).padStart(6)} calls ${String(t.prompt_tokens).padStart(10)} in ${String(t.completion_tokens).padStart(9)} out`);
+  for (const [role, b] of Object.entries(opts.backends ?? {})) {
+    if (!b) continue;
+    const t = b.total;
+    const errors = Object.entries(t.errors).map(([k, n]) => `${n} ${k}`).join(", ") || "no errors";
+    const cost = t.costUsd === null ? "cost unknown" : `$${t.costUsd.toFixed(4)}`;
+    lines.push(`  ${role.padEnd(20)} ${b.backend} · ${b.model}: ${t.calls} calls, ${errors}, ${t.retries} retries, ${t.cacheHits} cache hits, ${cost}`);
+  }
   lines.push(`  best skill           ${opts.outDir}/best_skill.md`, "");
   return lines.join("\n");
 }

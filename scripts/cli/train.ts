@@ -11,6 +11,8 @@ import { RunCancelledError, runTraining, stopRunOf, type Environment, type Rollo
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { prepareRun } from "../../lib/runs/prepare";
+import { costOf, withUserPrices, type PriceTable } from "../../lib/backends/pricing";
+import { resolveRoles } from "../../lib/backends/registry";
 import { createProgress, type Progress } from "./progress";
 import { formatSummary } from "./summary";
 
@@ -29,6 +31,19 @@ function loadConfig(args: TrainArgs, cwd: string): LoadedConfig {
   const saved = join(resolve(cwd, args.resume), RUN_CONFIG);
   if (!existsSync(saved)) throw new AppError("INVALID_REQUEST", `--resume: ${saved} not found; is this a SkillOpt output folder?`, { field: "--resume" });
   return parseRunConfigText(readFileSync(saved, "utf8"), { sourceName: saved, baseDir: resolve(cwd, args.resume), overrides: args.overrides });
+}
+
+/**
+ * What an interrupted run already spent, from its commit point, so the budget keeps counting on resume.
+ * Calls made after the last committed step are not in it (they are replayed from memos at no cost).
+ */
+function spentSoFar(dir: string, config: RunConfig): { usd: number; calls: number } | undefined {
+  const file = join(dir, "runtime_state.json");
+  if (!existsSync(file)) return undefined;
+  const tokens = (JSON.parse(readFileSync(file, "utf8")) as { token_summary?: Record<string, { calls: number; prompt_tokens: number; completion_tokens: number }> }).token_summary ?? {};
+  const roles = resolveRoles(config.model);
+  const usd = costOf(tokens, { optimizer: { backend: roles.optimizer, model: config.model.optimizer }, target: { backend: roles.target, model: config.model.target } }, withUserPrices(config.model.price_table as PriceTable | undefined));
+  return { usd: usd ?? 0, calls: Object.values(tokens).reduce((n, t) => n + t.calls, 0) };
 }
 
 function stamp(d: Date): string {
@@ -62,7 +77,7 @@ function withItemProgress(env: Environment, progress: Progress): Environment {
 export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Promise<number> {
   const loaded = loadConfig(args, cwd);
   const config = loaded.config;
-  const run = prepareRun({ config, rootDir: cwd, env: process.env });
+  const run = prepareRun({ config, rootDir: cwd, env: process.env, policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
     throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
@@ -100,7 +115,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
       logger: { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`) },
     });
     progress.stop();
-    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated }));
+    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats() }));
     return 0;
   } catch (err) {
     progress.stop();
