@@ -47,6 +47,7 @@ export function ConfigFieldInput({
         </div>
       ) : k.type === "enum" ? (
         <select id={id} className={`${INPUT} ${border}`} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+          {field.nullable && <option value="">(not set)</option>}
           {k.options.map((o) => (
             <option key={o} value={o}>
               {o}

@@ -117,6 +117,29 @@ export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [
     ],
   },
   {
+    id: "budget",
+    title: "Spend limits",
+    blurb: "Reserved before each call: the run pauses (resumable) instead of overspending. Empty = no limit.",
+    fields: [
+      { key: "budget.max_usd", label: "Max USD", help: "Needs a known price for both models (add unknown ones under model.price_table).", kind: num(0, undefined, 0.5), nullable: true },
+      { key: "budget.max_calls", label: "Max calls", help: "Model calls of both roles together.", kind: int(0), nullable: true },
+    ],
+  },
+  {
+    id: "transport",
+    title: "Real backends",
+    blurb: "How calls to OpenAI, Azure, Anthropic and compatible servers are made. Keys come only from environment variables.",
+    fields: [
+      { key: "model.max_concurrency", label: "Max concurrency", help: "Requests in flight per endpoint (default 16).", kind: int(1), nullable: true },
+      { key: "model.timeout_seconds", label: "Timeout per attempt (s)", help: "0 = none (default 300).", kind: int(0), nullable: true },
+      { key: "model.max_retries", label: "Max retries", help: "Retries of 429s, 5xx and timeouts, with backoff (default 5).", kind: int(0), nullable: true },
+      { key: "model.cache", label: "Response cache", help: "Answer identical calls from the local cache (successful answers only).", kind: bool },
+      { key: "model.openai_api_style", label: "OpenAI API", help: "auto picks the Responses API for the models that need it.", kind: oneOf(["auto", "chat", "responses"]), nullable: true },
+      { key: "model.compatible_preset", label: "Compatible preset", help: "For the openai-compatible backend: which server (sets its base URL and key variable).", kind: oneOf(["qwen", "minimax", "vllm", "ollama", "lmstudio", "openrouter"]), nullable: true },
+      { key: "model.compatible_base_url", label: "Compatible base URL", help: "Overrides the preset's URL, e.g. http://localhost:8000/v1.", kind: { type: "text", pattern: /^https?:\/\/\S+$/, patternHint: "an http(s) URL" } },
+    ],
+  },
+  {
     id: "sim",
     title: "Simulated model",
     blurb: "Only used by the simulated backend (scores are synthetic): its noise and speed.",

@@ -17,7 +17,7 @@ describe("config fields table", () => {
       expect(f.label.length).toBeGreaterThan(0);
       expect(f.help.length).toBeGreaterThan(10);
     }
-    expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "sim"]);
+    expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "budget", "transport", "sim"]);
   });
 });
 
