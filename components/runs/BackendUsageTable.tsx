@@ -39,7 +39,9 @@ export function BackendUsageTable({ rows }: { rows: BackendUsageRow[] }) {
                 <td className={TD_NUM}>{formatCount(r.retries)}</td>
                 <td className={TD_NUM}>{formatCount(r.cacheHits)}</td>
                 <td className={TD_NUM}>{answered > 0 ? `${Math.round(r.latencyMs / answered)} ms` : "—"}</td>
-                <td className={TD_NUM}>{r.costUsd === null ? "unknown" : formatCost(r.costUsd)}</td>
+                <td className={TD_NUM} title={r.cacheHits > 0 && r.costSavedUsd !== null ? `${formatCost(r.costSavedUsd)} saved by the cache` : undefined}>
+                  {r.costUsd === null ? "unknown" : formatCost(r.costUsd)}
+                </td>
               </tr>
             );
           })}
