@@ -13,6 +13,8 @@ export interface WorkerProc {
   proc: ChildProcess;
   ready: Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Everything the worker printed (attached to a failing test's report). */
+  log(): string;
 }
 
 /** A worker with short lock and stall intervals, so a killed worker's run is taken over within seconds. */
@@ -31,9 +33,11 @@ export function startWorker(id: string): WorkerProc {
     proc.once("exit", (code) => reject(new Error(`worker ${id} exited (${code}):\n${log}`)));
   });
   ready.catch(() => {});
+  proc.on("exit", (code, signal) => (log += `\n[worker ${id} exited: code ${code}, signal ${signal}]\n`));
   return {
     proc,
     ready,
+    log: () => log,
     kill: (signal = "SIGTERM") =>
       new Promise((resolve) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();

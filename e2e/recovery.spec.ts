@@ -8,8 +8,13 @@ const startWorker = (id: string) => {
   started.push(w);
   return w;
 };
-test.afterEach(async () => {
-  await Promise.all(started.splice(0).map((w) => w.kill("SIGKILL")));
+test.afterEach(async ({}, testInfo) => {
+  const workers = started.splice(0);
+  if (testInfo.status !== testInfo.expectedStatus) {
+    for (const [i, w] of workers.entries()) await testInfo.attach(`worker-${i}.log`, { body: w.log(), contentType: "text/plain" });
+    console.log(workers.map((w) => w.log()).join("\n---\n"));
+  }
+  await Promise.all(workers.map((w) => w.kill("SIGKILL")));
 });
 
 test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run ends with the best skill of an uninterrupted run", async ({ page, request }) => {

@@ -10,6 +10,9 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await worker.kill();
 });
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) console.log(`worker log:\n${worker.log()}`);
+});
 
 test("[RUNS]: creating a run from the form opens its page, and the curves gain points without a reload", async ({ page }) => {
   await page.goto("/runs/new");

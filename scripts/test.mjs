@@ -47,6 +47,8 @@ function runPlaywright(services) {
     const dbUrl = provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
     if (provider === "postgres") spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });
     const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: services.redisUrl, E2E_PROVIDER: provider, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+    // Each e2e pass starts from an empty queue: jobs left by earlier suites belong to other databases.
+    spawnSync("redis-cli", ["-u", services.redisUrl, "flushall"], { stdio: "ignore" });
     const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { cwd: root, env, stdio: "pipe", encoding: "utf8" });
     if (mig.status !== 0) {
       console.error(mig.stdout, mig.stderr);
