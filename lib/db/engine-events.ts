@@ -204,8 +204,14 @@ export async function persistEngineEvent(runId: string, e: EngineEvent, hash: (s
     await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) } });
     await applyEvent(tx, runId, e, hash);
     return run.lastEventSeq;
-  });
+  }, TX_OPTIONS);
 }
+
+/**
+ * SQLite has one writer: a transaction may wait for another run's (a large batch of results) before it
+ * starts. Prisma's defaults (2 s to start, 5 s to finish) are too tight for that on a busy machine.
+ */
+const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** Appends an event that did not come from the engine (claimed, interrupted, resumed …). */
 export async function appendRunEvent(runId: string, type: string, payload: Record<string, unknown>, { db = getDb() }: { db?: Db } = {}): Promise<number> {
@@ -213,7 +219,7 @@ export async function appendRunEvent(runId: string, type: string, payload: Recor
     const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 } }, select: { lastEventSeq: true } });
     await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type, payload: JSON.stringify({ type, ...payload }) } });
     return run.lastEventSeq;
-  });
+  }, TX_OPTIONS);
 }
 
 /** Events after `seq`, oldest first (the SSE tail). */

@@ -15,31 +15,33 @@ export interface UsageDelta {
 
 const addCost = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
 
+/**
+ * Adds increments. No transaction: one worker owns a run and flushes sequentially, and an interactive
+ * transaction would hold SQLite's single writer lock across these reads.
+ */
 export async function addLlmUsage(runId: string, deltas: UsageDelta[], db: Db = getDb()): Promise<void> {
   if (deltas.length === 0) return;
-  await db.$transaction(async (tx) => {
-    for (const d of deltas) {
-      const where = { runId_role_stage: { runId, role: d.role, stage: d.stage } };
-      const prev = await tx.llmUsage.findUnique({ where });
-      const c = d.counters;
-      const errors: Record<string, number> = prev ? (JSON.parse(prev.errorsJson) as Record<string, number>) : {};
-      for (const [k, n] of Object.entries(c.errors)) errors[k] = (errors[k] ?? 0) + n;
-      const data = {
-        backend: d.backend,
-        model: d.model,
-        calls: (prev?.calls ?? 0) + c.calls,
-        promptTokens: (prev?.promptTokens ?? 0) + c.promptTokens,
-        completionTokens: (prev?.completionTokens ?? 0) + c.completionTokens,
-        latencyMs: (prev?.latencyMs ?? 0) + Math.round(c.latencyMs),
-        errorsJson: JSON.stringify(errors),
-        retries: (prev?.retries ?? 0) + c.retries,
-        cacheHits: (prev?.cacheHits ?? 0) + c.cacheHits,
-        costUsd: prev ? addCost(prev.costUsd, c.costUsd) : c.costUsd,
-        costSavedUsd: prev ? addCost(prev.costSavedUsd, c.costSavedUsd) : c.costSavedUsd,
-      };
-      await tx.llmUsage.upsert({ where, create: { runId, role: d.role, stage: d.stage, ...data }, update: data });
-    }
-  });
+  for (const d of deltas) {
+    const where = { runId_role_stage: { runId, role: d.role, stage: d.stage } };
+    const prev = await db.llmUsage.findUnique({ where });
+    const c = d.counters;
+    const errors: Record<string, number> = prev ? (JSON.parse(prev.errorsJson) as Record<string, number>) : {};
+    for (const [k, n] of Object.entries(c.errors)) errors[k] = (errors[k] ?? 0) + n;
+    const data = {
+      backend: d.backend,
+      model: d.model,
+      calls: (prev?.calls ?? 0) + c.calls,
+      promptTokens: (prev?.promptTokens ?? 0) + c.promptTokens,
+      completionTokens: (prev?.completionTokens ?? 0) + c.completionTokens,
+      latencyMs: (prev?.latencyMs ?? 0) + Math.round(c.latencyMs),
+      errorsJson: JSON.stringify(errors),
+      retries: (prev?.retries ?? 0) + c.retries,
+      cacheHits: (prev?.cacheHits ?? 0) + c.cacheHits,
+      costUsd: prev ? addCost(prev.costUsd, c.costUsd) : c.costUsd,
+      costSavedUsd: prev ? addCost(prev.costSavedUsd, c.costSavedUsd) : c.costSavedUsd,
+    };
+    await db.llmUsage.upsert({ where, create: { runId, role: d.role, stage: d.stage, ...data }, update: data });
+  }
 }
 
 export async function listLlmUsage(runId: string, db: Db = getDb()) {
