@@ -42,6 +42,29 @@ export const SimItemAnnotationSchema = z.object({
 });
 export type SimItemAnnotation = z.infer<typeof SimItemAnnotationSchema>;
 
+/** What the sim target knows about one call, handed to a benchmark's own responder. */
+export interface SimTargetCall {
+  system: string;
+  user: string;
+  /** The skill at the end of the system prompt ("" when none). */
+  skill: string;
+  /** The item recognised from the "## Question" section, when there is one. */
+  item: { id: string; sim: SimItemAnnotation } | null;
+  /** The first needed rule the skill lacks (null when guided or no item). */
+  missingRule: SimRule | null;
+  /** True when a guided answer should slip this time (seeded noise). */
+  slip: boolean;
+  /** A seeded number in [0, 1) for this exact prompt. */
+  noise: number;
+  knowledge: SimKnowledge;
+}
+
+/**
+ * A benchmark's own simulated target (multi-turn agents, code writers, …): the answer text for a call,
+ * or null to use the generic question-answering behaviour.
+ */
+export type SimResponder = (call: SimTargetCall) => string | null;
+
 /** Everything the sim needs about one benchmark's sample. */
 export interface SimKnowledge {
   rules: SimRule[];
@@ -49,6 +72,31 @@ export interface SimKnowledge {
   byId: Map<string, SimItemAnnotation>;
   /** Item annotations by normalised question text (see `normaliseQuestion`). */
   byQuestion: Map<string, { id: string; sim: SimItemAnnotation }>;
+  respond?: SimResponder;
+}
+
+const patternCache = new Map<string, RegExp>();
+function pattern(source: string): RegExp {
+  let r = patternCache.get(source);
+  if (!r) {
+    r = new RegExp(source, "i");
+    patternCache.set(source, r);
+  }
+  return r;
+}
+
+/** A rule counts when one of its patterns matches the skill and no contradicting pattern does. */
+export function rulePresent(rule: SimRule, skill: string): boolean {
+  return rule.detect.some((d) => pattern(d).test(skill)) && !rule.conflicts.some((c) => pattern(c).test(skill));
+}
+
+/** The first rule an item needs that the skill lacks, or null when the skill carries all of them. */
+export function missingRuleOf(ann: SimItemAnnotation, skill: string, rules: readonly SimRule[]): SimRule | null {
+  for (const id of ann.needs) {
+    const rule = rules.find((r) => r.id === id);
+    if (rule && !rulePresent(rule, skill)) return rule;
+  }
+  return null;
 }
 
 /** The key the sim uses to recognise an item from the "## Question" section of a target prompt. */
@@ -59,6 +107,7 @@ export function normaliseQuestion(text: string): string {
 export function buildSimKnowledge(
   rules: SimRule[],
   items: Array<{ id: string; question?: unknown; sim?: unknown }>,
+  respond?: SimResponder,
 ): SimKnowledge {
   const byId = new Map<string, SimItemAnnotation>();
   const byQuestion = new Map<string, { id: string; sim: SimItemAnnotation }>();
@@ -70,5 +119,5 @@ export function buildSimKnowledge(
       byQuestion.set(normaliseQuestion(item.question), { id: String(item.id), sim: parsed.data });
     }
   }
-  return { rules, byId, byQuestion };
+  return respond ? { rules, byId, byQuestion, respond } : { rules, byId, byQuestion };
 }

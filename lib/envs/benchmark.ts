@@ -3,7 +3,7 @@
  * the registry only lists them.
  */
 import type { RunConfig } from "../contracts/run-config";
-import type { SimRule } from "../contracts/sim";
+import type { SimResponder, SimRule } from "../contracts/sim";
 import type { Environment } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import type { RowNormaliser } from "./common/read-items";
@@ -18,6 +18,8 @@ export interface BenchmarkDefinition {
   sample(): Splits;
   /** The sample's sim rule catalogue. */
   simRules(): SimRule[];
+  /** The benchmark's own simulated target, when the generic question answering does not fit. */
+  simResponder?: SimResponder;
   /** Row normaliser/validator used by the split loader. */
   normalise: RowNormaliser;
   /** Path of the seed skill (`initial.md`), relative to the project root. */

@@ -54,7 +54,7 @@ export function loadSimKnowledge(config: RunConfig, splits: Splits): SimKnowledg
   const bench = getBenchmark(config.env.name);
   const rules = bench.simRules();
   if (rules.length === 0) return null;
-  return buildSimKnowledge(rules, [...splits.train, ...splits.val, ...splits.test]);
+  return buildSimKnowledge(rules, [...splits.train, ...splits.val, ...splits.test], bench.simResponder);
 }
 
 /** The benchmark's seed skill (`initial.md`), relative to the project root. */

@@ -2,7 +2,7 @@
  * How the simulated model relates skill text to the hidden guidance rules: whether a rule is present,
  * and how an optimizer would write it into a skill (an edit, or a whole new document).
  */
-import type { SimRule } from "../../contracts/sim";
+import { rulePresent, type SimRule } from "../../contracts/sim";
 import { protectedRegions } from "../../engine/protected";
 
 const cache = new Map<string, RegExp>();
@@ -15,10 +15,7 @@ function re(source: string): RegExp {
   return r;
 }
 
-/** A rule counts when one of its patterns matches the skill and no contradicting pattern does. */
-export function rulePresent(rule: SimRule, skill: string): boolean {
-  return rule.detect.some((d) => re(d).test(skill)) && !rule.conflicts.some((c) => re(c).test(skill));
-}
+export { rulePresent };
 
 /** Lines outside the protected blocks (edits may not target text inside them). */
 function editableLines(skill: string): string[] {

@@ -4,7 +4,7 @@
  * all of it is there — otherwise with the item's characteristic wrong answer. A seeded slip rate adds
  * noise: the same prompt and seed always give the same answer.
  */
-import { normaliseQuestion, type SimItemAnnotation, type SimKnowledge } from "../../contracts/sim";
+import { missingRuleOf, normaliseQuestion, type SimItemAnnotation, type SimKnowledge } from "../../contracts/sim";
 import { draw, normaliseAnswer, sectionBody, targetSkill } from "./parse";
 import { rulePresent } from "./rules";
 
@@ -41,6 +41,13 @@ export function simTargetAnswer(system: string, user: string, opts: SimTargetOpt
   const question = sectionBody(user, "Question");
   const hit = question && opts.knowledge ? opts.knowledge.byQuestion.get(normaliseQuestion(question)) : undefined;
   const noise = draw(opts.seed, "target", system, user);
+  const k = opts.knowledge;
+  if (k?.respond) {
+    const skill = targetSkill(system);
+    const missingRule = hit ? missingRuleOf(hit.sim, skill, k.rules) : null;
+    const own = k.respond({ system, user, skill, item: hit ?? null, missingRule, slip: !missingRule && noise < opts.slipRate, noise, knowledge: k });
+    if (own !== null) return own;
+  }
   const options = choices(user);
   let answer: string | null = null;
   if (hit && opts.knowledge) answer = intendedAnswer(hit.sim, targetSkill(system), opts.knowledge, noise, opts.slipRate);
