@@ -22,6 +22,8 @@ export interface BenchmarkDefinition {
   simResponder?: SimResponder;
   /** Row normaliser/validator used by the split loader. */
   normalise: RowNormaliser;
+  /** Split-folder item file types in order of preference (default json, jsonl). */
+  splitFileTypes?: readonly string[];
   /** Path of the seed skill (`initial.md`), relative to the project root. */
   initialSkillPath: string;
 }

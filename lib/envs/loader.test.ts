@@ -47,6 +47,21 @@ describe("split_dir mode", () => {
     expect(splits.test.map((i) => i.id)).toEqual(["t1", "t2"]);
   });
 
+  it("reads CSV split files when the benchmark prefers them, and names a bad CSV line", () => {
+    write("splits/train/items.json", rows(["ignored"]));
+    write("splits/train/items.csv", 'id,question\n1,"a, quoted"\n2,b\n');
+    write("splits/val/items.csv", "id,question\nv,c\n");
+    write("splits/test/items.csv", "id,question\nt,d\n");
+    const splits = loadSplits({ config: config(), rootDir: root, splitFileTypes: ["csv", "json"] });
+    expect(splits.train).toEqual([{ id: "1", question: "a, quoted" }, { id: "2", question: "b" }]);
+    write("splits/test/items.csv", "id,question\nt,d,extra\n");
+    const err = errorOf(() => loadSplits({ config: config(), rootDir: root, splitFileTypes: ["csv"] }));
+    expect(err.message).toMatch(/splits\/test\/items\.csv: not valid CSV \(line 2/);
+    rmSync(path.join(root, "splits/val/items.csv"));
+    const missing = errorOf(() => loadSplits({ config: config(), rootDir: root, splitFileTypes: ["csv"] }));
+    expect(missing.message).toMatch(/no \*\.csv file in the split folder/);
+  });
+
   it("truncates each split with limit", () => {
     write("splits/train/items.json", rows([1, 2, 3]));
     write("splits/val/items.json", rows([4, 5]));
@@ -172,7 +187,7 @@ describe("ratio mode", () => {
     write("many/a.json", ten);
     write("many/b.jsonl", "");
     expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "many" }), rootDir: root })).message).toMatch(
-      /exactly one \.json\/\.jsonl file/,
+      /exactly one \.json\/\.jsonl\/\.csv file/,
     );
     write("splitlike/train/items.json", ten);
     expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "splitlike" }), rootDir: root })).message).toMatch(

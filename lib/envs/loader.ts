@@ -28,6 +28,11 @@ export interface LoadSplitsOptions {
   sample?: () => Splits;
   /** The benchmark's row normaliser/validator, applied to every row before the id checks. */
   normalise?: RowNormaliser;
+  /**
+   * Which file of a split folder holds the items, by extension in order of preference (default
+   * `["json", "jsonl"]`; DocVQA reads `["csv"]`, OfficeQA `["csv", "json"]`).
+   */
+  splitFileTypes?: readonly string[];
 }
 
 /** Loads train/val/test for `config.env.split_mode`, validates every item and applies `env.limit`. */
@@ -72,18 +77,22 @@ function fromSplitDir(opts: LoadSplitsOptions): Splits {
   for (const name of SPLIT_NAMES) {
     const folder = path.join(root, name);
     if (!isDirectory(folder)) invalidFile(folder, `missing split folder '${name}/' in ${root}`);
-    const file = firstItemsFile(folder);
+    const file = firstItemsFile(folder, opts.splitFileTypes ?? DEFAULT_SPLIT_FILE_TYPES);
     out[name] = requireNonEmpty(name, toItems(readSplitFile(file), file, opts.normalise), file);
   }
   return out;
 }
 
-/** The first `*.json` in sorted order, else the first `*.jsonl`. */
-function firstItemsFile(folder: string): string {
+const DEFAULT_SPLIT_FILE_TYPES = ["json", "jsonl"] as const;
+
+/** The first file (sorted by name) of the first extension in `types` that the folder has. */
+function firstItemsFile(folder: string, types: readonly string[]): string {
   const names = readdirSync(folder).sort();
-  const pick = names.find((n) => n.toLowerCase().endsWith(".json")) ?? names.find((n) => n.toLowerCase().endsWith(".jsonl"));
-  if (pick === undefined) return invalidFile(folder, "no *.json or *.jsonl file in the split folder");
-  return path.join(folder, pick);
+  for (const ext of types) {
+    const pick = names.find((n) => n.toLowerCase().endsWith(`.${ext}`));
+    if (pick !== undefined) return path.join(folder, pick);
+  }
+  return invalidFile(folder, `no ${types.map((t) => `*.${t}`).join(" or ")} file in the split folder`);
 }
 
 function isDirectory(p: string): boolean {
@@ -112,9 +121,9 @@ function resolveDataFile(rootDir: string, configured: string): string {
   if (SPLIT_NAMES.some((n) => isDirectory(path.join(target, n)))) {
     return invalidFile(target, "looks like a split folder (has train/val/test); use split_mode split_dir");
   }
-  const files = readdirSync(target).filter((n) => /\.jsonl?$/i.test(n)).sort();
+  const files = readdirSync(target).filter((n) => /\.(jsonl?|csv)$/i.test(n)).sort();
   if (files.length !== 1) {
-    return invalidFile(target, `expected exactly one .json/.jsonl file in the folder, found ${files.length}`);
+    return invalidFile(target, `expected exactly one .json/.jsonl/.csv file in the folder, found ${files.length}`);
   }
   return path.join(target, files[0] as string);
 }

@@ -43,7 +43,10 @@ export function createEnvironment(config: RunConfig, splits?: Splits): Environme
 /** The three splits of `config.env.name` per `env.split_mode`, normalised and validated by the benchmark. */
 export function loadBenchmarkSplits(config: RunConfig, rootDir: string): Splits {
   const bench = getBenchmark(config.env.name);
-  return loadSplits({ config, rootDir, sample: bench.sample, normalise: bench.normalise });
+  return loadSplits({
+    config, rootDir, sample: bench.sample, normalise: bench.normalise,
+    ...(bench.splitFileTypes ? { splitFileTypes: bench.splitFileTypes } : {}),
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
  * and, for item problems, the 0-based item index, raised as `AppError("INVALID_REQUEST", …, {field: file})`.
  */
 import { readFileSync } from "node:fs";
+import { parse as parseCsvText } from "csv-parse/sync";
 import { AppError } from "../../errors";
 import type { Item } from "../../engine/types";
 
@@ -55,10 +56,30 @@ export function parseJsonl(text: string, file: string): unknown[] {
   return rows;
 }
 
-/** A split file: `.jsonl` is read line by line; `.json` must hold a JSON array. */
+/**
+ * A CSV file with a header row: one object per data row, keyed by the (trimmed) header names; values stay
+ * strings. A row with the wrong number of cells or an unclosed quote is an error naming the 1-based line.
+ */
+export function parseCsv(text: string, file: string): Record<string, string>[] {
+  try {
+    return parseCsvText(text, {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      skip_empty_lines: true,
+      bom: true,
+      relax_column_count: false,
+    }) as Record<string, string>[];
+  } catch (err) {
+    const e = err as { lines?: number; message?: string };
+    const where = typeof e.lines === "number" ? `line ${e.lines}: ` : "";
+    return invalidFile(file, `not valid CSV (${where}${(e.message ?? String(err)).replace(/^Invalid Record Length: /, "")})`);
+  }
+}
+
+/** A split file: `.jsonl` is read line by line; `.csv` needs a header row; `.json` must hold a JSON array. */
 export function readSplitFile(file: string): unknown[] {
   const text = readText(file);
   if (file.toLowerCase().endsWith(".jsonl")) return parseJsonl(text, file);
+  if (file.toLowerCase().endsWith(".csv")) return parseCsv(text, file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -76,6 +97,7 @@ export function readSplitFile(file: string): unknown[] {
 export function readRawDataFile(file: string): unknown[] {
   const text = readText(file);
   if (file.toLowerCase().endsWith(".jsonl")) return parseJsonl(text, file);
+  if (file.toLowerCase().endsWith(".csv")) return parseCsv(text, file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
