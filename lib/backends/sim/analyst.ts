@@ -22,9 +22,17 @@ function inferRules(user: string, k: SimKnowledge): Array<{ rule: SimRule; count
   const counts = new Map<string, number>();
   for (const t of parseTrajectories(user)) {
     const ann = k.byId.get(t.id);
-    if (!ann || t.prediction === null) continue;
-    const said = normaliseAnswer(t.prediction);
-    const id = ann.needs.find((r) => ann.wrong[r] !== undefined && normaliseAnswer(ann.wrong[r]!) === said);
+    if (!ann || (t.prediction === null && t.failReason === null)) continue;
+    const said = t.prediction === null ? null : normaliseAnswer(t.prediction);
+    const reason = t.failReason === null ? "" : normaliseAnswer(t.failReason);
+    // The characteristic wrong answer is the prediction itself (QA benchmarks) or, for agents and code
+    // writers whose "answer" is an outcome, a distinctive phrase (≥ 12 chars) inside the failure reason.
+    const id = ann.needs.find((r) => {
+      const wrong = ann.wrong[r];
+      if (wrong === undefined) return false;
+      const w = normaliseAnswer(wrong);
+      return w === said || (w.length >= 12 && reason.includes(w));
+    });
     if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return k.rules
