@@ -8,12 +8,18 @@ import type { Environment } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import type { RowNormaliser } from "./common/read-items";
 
+/** Where a benchmark runs: relative data paths resolve against `rootDir`; `vars` is the process environment, passed in. */
+export interface BenchmarkContext {
+  rootDir: string;
+  vars: Readonly<Record<string, string | undefined>>;
+}
+
 /** One benchmark implementation. */
 export interface BenchmarkDefinition {
   /** Canonical name (`config.env.name`). */
   name: string;
   /** Builds the environment; `splits` (when given) lets envs derive task types from the loaded items. */
-  create(config: RunConfig, splits?: Splits): Environment;
+  create(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment;
   /** The built-in offline sample, items with their hidden `sim` annotations. */
   sample(): Splits;
   /** The sample's sim rule catalogue. */

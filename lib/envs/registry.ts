@@ -7,7 +7,7 @@ import { buildSimKnowledge, type SimKnowledge } from "../contracts/sim";
 import type { Environment } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
-import type { BenchmarkDefinition } from "./benchmark";
+import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
@@ -35,9 +35,12 @@ export function getBenchmark(name: string): BenchmarkDefinition {
   return hit;
 }
 
-/** The environment of `config.env.name`; `splits` (optional) lets it derive task types from the loaded items. */
-export function createEnvironment(config: RunConfig, splits?: Splits): Environment {
-  return getBenchmark(config.env.name).create(config, splits);
+/**
+ * The environment of `config.env.name`; `splits` (optional) lets it derive task types from the loaded
+ * items; `context` gives data-reading benchmarks the project root and the environment variables.
+ */
+export function createEnvironment(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment {
+  return getBenchmark(config.env.name).create(config, splits, context);
 }
 
 /** The three splits of `config.env.name` per `env.split_mode`, normalised and validated by the benchmark. */

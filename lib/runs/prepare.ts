@@ -86,7 +86,7 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   return {
     config,
     splits,
-    env: createEnvironment(config, splits),
+    env: createEnvironment(config, splits, { rootDir, vars: opts.env ?? {} }),
     initialSkill,
     skillSource,
     optimizer: createModelClient("optimizer", config, ctx),
