@@ -29,8 +29,15 @@ function has(cmd) {
 }
 
 /** What is missing, as Debian package names. */
-export function missingPackages({ chromium = false } = {}) {
+/** True when some Python 3 the SpreadsheetBench sandbox would pick can import openpyxl. */
+function hasOpenpyxl() {
+  const candidates = [process.env.SKILLOPT_PYTHON, "python3", "/usr/bin/python3"].filter(Boolean);
+  return candidates.some((py) => spawnSync(py, ["-c", "import openpyxl"], { stdio: "ignore" }).status === 0);
+}
+
+export function missingPackages({ chromium = false, openpyxl = false } = {}) {
   const missing = [];
+  if (openpyxl && !hasOpenpyxl()) missing.push("python3-openpyxl");
   if (!has("redis-server")) missing.push("redis-server");
   if (!pgBin()) missing.push("postgresql");
   if (chromium && !existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");

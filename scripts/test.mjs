@@ -73,8 +73,9 @@ function runPlaywright(services) {
 const extra = process.argv.slice(2);
 const wantIntegration = hasFiles("tests/integration", /\.int\.test\.ts$/);
 const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
-const missing = missingPackages({ chromium: wantE2e });
-if ((wantIntegration || wantE2e) && missing.length > 0) {
+const needServices = wantIntegration || wantE2e;
+const missing = missingPackages({ chromium: wantE2e, openpyxl: true }).filter((p) => needServices || p === "python3-openpyxl");
+if (missing.length > 0) {
   console.error(`\nnpm test needs these system packages: ${missing.join(", ")}\n  install them with: sudo apt-get install -y ${missing.join(" ")}`);
   console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${missing.join(", ")})`);
   process.exit(1);
