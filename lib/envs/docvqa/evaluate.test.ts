@@ -17,7 +17,7 @@ describe("extractGoldAnswers", () => {
   it("parses Python-literal list strings, with either quote and escapes", () => {
     expect(extractGoldAnswers(`['a', "b's"]`)).toEqual(["a", "b's"]);
     expect(extractGoldAnswers(`['O\\'Neil', 'tab\\there', u'caf\\xe9']`)).toEqual(["O'Neil", "tab\there", "café"]);
-    expect(extractGoldAnswers(`('x',)`)).toEqual(["x"]);
+    expect(extractGoldAnswers(`[('x', 'y')]`)).toEqual(["x", "y"]);
   });
   it("parses JSON, lists, dicts and list items that are dicts", () => {
     expect(extractGoldAnswers(`["1,120", "1120"]`)).toEqual(["1,120", "1120"]);
@@ -31,6 +31,8 @@ describe("extractGoldAnswers", () => {
     expect(extractGoldAnswers("Dr. Mira J. Harlow")).toEqual(["Dr. Mira J. Harlow"]);
     expect(extractGoldAnswers("(612) 555-0148")).toEqual(["(612) 555-0148"]);
     expect(extractGoldAnswers("[draft] notes")).toEqual(["[draft] notes"]);
+    expect(extractGoldAnswers("(675)")).toEqual(["(675)"]);
+    expect(extractGoldAnswers("(2,250)")).toEqual(["(2,250)"]);
   });
 });
 

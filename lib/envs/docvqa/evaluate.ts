@@ -35,10 +35,13 @@ function fromParsed(value: unknown): string[] {
   return [];
 }
 
-/** A string cell that holds a JSON or Python-literal list/dict → its value; else the string itself. */
+/**
+ * A string cell that holds a JSON or Python-literal list/dict → its value; else the string itself. Only
+ * `[…]` and `{…}` are parsed: a parenthesised gold such as "(675)" is an answer, not a tuple.
+ */
 function parseCell(text: string): unknown {
   const t = text.trim();
-  if (!/^[[({]/.test(t)) return text;
+  if (!/^[[{]/.test(t)) return text;
   try {
     return JSON.parse(t);
   } catch {

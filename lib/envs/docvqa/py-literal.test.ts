@@ -6,6 +6,8 @@ describe("parsePythonLiteral", () => {
     expect(parsePythonLiteral(`['a', "b's", 3, -1.5, None, True, False]`)).toEqual(["a", "b's", 3, -1.5, null, true, false]);
     expect(parsePythonLiteral(`{'text': 'x', 'n': (1, 2,)}`)).toEqual({ text: "x", n: [1, 2] });
     expect(parsePythonLiteral("[]")).toEqual([]);
+    expect(parsePythonLiteral("('a')")).toBe("a");
+    expect(parsePythonLiteral("('a',)")).toEqual(["a"]);
   });
   it("handles escapes, prefixes, triple quotes and implicit concatenation", () => {
     expect(parsePythonLiteral(String.raw`'it\'s \\ \n \x41\u00e9\U0001F600'`)).toBe("it's \\ \n Aé😀");

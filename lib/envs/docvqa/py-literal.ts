@@ -83,17 +83,20 @@ function readString(c: Cursor): string {
   }
 }
 
-function readSequence(c: Cursor, close: string): unknown[] {
+/** Items up to `close`; a parenthesised single value without a comma is that value (Python: `(5)` is 5). */
+function readSequence(c: Cursor, close: string): unknown {
   const out: unknown[] = [];
+  let comma = false;
   for (;;) {
     skipSpace(c);
     if (c.text[c.pos] === close) {
       c.pos += 1;
-      return out;
+      return close === ")" && out.length === 1 && !comma ? out[0] : out;
     }
     out.push(readValue(c));
     skipSpace(c);
-    if (c.text[c.pos] === ",") c.pos += 1;
+    comma = c.text[c.pos] === ",";
+    if (comma) c.pos += 1;
     else if (c.text[c.pos] !== close) fail();
   }
 }
