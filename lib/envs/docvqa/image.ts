@@ -3,7 +3,7 @@
  * of the file the item came from (`source_dir`), the split_dir, and the project root; the first existing
  * file wins. The built-in sample's items carry paths relative to the project root.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 
 /** Where relative image paths may live, most specific first. */
@@ -44,21 +44,30 @@ export type ImageOutcome =
   | { ok: true; file: string; mediaType: string; dataBase64: string; bytes: number }
   | { ok: false; reason: string };
 
-/** Resolves and reads `raw`; never throws. */
-export function readDocumentImage(raw: string, roots: ImageRoots): ImageOutcome {
-  const candidates = imageCandidates(raw, roots);
-  const file = candidates.find((c) => existsSync(c));
-  if (file === undefined) return { ok: false, reason: `document image '${raw}' not found (looked in ${candidates.join(", ")})` };
+async function statOrNull(file: string): Promise<Awaited<ReturnType<typeof stat>> | null> {
   try {
-    const stat = statSync(file);
-    const size = stat.size;
-    if (!stat.isFile()) return { ok: false, reason: `document image ${file} is not a file` };
-    if (size === 0) return { ok: false, reason: `document image ${file} is empty` };
-    if (size > MAX_IMAGE_BYTES) return { ok: false, reason: `document image ${file} is too large (${size} bytes)` };
-    const data = readFileSync(file);
-    return { ok: true, file, mediaType: mediaTypeOf(file), dataBase64: data.toString("base64"), bytes: data.length };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    return { ok: false, reason: `cannot read document image ${file} (${code})` };
+    return await stat(file);
+  } catch {
+    return null;
   }
+}
+
+/** Resolves and reads `raw` (asynchronously, so parallel rollouts do not block each other); never throws. */
+export async function readDocumentImage(raw: string, roots: ImageRoots): Promise<ImageOutcome> {
+  const candidates = imageCandidates(raw, roots);
+  for (const file of candidates) {
+    const info = await statOrNull(file);
+    if (info === null) continue;
+    if (!info.isFile()) return { ok: false, reason: `document image ${file} is not a file` };
+    if (info.size === 0) return { ok: false, reason: `document image ${file} is empty` };
+    if (info.size > MAX_IMAGE_BYTES) return { ok: false, reason: `document image ${file} is too large (${info.size} bytes)` };
+    try {
+      const data = await readFile(file);
+      return { ok: true, file, mediaType: mediaTypeOf(file), dataBase64: data.toString("base64"), bytes: data.length };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      return { ok: false, reason: `cannot read document image ${file} (${code})` };
+    }
+  }
+  return { ok: false, reason: `document image '${raw}' not found (looked in ${candidates.join(", ")})` };
 }

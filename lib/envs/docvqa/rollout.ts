@@ -54,7 +54,7 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
   const missing = missingDocVqaField(item);
   if (missing !== null) return errorTrajectory(base, `item is missing field '${missing}'`);
   const doc = item as DocVqaItem;
-  const image = readDocumentImage(doc.image_path, rootsFor(doc, ctx));
+  const image = await readDocumentImage(doc.image_path, rootsFor(doc, ctx));
   if (!image.ok) return errorTrajectory(base, image.reason);
 
   const detail = imageDetailOf(config);
