@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { chromium } from "@playwright/test";
 
 const SAMPLE_DIR = path.resolve(import.meta.dirname, "../lib/envs/docvqa/sample");
 const DOCUMENTS = path.join(SAMPLE_DIR, "documents");
