@@ -15,7 +15,13 @@ export type ChatMessage = {
 };
 export type ChatContentPart =
   | { type: "text"; text: string }
-  | { type: "image"; mediaType: string; dataBase64: string };
+  | {
+      type: "image";
+      mediaType: string;
+      dataBase64: string;
+      /** OpenAI's image resolution hint; absent (or "auto") leaves the provider default. */
+      detail?: "auto" | "low" | "high";
+    };
 
 export interface CompletionRequest {
   role: Role;

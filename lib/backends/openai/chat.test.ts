@@ -31,6 +31,19 @@ describe("which parameters are sent", () => {
     expect(minimal).not.toHaveProperty("reasoning_effort");
   });
 
+  it("an image part's detail is sent only when it is not auto", () => {
+    const policy = { tokenField: "max_completion_tokens" as const, effort: "reasoning_effort" as const, temperature: false };
+    const withDetail = (detail: "auto" | "low" | "high") => ({
+      ...req,
+      messages: [{ role: "user" as const, content: [{ type: "image" as const, mediaType: "image/png", dataBase64: "AAA", detail }] }],
+    });
+    const sent = (detail: "auto" | "low" | "high") => (chatBody(withDetail(detail), { model: "gpt-4o", policy, efforts: [] }).messages as unknown[])[1];
+    expect(sent("high")).toEqual({ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAA", detail: "high" } }] });
+    expect(sent("auto")).toEqual({ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAA" } }] });
+    const responses = responsesBody(withDetail("low"), { model: "gpt-5.3-codex", efforts: [] });
+    expect(JSON.stringify(responses.input)).toContain('"detail":"low"');
+  });
+
   it("each compatible preset gets only the parameters it accepts", () => {
     for (const preset of Object.values(COMPATIBLE_PRESETS)) {
       const { efforts, ...policy } = preset.params;

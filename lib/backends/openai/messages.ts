@@ -18,7 +18,11 @@ export function textOf(content: ChatMessage["content"]): string {
 }
 
 function chatParts(parts: ChatContentPart[]): ChatPart[] {
-  return parts.map((p): ChatPart => (p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: dataUrl(p) } }));
+  return parts.map((p): ChatPart => {
+    if (p.type === "text") return { type: "text", text: p.text };
+    // `detail` is sent only when it asks for something other than the provider default.
+    return { type: "image_url", image_url: { url: dataUrl(p), ...(p.detail && p.detail !== "auto" ? { detail: p.detail } : {}) } };
+  });
 }
 
 /** Chat Completions messages: the system prompt first (when non-empty), then the conversation. */
@@ -39,7 +43,7 @@ export function toResponsesInput(messages: ChatMessage[]): ResponsesInput {
   return messages.map((m) => {
     if (m.role === "assistant" || typeof m.content === "string") return { role: m.role, content: textOf(m.content) };
     const content: InputContent = m.content.map((p) =>
-      p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: dataUrl(p), detail: "auto" },
+      p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: dataUrl(p), detail: p.detail ?? "auto" },
     );
     return { role: "user", content };
   });

@@ -1,0 +1,67 @@
+/**
+ * DocVQA: answer a question about the image of a document page; scored by ANLS.
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { SimRule } from "../../contracts/sim";
+import type { Environment } from "../../engine/ports";
+import type { Item, Splits } from "../../engine/types";
+import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
+import { sampleSplits, simRules } from "../common/sample-files";
+import sampleTest from "./sample/test/items.json";
+import sampleTrain from "./sample/train/items.json";
+import sampleVal from "./sample/val/items.json";
+import sampleRules from "./sample/sim-rules.json";
+import { DEFAULT_TASK_TYPE, normaliseDocVqaRow } from "./normalise";
+import { rolloutDocVqa } from "./rollout";
+
+export { anls, anlsOne, extractDocVqaAnswer, extractGoldAnswers, levenshtein, normaliseAnls, scoreDocVqa } from "./evaluate";
+export { buildDocVqaSystemPrompt, buildDocVqaUserText, DOCVQA_SYSTEM_BASE } from "./prompt";
+export { parsePythonLiteral } from "./py-literal";
+export type { DocVqaItem } from "./normalise";
+
+/** The error analyst's failure categories for DocVQA. */
+export const DOCVQA_FAILURE_TAXONOMY = ["evidence_miss", "near_match_confusion", "normalization_error", "reading_error", "other"];
+
+/** Sorted distinct task types of the items (`docvqa` when none has one). */
+export function docVqaTaskTypes(items: readonly Item[]): string[] {
+  const types = new Set<string>();
+  for (const item of items) if (typeof item.task_type === "string" && item.task_type !== "") types.add(item.task_type);
+  return types.size === 0 ? [DEFAULT_TASK_TYPE] : [...types].sort();
+}
+
+/**
+ * The DocVQA environment for a run. Relative image paths resolve against the item's source folder, the
+ * split_dir, then `context.rootDir` (the current directory when no context is given).
+ */
+export function createDocVqaEnv(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment {
+  const source = splits ?? docVqaSample();
+  const taskTypes = docVqaTaskTypes([...source.train, ...source.val, ...source.test]);
+  const rootDir = context?.rootDir ?? process.cwd();
+  return {
+    name: "docvqa",
+    taskTypes: () => [...taskTypes],
+    rollout: (input) => rolloutDocVqa({ config, rootDir }, input),
+    failureTaxonomy: () => [...DOCVQA_FAILURE_TAXONOMY],
+  };
+}
+
+/** The built-in offline sample (invented document pages rendered to PNG, with hidden sim annotations). */
+export function docVqaSample(): Splits {
+  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
+}
+
+/** The sample's sim rules (5 real, 2 harmful distractors). */
+export function docVqaSimRules(): SimRule[] {
+  return simRules(sampleRules);
+}
+
+/** Registry descriptor. */
+export const docVqaBenchmark: BenchmarkDefinition = {
+  name: "docvqa",
+  create: (config, splits, context) => createDocVqaEnv(config, splits, context),
+  sample: docVqaSample,
+  simRules: docVqaSimRules,
+  normalise: normaliseDocVqaRow,
+  splitFileTypes: ["csv"],
+  initialSkillPath: "lib/envs/docvqa/initial.md",
+};
