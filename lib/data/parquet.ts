@@ -1,6 +1,6 @@
 /**
  * Parquet rows for the Hugging Face datasets that only ship parquet (SearchQA, DocVQA), via hyparquet
- * (pure JS; snappy built in). UTF-8 columns come back as strings, binary columns (images) as Uint8Array,
+ * (pure JS; snappy built in). UTF8-annotated columns come back as strings, plain binary columns (images) as Uint8Array,
  * INT64 as bigint.
  */
 import { parquetReadObjects } from "hyparquet";
@@ -10,7 +10,8 @@ import { AppError } from "../errors";
 export async function readParquetRows(buffer: Uint8Array, where = "parquet file"): Promise<Record<string, unknown>[]> {
   const file = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
   try {
-    return (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    // utf8:false keeps unannotated BYTE_ARRAY columns (image bytes) binary; UTF8/STRING columns are still text.
+    return (await parquetReadObjects({ file, utf8: false })) as Record<string, unknown>[];
   } catch (err) {
     throw new AppError("INVALID_REQUEST", `${where}: cannot read parquet (${err instanceof Error ? err.message : String(err)})`);
   }
