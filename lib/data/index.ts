@@ -7,4 +7,4 @@ export { applyMirror, checkMirror, createDownloader, type Downloader, type Downl
 export { pullBenchmark, type PullOptions, type PullResult } from "./pull";
 export { readParquetRows } from "./parquet";
 export { readTar } from "./tar";
-export { DATA_BENCHMARKS, SOURCES, datasetFileUrl, findDataSource, manifestUrl, type DataBenchmark, type DataSource } from "./sources";
+export { DATA_BENCHMARKS, SOURCES, datasetFileUrl, datasetTreeUrl, findDataSource, manifestUrl, type DataBenchmark, type DataSource } from "./sources";
