@@ -7,7 +7,8 @@ import path from "node:path";
 import { parse as parseCsvText } from "csv-parse/sync";
 import { AppError } from "../errors";
 import type { Downloader } from "./http";
-import { readParquetRows } from "./parquet";
+import { keyOf, type RowIndex } from "./match";
+import { readParquetKeyed, readParquetRows } from "./parquet";
 import { datasetFileUrl, datasetTreeUrl, type DataSource } from "./sources";
 
 /** The dataset file paths of `src` (listing a folder through the HF tree API when needed). */
@@ -91,4 +92,24 @@ export async function readTableRows(data: Uint8Array, file: string): Promise<Rec
   const rows = Array.isArray(parsed) ? parsed : (parsed as { data?: unknown })?.data;
   if (!Array.isArray(rows)) throw new AppError("INVALID_REQUEST", `${file}: expected a JSON array of rows`);
   return rows as Record<string, unknown>[];
+}
+
+/**
+ * Offers every row of a downloaded table to `index`, keyed by `keyColumn` (parquet: only the wanted
+ * rows are decoded in full). Returns the number of rows scanned.
+ */
+export async function scanTable(
+  data: Uint8Array,
+  file: string,
+  keyColumn: string,
+  index: RowIndex<Record<string, unknown>>,
+): Promise<number> {
+  if (file.toLowerCase().endsWith(".parquet")) {
+    const { keys, rows } = await readParquetKeyed(data, { keyColumn, wants: (k) => index.wants(keyOf(k)), where: file });
+    keys.forEach((k, i) => index.offer(keyOf(k), rows.get(i) ?? {}, `${file} row ${i + 1}`));
+    return keys.length;
+  }
+  const rows = await readTableRows(data, file);
+  rows.forEach((row, i) => index.offer(keyOf(row?.[keyColumn]), row, `${file} row ${i + 1}`));
+  return rows.length;
 }

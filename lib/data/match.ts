@@ -28,6 +28,11 @@ export class RowIndex<Row> {
     this.found.set(key, { row, where });
   }
 
+  /** True when `key` is one of the wanted keys. */
+  wants(key: string | null): boolean {
+    return key !== null && this.wanted.has(key);
+  }
+
   /** Throws unless every wanted key was found. */
   requireAll(): void {
     const missing = [...this.wanted.keys()].filter((k) => !this.found.has(k));

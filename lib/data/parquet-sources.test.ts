@@ -12,7 +12,7 @@ import { loadBenchmarkSplits } from "../envs";
 import { readSplitFile } from "../envs/common/read-items";
 import { buildRunConfig } from "../envs/test-helpers";
 import { pullBenchmark } from "./pull";
-import { readParquetRows } from "./parquet";
+import { readParquetKeyed, readParquetRows } from "./parquet";
 import { makeTarGz, startFixtureServer, type FixtureServer } from "./testing";
 
 const FIXTURES = path.join(import.meta.dirname, "../../tests/fixtures/data-pull");
@@ -27,8 +27,9 @@ const listOf = (name: string) => [
   { name: "element", ...STR },
 ] as const;
 
-function searchQaParquet(rows: Array<Record<string, unknown>>): Uint8Array {
+function searchQaParquet(rows: Array<Record<string, unknown>>, rowGroupSize?: number): Uint8Array {
   return new Uint8Array(parquetWriteBuffer({
+    ...(rowGroupSize ? { rowGroupSize } : {}),
     columnData: ["key", "question", "context", "answers"].map((name) => ({ name, data: rows.map((r) => r[name]) })),
     schema: [{ name: "root", num_children: 4 }, { name: "key", ...STR }, { name: "question", ...STR }, { name: "context", ...STR }, ...listOf("answers")] as never,
   }));
@@ -103,7 +104,7 @@ beforeAll(async () => {
   server = await startFixtureServer({
     root: path.join(FIXTURES, "mirror"),
     files: {
-      [`${SQ}/train-00000-of-00002.parquet`]: searchQaParquet(sqRows.slice(0, 3)),
+      [`${SQ}/train-00000-of-00002.parquet`]: searchQaParquet(sqRows.slice(0, 3), 2),
       [`${SQ}/validation-00000-of-00001.parquet`]: searchQaParquet(sqRows.slice(3)),
       [`${SQ}/README.md`]: "ignored",
       ...docFiles(goodDocRows),
@@ -126,6 +127,15 @@ describe("readParquetRows", () => {
     expect(rows[0]).toMatchObject({ questionId: "50002", answers: ["May 5, 1972"], question_types: ["layout"], docId: 201n });
     expect((rows[0]!.image as { bytes: Uint8Array }).bytes).toEqual(JPEG);
     await expect(readParquetRows(new Uint8Array([1, 2, 3]), "x.parquet")).rejects.toThrow(/x\.parquet: cannot read parquet/);
+  });
+
+  it("reads every key but only the wanted rows, across row groups", async () => {
+    const file = searchQaParquet(sqRows, 2);
+    const { keys, rows } = await readParquetKeyed(file, { keyColumn: "key", wants: (k) => k === "sq-c3" || k === "sq-b2" });
+    expect(keys).toEqual(sqRows.map((r) => r.key));
+    expect([...rows.keys()]).toEqual([1, 4]);
+    expect(rows.get(4)).toMatchObject({ key: "sq-c3", answers: ["8", "eight"] });
+    await expect(readParquetKeyed(file, { keyColumn: "uid", wants: () => true, where: "f.parquet" })).rejects.toThrow("f.parquet: no 'uid' column (has key, question, context, answers)");
   });
 });
 

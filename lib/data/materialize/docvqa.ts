@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { AppError } from "../../errors";
-import { fetchDatasetFile, listDatasetFiles, readTableRows, toCsv, writeOut } from "../files";
+import { fetchDatasetFile, listDatasetFiles, scanTable, toCsv, writeOut } from "../files";
 import { allIds, SPLITS } from "../manifest";
 import { keyOf, requireFields, RowIndex } from "../match";
 import { coerceAnswers } from "./searchqa";
@@ -47,9 +47,8 @@ export const materializeDocVqa: Materializer = async (ctx) => {
   for (const s of SPLITS) for (const m of ctx.manifest.splits[s]) wanted.set(keyFor(m) ?? m.id, m.id);
   const index = new RowIndex<Record<string, unknown>>(wanted, label);
   for (const file of await listDatasetFiles(ctx.dl, ctx.src)) {
-    const rows = await readTableRows(await fetchDatasetFile(ctx.dl, ctx.src, file), file);
-    rows.forEach((row, i) => index.offer(keyOf(row.questionId), row, `${file} row ${i + 1}`));
-    ctx.log(`${file}: ${rows.length} rows scanned, ${index.size} ids matched so far`);
+    const n = await scanTable(await fetchDatasetFile(ctx.dl, ctx.src, file), file, "questionId", index);
+    ctx.log(`${file}: ${n} rows scanned, ${index.size} ids matched so far`);
   }
   index.requireAll();
   const relBase = path.relative(ctx.rootDir, ctx.finalOut);

@@ -2,9 +2,9 @@
  * SearchQA (spec §A.5): match every manifest id to the `key` column of every file of
  * lucadiliello/searchqa, write `{id, question, context, answers}` per split in manifest order.
  */
-import { fetchDatasetFile, listDatasetFiles, readTableRows } from "../files";
+import { fetchDatasetFile, listDatasetFiles, scanTable } from "../files";
 import { allIds } from "../manifest";
-import { keyOf, requireFields, RowIndex } from "../match";
+import { requireFields, RowIndex } from "../match";
 import { manifestCounts, writeItemSplits, writeSplitManifest } from "./common";
 import type { Materializer } from "./types";
 
@@ -31,9 +31,8 @@ export const materializeSearchQa: Materializer = async (ctx) => {
   const label = ctx.src.dataset!.repo;
   const index = new RowIndex<Record<string, unknown>>(new Set(allIds(ctx.manifest)), label);
   for (const file of await listDatasetFiles(ctx.dl, ctx.src)) {
-    const rows = await readTableRows(await fetchDatasetFile(ctx.dl, ctx.src, file), file);
-    rows.forEach((row, i) => index.offer(keyOf(row.key), row, `${file} row ${i + 1}`));
-    ctx.log(`${file}: ${rows.length} rows scanned, ${index.size} ids matched so far`);
+    const n = await scanTable(await fetchDatasetFile(ctx.dl, ctx.src, file), file, "key", index);
+    ctx.log(`${file}: ${n} rows scanned, ${index.size} ids matched so far`);
   }
   index.requireAll();
   writeItemSplits(ctx, (split) =>
