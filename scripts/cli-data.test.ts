@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,35 @@ describe("skillopt data", () => {
     const env: Record<string, string> = name === "missing ids" ? { HF_TOKEN: "hf_cli" } : {};
     expectOneLineError(await cli(["data", "pull", ...args, "--out", out, "--mirror", mirror()], env), message);
     expect(existsSync(out)).toBe(false);
+  }, 30_000);
+
+  it("Ctrl-C during a download stops with exit 130 and leaves nothing behind", async () => {
+    const hang = await startFixtureServer({
+      root: join(root, "tests/fixtures/data-pull/mirror"),
+      files: { "/datasets/LiveMathematicianBench/LiveMathematicianBench/resolve/b72450f6ce96c26158d64d945a5d31ef7727be41/data/202512/qa_202512_final.json": { hang: true } },
+    });
+    const parent = join(tmp, "sigint");
+    try {
+      const base: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0" };
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "data", "pull", "livemath", "--out", join(parent, "lm"), "--mirror", hang.url], { cwd: root, env: base });
+      let stderr = "";
+      let sent = false;
+      const code = await new Promise<number | null>((resolve) => {
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += d.toString();
+          if (!sent && stderr.includes("qa_202511_final.json: ")) {
+            sent = true;
+            setTimeout(() => child.kill("SIGINT"), 200);
+          }
+        });
+        child.on("close", (c) => resolve(c));
+      });
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain("interrupted: nothing was written");
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      await hang.close();
+    }
   }, 30_000);
 
   it("list names every benchmark with its sources and target folder", async () => {

@@ -21,6 +21,13 @@ export interface DownloaderOptions {
   attempts?: number;
   /** Waits between attempts (default real timers; tests pass a no-op). */
   sleep?: (ms: number) => Promise<void>;
+  /** Aborts the download in flight (Ctrl-C); an aborted download is never retried. */
+  signal?: AbortSignal;
+}
+
+/** The error of a download stopped through `signal`. */
+export function interruptedError(): AppError {
+  return new AppError("UNAVAILABLE", "interrupted");
 }
 
 /** Fetches URLs as bytes, text or JSON. */
@@ -112,10 +119,12 @@ export function createDownloader(opts: DownloaderOptions = {}): Downloader {
     let last = "";
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(500 * 2 ** (attempt - 1));
+      if (opts.signal?.aborted) throw interruptedError();
       let res: Response;
       try {
-        res = await doFetch(url, { headers });
+        res = await doFetch(url, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
       } catch (err) {
+        if (opts.signal?.aborted) throw interruptedError();
         last = `cannot connect (${describeCause(err)})`;
         continue;
       }
@@ -123,6 +132,7 @@ export function createDownloader(opts: DownloaderOptions = {}): Downloader {
         try {
           return await readBody(res, url, opts.onProgress);
         } catch (err) {
+          if (opts.signal?.aborted) throw interruptedError();
           last = `download interrupted (${describeCause(err)})`;
           continue;
         }

@@ -127,6 +127,21 @@ describe("data pull failures leave nothing behind", () => {
     expect(existsSync(path.join(tmp, "never"))).toBe(false);
   });
 
+  it("an aborted pull (Ctrl-C) stops at once and writes nothing", async () => {
+    const abort = new AbortController();
+    const parent = path.join(tmp, "aborted");
+    mkdirSync(parent);
+    const fetch = async (url: string, init?: { signal?: AbortSignal }) => {
+      if (url.includes("qa_202512")) {
+        abort.abort();
+        init?.signal?.throwIfAborted();
+      }
+      return globalThis.fetch(url, init);
+    };
+    await expect(pullBenchmark({ benchmark: "livemath", rootDir: parent, out: "lm", mirror: server.url, sleep: noSleep, fetch, signal: abort.signal })).rejects.toThrow(/^interrupted$/);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it("an unknown benchmark lists the known ones", async () => {
     await expect(pull("mmlu", "x")).rejects.toThrow("unknown benchmark 'mmlu'; known: searchqa, livemath, officeqa, docvqa, spreadsheetbench, alfworld");
   });

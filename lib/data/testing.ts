@@ -9,7 +9,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 /** A response the server gives instead of a file: a status, optionally only for the first N requests. */
-export type Fault = { status: number; times?: number };
+export type Fault = { status: number; times?: number } | { hang: true };
 
 /** A running fixture server. */
 export interface FixtureServer {
@@ -66,6 +66,11 @@ export async function startFixtureServer(opts: {
       res.writeHead(404).end("not found");
       return;
     }
+    if (typeof body === "object" && "hang" in body) {
+      res.writeHead(200, { "content-length": "1000" });
+      res.write("partial");
+      return;
+    }
     if (typeof body === "object" && !(body instanceof Uint8Array)) {
       const n = (served.get(p) ?? 0) + 1;
       served.set(p, n);
@@ -91,7 +96,11 @@ export async function startFixtureServer(opts: {
     url: `http://127.0.0.1:${port}`,
     requests,
     auth,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -83,7 +83,10 @@ export async function runDataCommand(argv: string[], cwd = process.cwd(), env: N
   const fromEnv = env.SKILLOPT_DATA_MIRROR?.trim() ? env.SKILLOPT_DATA_MIRROR : undefined;
   const mirror = values.mirror !== undefined ? checkMirror(values.mirror, "--mirror") : checkMirror(fromEnv, "SKILLOPT_DATA_MIRROR");
   if (mirror) process.stderr.write(`using mirror ${mirror}\n`);
-  const result = await pullBenchmark({
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once("SIGINT", onSigint);
+  const pulling = pullBenchmark({
     benchmark,
     out: values.out,
     rootDir: cwd,
@@ -92,7 +95,16 @@ export async function runDataCommand(argv: string[], cwd = process.cwd(), env: N
     hfToken: env.HF_TOKEN?.trim() || undefined,
     onProgress: progressReporter(process.stderr),
     log: (line) => process.stderr.write(`${line}\n`),
+    signal: abort.signal,
   });
+  const result = await pulling.catch((err: unknown) => {
+    if (!abort.signal.aborted) throw err;
+    return null;
+  }).finally(() => process.off("SIGINT", onSigint));
+  if (result === null) {
+    process.stderr.write("\ninterrupted: nothing was written\n");
+    return 130;
+  }
   const shown = path.relative(cwd, result.out) || ".";
   const { train, val, test } = result.counts;
   process.stdout.write(`${result.benchmark}: wrote ${shown} (train ${train} · val ${val} · test ${test})\n`);
