@@ -26,9 +26,13 @@ function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
-/** A progress reporter: a live line on a terminal, one line per finished download otherwise. */
+/**
+ * A progress reporter: a live line on a terminal; otherwise (logs, pipes) a line at each quarter of a
+ * file of known size, every 64 MB of one of unknown size, and when it is complete.
+ */
 function progressReporter(stream: NodeJS.WriteStream) {
   let lastDraw = 0;
+  const lastMark = new Map<string, number>();
   return (p: { url: string; received: number; total: number | null; done: boolean }) => {
     const amount = `${formatBytes(p.received)}${p.total !== null ? ` / ${formatBytes(p.total)}` : ""}`;
     const name = p.url.replace(/^https?:\/\/[^/]+/, "");
@@ -37,8 +41,15 @@ function progressReporter(stream: NodeJS.WriteStream) {
       if (!p.done && now - lastDraw < 100) return;
       lastDraw = now;
       stream.write(`\r\x1b[2K  ${name}  ${amount}${p.done ? "\n" : ""}`);
-    } else if (p.done) {
+      return;
+    }
+    const mark = p.total ? Math.floor((4 * p.received) / p.total) : Math.floor(p.received / 2 ** 26);
+    if (p.done) {
+      lastMark.delete(p.url);
       stream.write(`  ${name}  ${amount}\n`);
+    } else if (mark > (lastMark.get(p.url) ?? 0) && !(p.total && p.received >= p.total)) {
+      lastMark.set(p.url, mark);
+      stream.write(`  ${name}  ${amount} …\n`);
     }
   };
 }
