@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { describeError, isAppError } from "../lib/errors";
 import { EngineError, stopRunOf } from "../lib/engine";
+import { runDataCommand } from "./cli/data";
 import { runEvalCommand } from "./cli/eval";
 import { runTrainCommand } from "./cli/train";
 
@@ -12,6 +13,8 @@ const USAGE = `usage:
   npm run skillopt -- train --config FILE [--cfg-options key=value ...] [--out DIR]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
   npm run skillopt -- eval --config FILE --skill FILE [--split all|train|valid_seen|valid_unseen] [--out DIR]
+  npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
+  npm run skillopt -- data list
 
 Try it offline (simulated model, no key needed):
   npm run skillopt -- train --config configs/searchqa/sample.yaml
@@ -35,6 +38,7 @@ async function main(raw: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
+  if (command === "data") return runDataCommand(rest);
   const { argv, overrides } = splitArgs(rest);
   const { values } = parseArgs({
     args: argv,
