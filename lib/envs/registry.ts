@@ -11,11 +11,13 @@ import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
+import { officeQaBenchmark } from "./officeqa";
 import { searchQaBenchmark } from "./searchqa";
 
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
+  officeqa: officeQaBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */
