@@ -13,7 +13,8 @@ import { envFlag } from "../common/env-options";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { listCorpusFiles, resolveCorpusRoots } from "./corpus";
 import { normaliseOfficeQaRow } from "./normalise";
-import { rolloutOfficeQa } from "./rollout";
+import { rolloutOfficeQa, type OfficeQaRuntime } from "./rollout";
+import { DEFAULT_SEARCH_URL, type SearchDeps, type SearchSettings } from "./search";
 import sampleTest from "./sample/test/items.json";
 import sampleTrain from "./sample/train/items.json";
 import sampleVal from "./sample/val/items.json";
@@ -40,32 +41,57 @@ export function officeQaTaskTypes(items: readonly Item[]): string[] {
   return types.size === 0 ? ["officeqa"] : [...types].sort();
 }
 
-/**
- * The OfficeQA environment for a run. Resolves the corpus now, so a run with no documents (or an
- * unavailable search mode) fails before any model call.
- */
-export function createOfficeQaEnv(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment {
-  const mode = envOption(config, "search_mode", (v): v is string => typeof v === "string", "offline");
+/** Injected I/O for the web-search mode (tests pass a fetch bound to a local server and an instant sleep). */
+export type OfficeQaDeps = Partial<SearchDeps>;
+
+function searchSettings(config: RunConfig, vars: Readonly<Record<string, string | undefined>>): SearchSettings {
+  const str = (key: string, fallback: string) => envOption(config, key, (v): v is string => typeof v === "string", fallback);
+  const authVar = str("search_auth_env", "OFFICEQA_CUSTOM_SEARCH_AUTH");
+  const auth = authVar === "" ? "" : (vars[authVar] ?? "");
+  return {
+    url: str("search_api_url", "").trim() || (vars.OFFICEQA_SEARCH_API_URL ?? "").trim() || DEFAULT_SEARCH_URL,
+    auth: auth.trim() === "" ? null : auth,
+    provider: str("search_provider", "duckduckgo"),
+    maxResults: envOption(config, "search_max_num_results", isPositiveInt, 4),
+    timeoutSec: envOption(config, "search_timeout_seconds", (v): v is number => typeof v === "number" && v > 0, 20),
+    maxQueriesPerTurn: envOption(config, "max_queries_per_turn", isPositiveInt, 4),
+  };
+}
+
+function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, deps: OfficeQaDeps): OfficeQaRuntime {
+  const raw = envOption(config, "search_mode", (v): v is string => typeof v === "string", "offline").trim().toLowerCase();
+  // The config loader resolves these aliases already; a config built in code may still carry them.
+  const mode = raw === "custom" ? "custom_search" : raw === "azure" ? "azure_search" : raw;
+  const maxToolTurns = envOption(config, "max_tool_turns", isPositiveInt, 24);
+  if (mode === "custom_search") {
+    const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    return {
+      mode, maxToolTurns, search: searchSettings(config, context?.vars ?? {}),
+      deps: { fetch: deps.fetch ?? ((...args) => fetch(...args)), sleep: deps.sleep ?? sleep },
+    };
+  }
   if (mode !== "offline") {
     throw new AppError(
       "INVALID_REQUEST",
-      `officeqa: env.search_mode '${mode}' is not available in this version; use search_mode: offline (local document tools)`,
+      `officeqa: env.search_mode '${mode}' is not available in this version; use offline (local document tools) or custom_search`,
       { field: "env.search_mode" },
     );
   }
-  const rootDir = context?.rootDir ?? ".";
   const roots = resolveCorpusRoots({
-    rootDir,
+    rootDir: context?.rootDir ?? ".",
     dataDirs: envOption(config, "data_dirs", isStringList, []),
     vars: context?.vars ?? {},
     sample: config.env.split_mode === "sample",
   });
-  const runtime = {
-    roots,
-    files: listCorpusFiles(roots),
-    useTools: envFlag(config, "use_local_tools", true),
-    maxToolTurns: envOption(config, "max_tool_turns", isPositiveInt, 24),
-  };
+  return { mode, roots, files: listCorpusFiles(roots), useTools: envFlag(config, "use_local_tools", true), maxToolTurns };
+}
+
+/**
+ * The OfficeQA environment for a run. Resolves the corpus (offline mode) now, so a run with no
+ * documents, or with a search mode this version lacks, fails before any model call.
+ */
+export function createOfficeQaEnv(config: RunConfig, splits?: Splits, context?: BenchmarkContext, deps: OfficeQaDeps = {}): Environment {
+  const runtime = buildRuntime(config, context, deps);
   const source = splits ?? officeQaSample();
   const taskTypes = officeQaTaskTypes([...source.train, ...source.val, ...source.test]);
   return {

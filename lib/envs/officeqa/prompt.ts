@@ -35,6 +35,22 @@ export const OFFICEQA_PLAIN_SYSTEM_BASE = [
   "Reason briefly, then give your final answer inside <answer></answer>. Put only the requested value in the answer tags.",
 ].join("\n");
 
+/** Instructions for the web-search agent (`search_mode: custom_search`). */
+export function searchSystemBase(maxQueries: number): string {
+  return [
+    "You answer questions about office documents (treasury bulletins, financial reports, budget tables) with the help of a web search.",
+    `To search, reply with up to ${maxQueries} queries as a JSON list inside one block, for example:`,
+    '<search_queries>["Treasury Bulletin June 1945 public debt outstanding", "..."]</search_queries>',
+    "The results come back in the next message inside <search_results> blocks.",
+    "When you have the answer, reply with it inside <answer></answer> and no further queries. Put only the requested value in the answer tags.",
+  ].join("\n");
+}
+
+/** The search agent's system prompt, with the skill last. */
+export function buildSearchSystemPrompt(skill: string, maxQueries: number): string {
+  return withSkillSection(searchSystemBase(maxQueries), skill);
+}
+
 /** The system prompt: the base for the mode, then `## Skill` + the skill when it is not blank. */
 export function buildOfficeQaSystemPrompt(skill: string, useTools: boolean): string {
   return withSkillSection(useTools ? OFFICEQA_TOOLS_SYSTEM_BASE : OFFICEQA_PLAIN_SYSTEM_BASE, skill);

@@ -35,7 +35,7 @@ describe("answers and results", () => {
   });
   it("wraps results and announces the last round", () => {
     const text = formatToolResults([{ name: "grep", result: "3: Reserve fund | 19.6", ok: true }], 1, 4);
-    expect(text).toBe('<tool_result name="grep" call="1">\n3: Reserve fund | 19.6\n</tool_result>\n\nRound 1 of 4 done. Call more tools or give your final answer inside <answer></answer>.');
+    expect(text).toBe('<tool_result name="grep" call="1">\n3: Reserve fund | 19.6\n</tool_result>\n\nRound 1 of 4 done. Ask for more or give your final answer inside <answer></answer>.');
     expect(formatToolResults([], 3, 4)).toContain("This is your last round");
   });
 });

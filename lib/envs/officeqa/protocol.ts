@@ -66,13 +66,15 @@ export interface ToolExchange {
   ok: boolean;
 }
 
+/** The closing line of a results message: how many rounds are left, or that the next reply must answer. */
+export function roundTail(round: number, maxRounds: number): string {
+  return maxRounds - round <= 1
+    ? "This is your last round: give your final answer now inside <answer></answer>."
+    : `Round ${round} of ${maxRounds} done. Ask for more or give your final answer inside <answer></answer>.`;
+}
+
 /** The user message that carries the results of one round back to the model. */
 export function formatToolResults(results: readonly ToolExchange[], round: number, maxRounds: number): string {
   const blocks = results.map((r, i) => `<tool_result name="${r.name}" call="${i + 1}">\n${r.result}\n</tool_result>`);
-  const left = maxRounds - round;
-  const tail =
-    left <= 1
-      ? "This is your last round: give your final answer now inside <answer></answer>."
-      : `Round ${round} of ${maxRounds} done. Call more tools or give your final answer inside <answer></answer>.`;
-  return `${blocks.join("\n\n")}\n\n${tail}`;
+  return `${blocks.join("\n\n")}\n\n${roundTail(round, maxRounds)}`;
 }

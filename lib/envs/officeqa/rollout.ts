@@ -1,37 +1,21 @@
 /**
- * One OfficeQA rollout. With local tools the target runs as an agent over the text tool protocol: each
- * round it either asks for tools (executed against the corpus, results sent back) or answers; without
- * tools it answers once from the hints. Never throws for a bad item, a failed call or a misbehaving
- * model; only a cancelled run (or an error that must stop the run) rejects.
+ * One OfficeQA rollout. The target runs as an agent for up to `max_tool_turns` rounds: each round it
+ * either asks for something — local tools (offline mode) or web searches (custom_search) — whose results
+ * go back as the next user message, or it answers. With `use_local_tools: false` it answers once from
+ * the hints. Never throws for a bad item, a failed call or a misbehaving model; only a cancelled run (or
+ * an error that must stop the run) rejects.
  */
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { formatList } from "../common/answer";
 import { callTarget } from "../common/target-call";
-import type { CorpusFile } from "./corpus";
 import { scoreOfficeQa, type OfficeQaScore } from "./evaluate";
 import { missingOfficeQaField, type OfficeQaItem } from "./normalise";
-import { buildOfficeQaSystemPrompt, buildOfficeQaUserPrompt } from "./prompt";
-import { formatToolResults, hasAnswer, MAX_CALLS_PER_REPLY, parseToolCalls, type ToolExchange } from "./protocol";
-import { createToolRuntime, type ToolRuntime } from "./tools";
+import { createAgentMode, type OfficeQaRuntime } from "./modes";
+import { hasAnswer } from "./protocol";
 
-/** What every rollout of a run shares: the corpus and the tool settings. */
-export interface OfficeQaRuntime {
-  roots: string[];
-  files: CorpusFile[];
-  useTools: boolean;
-  maxToolTurns: number;
-}
-
-interface LoopState {
-  messages: ChatMessage[];
-  conversation: ConversationEntry[];
-  usage: { latencyMs: number; promptTokens: number; completionTokens: number };
-  rounds: number;
-  toolCalls: number;
-  malformedToolCalls: number;
-}
+export type { OfficeQaRuntime } from "./modes";
 
 /** Runs one item with the skill and returns its scored trajectory. */
 export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntime, input: RolloutInput): Promise<Trajectory> {
@@ -47,89 +31,57 @@ export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntim
     };
   }
   const qa = item as OfficeQaItem;
-  const tools = createToolRuntime({ roots: runtime.roots, files: runtime.files, sourceFiles: qa.source_files });
-  const system = buildOfficeQaSystemPrompt(input.skill, runtime.useTools);
-  const user = buildOfficeQaUserPrompt({
-    question: qa.question, candidates: tools.candidates.map((f) => f.rel),
-    sourceFiles: qa.source_files, sourceDocs: qa.source_docs, useTools: runtime.useTools,
-  });
-  const state: LoopState = {
-    messages: [{ role: "user", content: user }], conversation: [{ role: "user", content: user }],
-    usage: { latencyMs: 0, promptTokens: 0, completionTokens: 0 }, rounds: 0, toolCalls: 0, malformedToolCalls: 0,
-  };
-  const extras = () => ({
-    ground_truth: qa.ground_truth, source_files: qa.source_files,
-    resolved_source_paths: tools.candidates.map((f) => f.rel), use_local_tools: runtime.useTools,
-    tool_calls: state.toolCalls, malformed_tool_calls: state.malformedToolCalls,
+  const mode = createAgentMode(runtime, qa, input.skill);
+  const messages: ChatMessage[] = [{ role: "user", content: mode.user }];
+  const conversation: ConversationEntry[] = [{ role: "user", content: mode.user }];
+  const usage = { latencyMs: 0, promptTokens: 0, completionTokens: 0 };
+  let rounds = 0;
+  const common = () => ({
+    ...base, ...usage, conversation, nTurns: rounds, targetSystemPrompt: mode.system, targetUserPrompt: mode.user,
+    extras: { ground_truth: qa.ground_truth, source_files: qa.source_files, ...mode.extras() },
   });
   const finish = (score: OfficeQaScore): Trajectory => {
-    state.conversation.push({ role: "system", content: evaluationNote(qa, score) });
+    conversation.push({ role: "system", content: evaluationNote(qa, score) });
     return {
-      ...base, ...state.usage, hard: score.hard, soft: score.soft, status: "ok",
-      prediction: score.prediction, reference: qa.answers.join(" | "),
+      ...common(), hard: score.hard, soft: score.soft, status: "ok", prediction: score.prediction, reference: qa.answers.join(" | "),
       ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
-      conversation: state.conversation, nTurns: state.rounds, targetSystemPrompt: system, targetUserPrompt: user, extras: extras(),
     };
   };
-  const maxRounds = runtime.useTools ? Math.max(1, runtime.maxToolTurns) : 1;
-  while (state.rounds < maxRounds) {
+  while (rounds < mode.maxRounds) {
     const outcome = await callTarget({
       client: input.client,
       request: {
-        role: "target", stage: "rollout", system, messages: [...state.messages],
+        role: "target", stage: "rollout", system: mode.system, messages: [...messages],
         maxTokens: config.env.max_completion_tokens, reasoningEffort: config.model.reasoning_effort || null,
       },
       timeoutSec: config.env.exec_timeout,
       signal: input.signal,
     });
     if (!outcome.ok) {
-      state.conversation.push({ role: "system", content: `[EVALUATION RESULT] ${outcome.failReason} (round ${state.rounds + 1})` });
-      return {
-        ...base, ...state.usage, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason,
-        conversation: state.conversation, nTurns: state.rounds, targetSystemPrompt: system, targetUserPrompt: user, extras: extras(),
-      };
+      conversation.push({ role: "system", content: `[EVALUATION RESULT] ${outcome.failReason} (round ${rounds + 1})` });
+      return { ...common(), hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason };
     }
     const reply = outcome.result.text;
-    state.rounds += 1;
-    state.usage.latencyMs += outcome.result.latencyMs;
-    state.usage.promptTokens += outcome.result.usage.promptTokens;
-    state.usage.completionTokens += outcome.result.usage.completionTokens;
-    state.messages.push({ role: "assistant", content: reply });
-    state.conversation.push({ role: "assistant", content: reply });
-    if (!runtime.useTools || hasAnswer(reply)) return finish(scoreOfficeQa(reply, qa.answers));
-    const calls = parseToolCalls(reply);
-    if (calls.length === 0) {
-      return finish(failure(`neither tool request nor answer in round ${state.rounds}`, qa));
+    rounds += 1;
+    usage.latencyMs += outcome.result.latencyMs;
+    usage.promptTokens += outcome.result.usage.promptTokens;
+    usage.completionTokens += outcome.result.usage.completionTokens;
+    messages.push({ role: "assistant", content: reply });
+    conversation.push({ role: "assistant", content: reply });
+    if (mode.maxRounds === 1 || hasAnswer(reply)) return finish(scoreOfficeQa(reply, qa.answers));
+    const next = await mode.next(reply, rounds, input.signal);
+    if (next.kind === "fail") return finish(failure(`${next.reason} in round ${rounds}`, qa));
+    if (rounds >= mode.maxRounds) {
+      return finish(failure(`no answer within ${mode.maxRounds} rounds (the budget max_tool_turns is exhausted)`, qa));
     }
-    if (state.rounds >= maxRounds) {
-      return finish(failure(`no answer within ${maxRounds} rounds (the tool budget max_tool_turns is exhausted)`, qa));
-    }
-    const results = runCalls(calls, tools, state);
-    const next = formatToolResults(results, state.rounds, maxRounds);
-    state.messages.push({ role: "user", content: next });
-    state.conversation.push({ role: "user", content: next });
+    messages.push({ role: "user", content: next.message });
+    conversation.push({ role: "user", content: next.message });
   }
-  return finish(failure(`no answer within ${maxRounds} rounds`, qa));
+  return finish(failure(`no answer within ${mode.maxRounds} rounds`, qa));
 }
 
 function failure(reason: string, qa: OfficeQaItem): OfficeQaScore {
   return { prediction: "", hard: 0, soft: 0, failReason: `${reason} (expected ${formatList(qa.answers)})` };
-}
-
-function runCalls(calls: ReturnType<typeof parseToolCalls>, tools: ToolRuntime, state: LoopState): ToolExchange[] {
-  return calls.map((c, i): ToolExchange => {
-    if (!c.ok) {
-      state.malformedToolCalls += 1;
-      return { name: "invalid", result: `error: ${c.error}`, ok: false };
-    }
-    if (i >= MAX_CALLS_PER_REPLY) {
-      return { name: c.call.name, result: `error: only ${MAX_CALLS_PER_REPLY} tool calls are run per reply; ask again next round`, ok: false };
-    }
-    state.toolCalls += 1;
-    const result = tools.run(c.call);
-    if (result.startsWith("error: unknown tool")) state.malformedToolCalls += 1;
-    return { name: c.call.name, arguments: c.call.arguments, result, ok: !result.startsWith("error:") };
-  });
 }
 
 function evaluationNote(qa: OfficeQaItem, score: OfficeQaScore): string {

@@ -27,6 +27,5 @@ describe("officeqa sample preset on the simulated model", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(read.length / rows.length).toBeGreaterThan(0.9);
     expect(rows.filter((r) => r.status !== "ok")).toEqual([]);
-    console.log(JSON.stringify({ actions: history.map((h) => h.action), baseline: summary.baseline_selection_hard, best: summary.best_selection_hard, test0: summary.baseline_test_hard, test: summary.test_hard }));
   }, 60_000);
 });
