@@ -37,7 +37,7 @@ function isDir(p: string): boolean {
 export function corpusCandidates(opts: CorpusRootOptions): string[] {
   if (opts.sample) return [path.resolve(opts.rootDir, SAMPLE_DOCS_DIR)];
   const fromVar = (opts.vars.OFFICEQA_DOCS_DIR ?? "")
-    .split(new RegExp(`[${path.delimiter === ";" ? ";" : ":"},]`))
+    .split(new RegExp(`[${path.delimiter},]`))
     .map((s) => s.trim())
     .filter((s) => s !== "");
   return [...opts.dataDirs, ...fromVar, ...DEFAULT_DOCS_DIRS].map((d) => path.resolve(opts.rootDir, d));
@@ -72,7 +72,13 @@ export interface CorpusFile {
   base: string;
 }
 
-/** Every regular file under the roots (sorted, hidden entries skipped, the first root wins a name clash). */
+/** Folders that hold benchmark splits (questions AND answers): never indexed, so no tool can read them. */
+export const LEAK_GUARD_DIRS = new Set(["officeqa_split", "sealqa_split"]);
+
+/**
+ * Every regular file under the roots (sorted; hidden entries, symlinks and split folders skipped; the
+ * first root wins a name clash).
+ */
 export function listCorpusFiles(roots: readonly string[]): CorpusFile[] {
   const out: CorpusFile[] = [];
   const seen = new Set<string>();
@@ -82,7 +88,7 @@ export function listCorpusFiles(roots: readonly string[]): CorpusFile[] {
       const relDir = stack.pop() as string;
       const entries = readdirSync(path.join(root, relDir), { withFileTypes: true });
       for (const e of entries) {
-        if (e.name.startsWith(".")) continue;
+        if (e.name.startsWith(".") || (e.isDirectory() && LEAK_GUARD_DIRS.has(e.name))) continue;
         const rel = relDir === "" ? e.name : `${relDir}/${e.name}`;
         if (e.isDirectory()) stack.push(rel);
         else if (e.isFile() && !seen.has(rel)) {

@@ -126,6 +126,19 @@ describe("tools", () => {
     expect(tools.run({ name: "read", arguments: { path: path.join(root, "bulletins", "b_2024_06.md"), limit: 1 } })).toContain("1: # June");
   });
 
+  it("never exposes split folders or hidden files, even by direct path", () => {
+    const { root } = corpus();
+    mkdirSync(path.join(root, "officeqa_split", "test"), { recursive: true });
+    writeFileSync(path.join(root, "officeqa_split", "test", "items.json"), '[{"answer": "19.6"}]');
+    writeFileSync(path.join(root, ".notes.md"), "answer 19.6");
+    const files = listCorpusFiles([root]);
+    expect(files.map((f) => f.rel)).toEqual(["budget.md", "bulletins/b_2024_03.md", "bulletins/b_2024_06.md"]);
+    const tools = createToolRuntime({ roots: [root], files, sourceFiles: [] });
+    expect(tools.run({ name: "read", arguments: { path: "officeqa_split/test/items.json" } })).toBe("error: 'officeqa_split/test/items.json' is not a document of the corpus");
+    expect(tools.run({ name: "read", arguments: { path: ".notes.md" } })).toBe("error: '.notes.md' is not a document of the corpus");
+    expect(tools.run({ name: "grep", arguments: { pattern: "19.6" } })).toBe("bulletins/b_2024_06.md:3: Reserve fund | 19.6");
+  });
+
   it("answers unknown tools and missing files with an error line", () => {
     const { tools } = runtime();
     expect(tools.run({ name: "delete", arguments: {} })).toBe("error: unknown tool 'delete' (available: glob, read, grep)");

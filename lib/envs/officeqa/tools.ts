@@ -87,6 +87,7 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
   const allowed = new Set(opts.sourceFiles.map((f) => path.basename(f.replace(/\\/g, "/"))));
   const candidates = allowed.size === 0 ? [...opts.files] : opts.files.filter((f) => allowed.has(f.base));
   const lineCache = new Map<string, string[]>();
+  const indexed = new Set(opts.files.map((f) => f.abs));
 
   const linesOf = (file: CorpusFile): string[] => {
     let lines = lineCache.get(file.abs);
@@ -115,6 +116,8 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
         return `error: path '${given}' leaves the document folders`;
       }
       if (!statSync(real).isFile()) return `error: '${given}' is not a file`;
+      // Only indexed documents: no hidden files, no split folders (they hold the answers), no symlinks.
+      if (!indexed.has(real)) return `error: '${given}' is not a document of the corpus`;
       const rel = path.relative(root, real).split(path.sep).join("/");
       return checkAllowed({ abs: real, rel, base: path.basename(real) }, given);
     }
