@@ -19,6 +19,9 @@ describe("officeqa sample preset on the simulated model", () => {
     const history = (await store.getJson<Array<Record<string, unknown>>>("history.json")) ?? [];
     expect(summary.best_selection_hard as number).toBeGreaterThan(summary.baseline_selection_hard as number);
     expect(history.some((h) => h.action === "reject")).toBe(true);
+    expect(summary.test_hard as number).toBeGreaterThan(summary.baseline_test_hard as number);
+    expect(events.some((e) => e.type === "slowUpdateApplied" && e.content)).toBe(true);
+    expect(events.some((e) => e.type === "metaSkillUpdated" && e.action === "write_meta_skill")).toBe(true);
     const rollouts = events.filter((e): e is Extract<EngineEvent, { type: "rolloutCompleted" }> => e.type === "rolloutCompleted");
     expect(rollouts.length).toBeGreaterThan(0);
     // The simulated agent grepped and read real documents before answering (three rounds per item).
