@@ -16,6 +16,7 @@ describe("parseListField", () => {
     expect(parseListField("a.txt\nb.txt\n")).toEqual(["a.txt", "b.txt"]);
     expect(parseListField("a.pdf, b.pdf")).toEqual(["a.pdf", "b.pdf"]);
     expect(parseListField("report, final.txt")).toEqual(["report, final.txt"]);
+    expect(parseListField("a.txt, b.txt")).toEqual(["a.txt, b.txt"]);
     expect(parseListField("")).toEqual([]);
     expect(parseListField(undefined)).toEqual([]);
     expect(parseListField({ a: 1 })).toBeNull();
@@ -28,7 +29,7 @@ describe("normaliseOfficeQaRow", () => {
       { uid: "UID0042", question: "Q?", ground_truth: "1,204", category: "Hard", source_files: '["a.txt"]', source_docs: "https://x/y?page=3", split: "train" },
       at,
     );
-    expect(out).toMatchObject({ id: "UID0042", ground_truth: "1,204", answers: ["1,204"], task_type: "hard", source_files: ["a.txt"], source_docs: ["https://x/y?page=3"], split: "train" });
+    expect(out).toMatchObject({ id: "UID0042", ground_truth: "1,204", answers: ["1,204"], task_type: "Hard", source_files: ["a.txt"], source_docs: ["https://x/y?page=3"], split: "train" });
   });
   it("accepts id/answer/difficulty spellings", () => {
     expect(normaliseOfficeQaRow({ id: 7, question: "Q?", answer: 12, difficulty: "easy" }, at)).toMatchObject({

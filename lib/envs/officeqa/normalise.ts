@@ -56,9 +56,9 @@ export function normaliseOfficeQaRow(row: Record<string, unknown>, at: RowOrigin
   const truth = textField(row.ground_truth) ?? textField(row.answer);
   if (truth === null) invalidItem(at, "missing field 'ground_truth' (or 'answer')");
   out.ground_truth = truth;
-  out.answers = Array.isArray(row.answers) && row.answers.length > 0 && row.answers.every((a) => typeof a === "string") ? row.answers : [truth];
+  out.answers = [truth];
   const category = textField(row.category) ?? textField(row.difficulty) ?? textField(row.task_type);
-  out.task_type = category === null ? "officeqa" : category.trim().toLowerCase();
+  out.task_type = category === null ? "officeqa" : category.trim();
   for (const key of ["source_files", "source_docs"] as const) {
     const list = parseListField(row[key]);
     if (list === null) invalidItem(at, `field '${key}' must be a list of strings, a JSON list or separated text`);
