@@ -7,4 +7,5 @@ export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
 export { createDocVqaEnv, docVqaSample, docVqaSimRules, scoreDocVqa, DOCVQA_FAILURE_TAXONOMY } from "./docvqa";
+export { createOfficeQaEnv, officeQaSample, officeQaSimRules, scoreOfficeQa, OFFICEQA_FAILURE_TAXONOMY } from "./officeqa";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";

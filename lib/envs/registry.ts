@@ -12,12 +12,14 @@ import { canonicalBenchmark } from "./catalog";
 import { docVqaBenchmark } from "./docvqa";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
+import { officeQaBenchmark } from "./officeqa";
 import { searchQaBenchmark } from "./searchqa";
 
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
   docvqa: docVqaBenchmark,
+  officeqa: officeQaBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */

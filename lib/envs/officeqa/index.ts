@@ -1,0 +1,125 @@
+/**
+ * OfficeQA: questions about a corpus of office documents (treasury bulletins, reports, budget tables),
+ * answered by an agent that searches and reads the documents with local tools; scored by exact match of
+ * normalised numbers (hard) and token F1 (soft).
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { SimRule } from "../../contracts/sim";
+import type { Environment } from "../../engine/ports";
+import type { Item, Splits } from "../../engine/types";
+import { AppError } from "../../errors";
+import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
+import { envFlag } from "../common/env-options";
+import { sampleSplits, simRules } from "../common/sample-files";
+import { listCorpusFiles, resolveCorpusRoots } from "./corpus";
+import { normaliseOfficeQaRow } from "./normalise";
+import { rolloutOfficeQa, type OfficeQaRuntime } from "./rollout";
+import { DEFAULT_SEARCH_URL, type SearchDeps, type SearchSettings } from "./search";
+import sampleTest from "./sample/test/items.json";
+import sampleTrain from "./sample/train/items.json";
+import sampleVal from "./sample/val/items.json";
+import sampleRules from "./sample/sim-rules.json";
+import { createOfficeQaSimResponder, probesFromItems } from "./sim-agent";
+
+export { extractOfficeQaAnswer, normaliseOfficeQaAnswer, officeQaExactMatch, officeQaF1, scoreOfficeQa } from "./evaluate";
+export { OFFICEQA_TOOLS_SYSTEM_BASE, OFFICEQA_PLAIN_SYSTEM_BASE } from "./prompt";
+
+/** The error analyst's failure categories for OfficeQA. */
+export const OFFICEQA_FAILURE_TAXONOMY = ["retrieval_miss", "evidence_miss", "operand_error", "calculation_error", "answer_format", "other"];
+
+function envOption<T>(config: RunConfig, key: string, ok: (v: unknown) => v is T, fallback: T): T {
+  const value = (config.env as Record<string, unknown>)[key];
+  return ok(value) ? value : fallback;
+}
+const isPositiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+
+/** Sorted distinct task types (the items' categories, e.g. easy/hard). */
+export function officeQaTaskTypes(items: readonly Item[]): string[] {
+  const types = new Set<string>();
+  for (const item of items) if (typeof item.task_type === "string" && item.task_type !== "") types.add(item.task_type);
+  return types.size === 0 ? ["officeqa"] : [...types].sort();
+}
+
+/** Injected I/O for the web-search mode (tests pass a fetch bound to a local server and an instant sleep). */
+export type OfficeQaDeps = Partial<SearchDeps>;
+
+function searchSettings(config: RunConfig, vars: Readonly<Record<string, string | undefined>>): SearchSettings {
+  const str = (key: string, fallback: string) => envOption(config, key, (v): v is string => typeof v === "string", fallback);
+  const authVar = str("search_auth_env", "OFFICEQA_CUSTOM_SEARCH_AUTH");
+  const auth = authVar === "" ? "" : (vars[authVar] ?? "");
+  return {
+    url: str("search_api_url", "").trim() || (vars.OFFICEQA_SEARCH_API_URL ?? "").trim() || DEFAULT_SEARCH_URL,
+    auth: auth.trim() === "" ? null : auth,
+    provider: str("search_provider", "duckduckgo"),
+    maxResults: envOption(config, "search_max_num_results", isPositiveInt, 4),
+    timeoutSec: envOption(config, "search_timeout_seconds", (v): v is number => typeof v === "number" && v > 0, 20),
+    maxQueriesPerTurn: envOption(config, "max_queries_per_turn", isPositiveInt, 4),
+  };
+}
+
+function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, deps: OfficeQaDeps): OfficeQaRuntime {
+  const raw = envOption(config, "search_mode", (v): v is string => typeof v === "string", "offline").trim().toLowerCase();
+  // The config loader resolves these aliases already; a config built in code may still carry them.
+  const mode = raw === "custom" ? "custom_search" : raw === "azure" ? "azure_search" : raw;
+  const maxToolTurns = envOption(config, "max_tool_turns", isPositiveInt, 24);
+  if (mode === "custom_search") {
+    const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    return {
+      mode, maxToolTurns, search: searchSettings(config, context?.vars ?? {}),
+      deps: { fetch: deps.fetch ?? ((...args) => fetch(...args)), sleep: deps.sleep ?? sleep },
+    };
+  }
+  if (mode !== "offline") {
+    throw new AppError(
+      "INVALID_REQUEST",
+      `officeqa: env.search_mode '${mode}' is not available in this version; use offline (local document tools) or custom_search`,
+      { field: "env.search_mode" },
+    );
+  }
+  const roots = resolveCorpusRoots({
+    rootDir: context?.rootDir ?? ".",
+    dataDirs: envOption(config, "data_dirs", isStringList, []),
+    vars: context?.vars ?? {},
+    sample: config.env.split_mode === "sample",
+  });
+  return { mode, roots, files: listCorpusFiles(roots), useTools: envFlag(config, "use_local_tools", true), maxToolTurns };
+}
+
+/**
+ * The OfficeQA environment for a run. Resolves the corpus (offline mode) now, so a run with no
+ * documents, or with a search mode this version lacks, fails before any model call.
+ */
+export function createOfficeQaEnv(config: RunConfig, splits?: Splits, context?: BenchmarkContext, deps: OfficeQaDeps = {}): Environment {
+  const runtime = buildRuntime(config, context, deps);
+  const source = splits ?? officeQaSample();
+  const taskTypes = officeQaTaskTypes([...source.train, ...source.val, ...source.test]);
+  return {
+    name: "officeqa",
+    taskTypes: () => [...taskTypes],
+    rollout: (input) => rolloutOfficeQa(config, runtime, input),
+    failureTaxonomy: () => [...OFFICEQA_FAILURE_TAXONOMY],
+  };
+}
+
+/** The built-in offline sample (18/12/13 questions over the documents in sample/docs). */
+export function officeQaSample(): Splits {
+  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
+}
+
+/** The sample's sim rules (6 real, 2 harmful distractors). */
+export function officeQaSimRules(): SimRule[] {
+  return simRules(sampleRules);
+}
+
+/** Registry descriptor. */
+export const officeQaBenchmark: BenchmarkDefinition = {
+  name: "officeqa",
+  create: (config, splits, context) => createOfficeQaEnv(config, splits, context),
+  sample: officeQaSample,
+  simRules: officeQaSimRules,
+  simResponder: createOfficeQaSimResponder(probesFromItems([...sampleTrain, ...sampleVal, ...sampleTest] as Array<Record<string, unknown>>)),
+  normalise: normaliseOfficeQaRow,
+  splitFileTypes: ["csv", "json"],
+  initialSkillPath: "lib/envs/officeqa/initial.md",
+};
