@@ -38,14 +38,15 @@ module.exports = {
     },
     {
       name: "backends-envs-see-engine-ports-only",
+      comment: "a benchmark's sim-run.test.ts drives its sample preset through prepareRun + runTraining",
       severity: "error",
-      from: { path: "^lib/(backends|envs)/" },
+      from: { path: "^lib/(backends|envs)/", pathNot: "^lib/envs/[^/]+/sim-run\\.test\\.ts$" },
       to: { path: "^lib/engine/", pathNot: ENGINE_PUBLIC_HELPERS },
     },
     {
       name: "backends-envs-no-infra",
       severity: "error",
-      from: { path: "^lib/(backends|envs)/" },
+      from: { path: "^lib/(backends|envs)/", pathNot: "^lib/envs/[^/]+/sim-run\\.test\\.ts$" },
       to: { path: ["^lib/(db|queue|runs)/", "^(app|components|worker)/", "node_modules/(next|bullmq|ioredis|@prisma)/"] },
     },
     {

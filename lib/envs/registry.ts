@@ -9,6 +9,7 @@ import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
+import { alfworldBenchmark } from "./alfworld";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { searchQaBenchmark } from "./searchqa";
@@ -16,6 +17,7 @@ import { searchQaBenchmark } from "./searchqa";
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
+  alfworld: alfworldBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */
