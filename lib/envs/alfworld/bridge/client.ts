@@ -30,6 +30,10 @@ function tail(text: string, max = 400): string {
   return t.length > max ? `…${t.slice(-max)}` : t;
 }
 
+function seconds(ms: number): string {
+  return ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
+}
+
 function toResult(raw: unknown): StepResult {
   const r = raw as Record<string, unknown>;
   if (typeof r?.error === "string") throw new BridgeError(`ALFWorld bridge: ${r.error}`);
@@ -115,7 +119,7 @@ export function openBridgeSession(opts: BridgeOptions): GameSession {
     if (failure) throw failure;
     if (line === "__timeout__") {
       child.kill("SIGKILL");
-      throw new BridgeError(`ALFWorld bridge gave no answer to '${String(payload.op)}' within ${Math.round(opts.timeoutMs / 1000)}s`);
+      throw new BridgeError(`ALFWorld bridge gave no answer to '${String(payload.op)}' within ${seconds(opts.timeoutMs)}s`);
     }
     if (line === null) {
       const said = tail(stderr);

@@ -1,11 +1,11 @@
 // A stand-in for alfworld_bridge.py in tests: the same JSON-lines protocol on a two-step game
-// ("go to shelf 1", then "take key 1 from shelf 1" wins). FAKE_BRIDGE_MODE selects a failure:
+// ("go to shelf 1", then "take key 1 from shelf 1" wins). ALFWORLD_FAKE_MODE selects a failure:
 // missing (answers an error, as without the alfworld package), crash (exits on the first step),
 // silent (never answers), garbage (writes a non-JSON line).
 import { createInterface } from "node:readline";
 import { existsSync } from "node:fs";
 
-const mode = process.env.FAKE_BRIDGE_MODE ?? "ok";
+const mode = process.env.ALFWORLD_FAKE_MODE ?? "ok";
 const gamefile = process.argv[process.argv.indexOf("--gamefile") + 1] ?? "";
 const send = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
