@@ -23,7 +23,7 @@ export interface GameContext {
 }
 
 export type ResolvedGame =
-  | { ok: true; session: GameSession; game?: Game; label: string }
+  | { ok: true; session: GameSession; game?: Game; gamePath?: string }
   | { ok: false; reason: string };
 
 /** FNV-1a of a text: a stable seed for a game file played on the built-in simulator. */
@@ -79,7 +79,7 @@ export function resolveGame(item: Item, ctx: GameContext): ResolvedGame {
   if (ctx.simulator === "builtin") {
     const game = builtinGame(item);
     if (typeof game === "string") return { ok: false, reason: game };
-    return { ok: true, session: householdSession(game), game, label: `built-in game seed ${game.seed}` };
+    return { ok: true, session: householdSession(game), game };
   }
   if (typeof item.gamefile !== "string") return { ok: false, reason: "env.simulator is alfworld but the item has no 'gamefile'" };
   const where = resolveGamefile(item.gamefile, ctx.vars);
@@ -93,7 +93,7 @@ export function resolveGame(item: Item, ctx: GameContext): ResolvedGame {
       env: bridgeEnv(ctx.vars),
       timeoutMs: ctx.bridgeTimeoutMs,
     });
-    return { ok: true, session, label: where.path };
+    return { ok: true, session, gamePath: where.path };
   } catch (err) {
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
   }

@@ -19,6 +19,7 @@ import {
 import type { GameSession, StepResult } from "./session";
 import type { Game } from "./sim/generate";
 import { playToEnd } from "./sim/policy";
+import { evalDatasetOf, trajDataReference } from "./reference";
 
 /** Consecutive failed target calls that end an episode. */
 export const MAX_CONSECUTIVE_CALL_FAILURES = 3;
@@ -73,7 +74,7 @@ export async function rolloutAlfworld(run: AlfworldRollout, input: RolloutInput)
     return failed(base, "error", `error: ${message(err)}`, []);
   }
   const task = taskFromObservation(first.observation);
-  const reference = resolved.game ? referencePlan(resolved.game, run.maxSteps) : undefined;
+  const reference = resolved.game ? referencePlan(resolved.game, run.maxSteps) : resolved.gamePath ? trajDataReference(resolved.gamePath) : undefined;
   const withTask = { ...base, taskDescription: task, question: task, ...(reference ? { referenceText: reference } : {}) };
   const ep = newEpisode(first);
   try {
@@ -85,7 +86,7 @@ export async function rolloutAlfworld(run: AlfworldRollout, input: RolloutInput)
   } finally {
     await session.close();
   }
-  return score(run, withTask, ep, session);
+  return score(run, item, withTask, ep, session);
 }
 
 async function play(run: AlfworldRollout, input: RolloutInput, session: GameSession, first: StepResult, task: string, ep: Episode) {
@@ -147,10 +148,16 @@ async function play(run: AlfworldRollout, input: RolloutInput, session: GameSess
   }
 }
 
-function score(run: AlfworldRollout, base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">, ep: Episode, session: GameSession): Trajectory {
+/** Where the game came from: the seed (built-in) or the game file and its split (real ALFWorld). */
+function gameExtras(item: RolloutInput["item"]): Record<string, unknown> {
+  if (typeof item.gamefile === "string") return { gamefile: item.gamefile, eval_dataset: evalDatasetOf(item.gamefile) };
+  return typeof item.seed === "number" ? { seed: item.seed } : {};
+}
+
+function score(run: AlfworldRollout, item: RolloutInput["item"], base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">, ep: Episode, session: GameSession): Trajectory {
   const extras = {
     won: ep.won, simulator: run.games.simulator, invalid_replies: ep.invalidReplies,
-    inadmissible_actions: ep.inadmissible, target_call_failures: ep.failedCalls,
+    inadmissible_actions: ep.inadmissible, target_call_failures: ep.failedCalls, ...gameExtras(item),
   };
   const stats = { nTurns: ep.steps, latencyMs: ep.latencyMs, promptTokens: ep.promptTokens, completionTokens: ep.completionTokens, extras };
   if (ep.won) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSimKnowledge, type SimTargetCall } from "../../contracts/sim";
+import { loadBenchmarkSplits, loadSimKnowledge } from "../registry";
+import { buildRunConfig } from "../test-helpers";
 import { alfworldSample, alfworldSimRules } from "./index";
 import { firstStepPrompt, historyStepPrompt, parseReply, skillSection } from "./prompt";
 import { alfworldSimResponder, readAlfworldPrompt } from "./sim-responder";
@@ -38,6 +40,14 @@ function playResponder(skill: string, max = 24, slipAll = false): { actions: str
 }
 
 describe("ALFWorld simulated target", () => {
+  it("is what the registry hands the sim backend, with every sample annotation", () => {
+    const config = buildRunConfig({ name: "alfworld", split_mode: "sample" });
+    const loaded = loadSimKnowledge(config, loadBenchmarkSplits(config, "/nonexistent"));
+    expect(loaded?.respond).toBe(alfworldSimResponder);
+    expect(loaded?.byId.size).toBe(42);
+    expect(loaded?.rules).toHaveLength(7);
+  });
+
   it("reads skill, task and step back from the prompts it is given", () => {
     const user = skillSection("## Finding objects\n- a rule") + historyStepPrompt({ task: "put a mug in shelf.", stepsTaken: 6, history: [], observation: "o", admissible: ["look"] });
     expect(readAlfworldPrompt(user)).toEqual({ skill: "## Finding objects\n- a rule", task: "put a mug in shelf.", step: 7 });

@@ -13,6 +13,20 @@ const REAL = path.join(__dirname, "alfworld_bridge.py");
 const data = mkdtempSync(path.join(tmpdir(), "alfworld-data-"));
 mkdirSync(path.join(data, "json_2.1.1", "train", "trial_1"), { recursive: true });
 writeFileSync(path.join(data, "json_2.1.1", "train", "trial_1", "game.tw-pddl"), "(fake game)");
+const SEEN = path.join(data, "json_2.1.1", "valid_seen", "pick_heat_then_place_in_recep-Egg-None-Fridge-1", "trial_9");
+mkdirSync(SEEN, { recursive: true });
+writeFileSync(path.join(SEEN, "game.tw-pddl"), "(fake game)");
+writeFileSync(path.join(SEEN, "traj_data.json"), JSON.stringify({
+  task_type: "pick_heat_then_place_in_recep",
+  turk_annotations: { anns: [
+    { task_desc: "Put a heated egg in the fridge.", high_descs: ["Walk to the counter.", "Pick up the egg.", "Heat it.", "Put it in the fridge."] },
+    { task_desc: "Put a heated egg in the fridge." },
+    { task_desc: "Warm an egg, then chill it in the fridge." },
+  ] },
+  pddl_params: { object_target: "Egg", parent_target: "Fridge", toggle_target: "", object_sliced: false },
+  plan: { high_pddl: [{ discrete_action: { action: "GotoLocation", args: ["countertop"] } }, { discrete_action: { action: "PickupObject", args: ["egg"] } }] },
+  scene: { floor_plan: "FloorPlan1", scene_num: 1, dirty_and_empty: false },
+}));
 const ITEM = { id: "train:0000", gamefile: "json_2.1.1/train/trial_1/game.tw-pddl", task_type: "other" };
 
 function run(vars: Record<string, string>, timeoutMs = 5000) {
@@ -36,6 +50,21 @@ describe("ALFWorld bridge (JSON lines over a subprocess)", () => {
     expect(userOf(client.calls[0]!)).toContain("'go to shelf 1'");
     expect(userOf(client.calls[0]!)).not.toContain("'help'");
     expect(t.extras).toMatchObject({ simulator: "alfworld" });
+  });
+
+  it("shows the analyst the game's traj_data.json and names its split", async () => {
+    const item = { id: "val:0000", gamefile: path.relative(data, SEEN), task_type: "pick_heat_then_place_in_recep" };
+    const t = await rolloutAlfworld(run(viaFake()), { item, skill: "", client: fakeClient(() => "<think>x</think><action>go to shelf 1</action>"), phase: "test", seed: 1, useEvalFeedback: false });
+    expect(t.extras).toMatchObject({ gamefile: item.gamefile, eval_dataset: "eval_in_distribution" });
+    expect(t.referenceText).toBe([
+      "## Reference (traj_data.json)",
+      "Task type: pick_heat_then_place_in_recep",
+      "Human task descriptions:", "- Put a heated egg in the fridge.", "- Warm an egg, then chill it in the fridge.",
+      "Human high-level steps:", "1. Walk to the counter.", "2. Pick up the egg.", "3. Heat it.", "4. Put it in the fridge.",
+      "PDDL parameters: object_target=Egg, parent_target=Fridge",
+      "Planner high-level plan:", "1. GotoLocation(countertop)", "2. PickupObject(egg)",
+      "Scene: floor_plan=FloorPlan1, scene_num=1, dirty_and_empty=false",
+    ].join("\n"));
   });
 
   it("a lost game on the bridge gets trace-based reasons (no world-state clauses)", async () => {
