@@ -64,32 +64,39 @@ export async function rolloutAlfworld(run: AlfworldRollout, input: RolloutInput)
   const taskType = typeof item.task_type === "string" ? item.task_type : "other";
   const base = { id: item.id, taskType, targetSystemPrompt: ALFWORLD_SYSTEM_PROMPT };
   const resolved = resolveGame(item, run.games);
-  if (!resolved.ok) return failed(base, "error", `error: ${resolved.reason}`, []);
+  if (!resolved.ok) return failed(base, { status: "error", failReason: `error: ${resolved.reason}` });
   const { session } = resolved;
   let first: StepResult;
   try {
     first = await session.reset();
   } catch (err) {
     await session.close();
-    return failed(base, "error", `error: ${message(err)}`, []);
+    return failed(base, { status: "error", failReason: `error: ${message(err)}` });
   }
   const task = taskFromObservation(first.observation);
   const reference = resolved.game ? referencePlan(resolved.game, run.maxSteps) : resolved.gamePath ? trajDataReference(resolved.gamePath) : undefined;
   const withTask = { ...base, taskDescription: task, question: task, ...(reference ? { referenceText: reference } : {}) };
   const ep = newEpisode(first);
   try {
-    await play(run, input, session, first, task, ep);
+    await play(run, input, { session, first, task, ep });
   } catch (err) {
     if (input.signal?.aborted) throw err;
     if ((err as { stopRun?: unknown }).stopRun) throw err;
-    return failed(withTask, "error", `error: ${message(err)} (at step ${ep.steps + 1})`, ep.conversation, ep);
+    return failed(withTask, { status: "error", failReason: `error: ${message(err)} (at step ${ep.steps + 1})`, ep });
   } finally {
     await session.close();
   }
-  return score(run, item, withTask, ep, session);
+  return score(run, { item, base: withTask, ep, session });
 }
 
-async function play(run: AlfworldRollout, input: RolloutInput, session: GameSession, first: StepResult, task: string, ep: Episode) {
+interface PlayState {
+  session: GameSession;
+  first: StepResult;
+  task: string;
+  ep: Episode;
+}
+
+async function play(run: AlfworldRollout, input: RolloutInput, { session, first, task, ep }: PlayState) {
   let current = first;
   const history: HistoryPair[] = [];
   while (!ep.won && !ep.done && ep.steps < run.maxSteps) {
@@ -154,7 +161,14 @@ function gameExtras(item: RolloutInput["item"]): Record<string, unknown> {
   return typeof item.seed === "number" ? { seed: item.seed } : {};
 }
 
-function score(run: AlfworldRollout, item: RolloutInput["item"], base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">, ep: Episode, session: GameSession): Trajectory {
+interface Finished {
+  item: RolloutInput["item"];
+  base: TrajectoryBase;
+  ep: Episode;
+  session: GameSession;
+}
+
+function score(run: AlfworldRollout, { item, base, ep, session }: Finished): Trajectory {
   const extras = {
     won: ep.won, simulator: run.games.simulator, invalid_replies: ep.invalidReplies,
     inadmissible_actions: ep.inadmissible, target_call_failures: ep.failedCalls, ...gameExtras(item),
@@ -172,22 +186,21 @@ function score(run: AlfworldRollout, item: RolloutInput["item"], base: Omit<Traj
       ? `${MAX_CONSECUTIVE_CALL_FAILURES} target calls in a row failed at step ${ep.steps + 1}; episode stopped`
       : `${ep.failedCalls} of ${ep.calls} target calls failed and were replaced by 'look'`;
     const reason = `${ep.lastFailure.failReason} (${what}) | ${outcome}`;
-    return failed(base, ep.stoppedByFailures ? ep.lastFailure.status : "error", reason, ep.conversation, ep, stats);
+    return failed(base, { status: ep.stoppedByFailures ? ep.lastFailure.status : "error", failReason: reason, ep, stats });
   }
   ep.conversation.push({ role: "system", content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: false | ${outcome}` });
   return { ...base, ...stats, hard: 0, soft: 0, status: "ok", prediction: "not won", failReason: outcome, conversation: ep.conversation };
 }
 
+type TrajectoryBase = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
+
+/** An unscored trajectory (error / timeout) that keeps whatever conversation the episode had. */
 function failed(
-  base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">,
-  status: "error" | "timeout",
-  failReason: string,
-  conversation: ConversationEntry[],
-  ep?: Episode,
-  stats?: Partial<Trajectory>,
+  base: TrajectoryBase,
+  o: { status: "error" | "timeout"; failReason: string; ep?: Episode; stats?: Partial<Trajectory> },
 ): Trajectory {
-  const entries = [...conversation, { role: "system", content: `[EVALUATION RESULT] not scored: ${failReason}` }];
-  return { ...base, ...(stats ?? {}), hard: 0, soft: 0, status, failReason, conversation: entries, nTurns: ep?.steps ?? 0 };
+  const conversation = [...(o.ep?.conversation ?? []), { role: "system", content: `[EVALUATION RESULT] not scored: ${o.failReason}` }];
+  return { ...base, ...(o.stats ?? {}), hard: 0, soft: 0, status: o.status, failReason: o.failReason, conversation, nTurns: o.ep?.steps ?? 0 };
 }
 
 /** The hidden reference for the analyst: the scripted expert's plan for a built-in game. */
