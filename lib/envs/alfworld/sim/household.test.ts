@@ -69,6 +69,36 @@ describe("built-in household simulator", () => {
     expect(sim.step("inventory").observation).toBe(`You are carrying: a ${where[0]!.name}.`);
   });
 
+  it("every listed action does something, and plausible unlisted ones do nothing (checked along expert plays)", () => {
+    for (const type of TASK_TYPES) {
+      const game = generateGame(21, type);
+      const plan = playToEnd(game, null, 50).actions;
+      const fresh = (prefix: readonly string[]) => {
+        const sim = new Household(game);
+        sim.reset();
+        for (const a of prefix) sim.step(a);
+        return sim;
+      };
+      const objects = game.objects.map((o) => o.name);
+      const receps = game.receptacles.map((r) => r.name);
+      for (let k = 0; k <= plan.length; k += 1) {
+        const listed = fresh(plan.slice(0, k)).admissible();
+        for (const action of listed) {
+          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).not.toBe(NOTHING_HAPPENS);
+        }
+        const probes = [
+          ...objects.flatMap((o) => receps.map((r) => `take ${o} from ${r}`)),
+          ...objects.flatMap((o) => receps.map((r) => `put ${o} in/on ${r}`)),
+          ...receps.flatMap((r) => [`open ${r}`, `close ${r}`]),
+          ...objects.map((o) => `use ${o}`),
+        ].filter((a) => !listed.includes(a));
+        for (const action of probes.filter((_, i) => i % 7 === k % 7)) {
+          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).toBe(NOTHING_HAPPENS);
+        }
+      }
+    }
+  });
+
   it("answers an inadmissible action with 'Nothing happens.' and records it", () => {
     const sim = new Household(generateGame(4, "pick_and_place_simple"));
     sim.reset();
