@@ -53,6 +53,14 @@ describe("ALFWorld rollout", () => {
     expect(t.referenceText).toContain(`1. ${PLAN[0]}`);
   });
 
+  it("is deterministic: the same item and replies give the same trajectory", async () => {
+    const script = (req: CompletionRequest) => reply(stepOf(req) % 3 === 0 ? "look" : (PLAN[stepOf(req) - 1] ?? "inventory"));
+    const a = await roll(fakeClient(script));
+    const b = await roll(fakeClient(script));
+    expect(b).toEqual(a);
+    expect(a.hard).toBe(0);
+  });
+
   it("shows only the last two observation/action pairs", async () => {
     const client = fakeClient(() => reply("look"));
     await roll(client);
