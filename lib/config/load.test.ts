@@ -194,7 +194,7 @@ describe("flat legacy configs and aliases", () => {
     expect(resolvedYaml).toContain("name: livemath");
     expect(canonicalBenchmark(" livemathbench ")).toBe("livemath");
     expect(canonicalBenchmark("nope")).toBeNull();
-    expect(envOptionsSchema("alfworld")?.parse({})).toEqual({ max_steps: 50, max_api_workers: 8 });
+    expect(envOptionsSchema("alfworld")?.parse({})).toEqual({ simulator: "builtin", max_steps: 50, max_api_workers: 8 });
   });
 
   it("drops the retired max_analyst_rounds with a warning naming the source", () => {

@@ -55,6 +55,8 @@ const SpreadsheetBenchOptionsSchema = z.strictObject({
 });
 
 const AlfworldOptionsSchema = z.strictObject({
+  /** builtin = the procedural TypeScript simulator; alfworld = the real ALFWorld through a Python bridge. */
+  simulator: z.enum(["builtin", "alfworld"]).default("builtin"),
   max_steps: posInt(50),
   max_api_workers: posInt(8),
 });

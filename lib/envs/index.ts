@@ -8,4 +8,5 @@ export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEA
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
 export { createDocVqaEnv, docVqaSample, docVqaSimRules, scoreDocVqa, DOCVQA_FAILURE_TAXONOMY } from "./docvqa";
 export { createOfficeQaEnv, officeQaSample, officeQaSimRules, scoreOfficeQa, OFFICEQA_FAILURE_TAXONOMY } from "./officeqa";
+export { createAlfworldEnv, alfworldSample, alfworldSimRules, ALFWORLD_FAILURE_TAXONOMY } from "./alfworld";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";

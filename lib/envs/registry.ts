@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
 import { docVqaBenchmark } from "./docvqa";
+import { alfworldBenchmark } from "./alfworld";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { officeQaBenchmark } from "./officeqa";
@@ -20,6 +21,7 @@ const REGISTRY: Record<string, BenchmarkDefinition> = {
   livemath: liveMathBenchmark,
   docvqa: docVqaBenchmark,
   officeqa: officeQaBenchmark,
+  alfworld: alfworldBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */

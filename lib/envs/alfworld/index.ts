@@ -1,0 +1,85 @@
+/**
+ * ALFWorld: household tasks in a text simulator — the built-in procedural simulator by default, or the
+ * real ALFWorld through a Python bridge (`env.simulator: alfworld`, items with a `gamefile`).
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { SimRule } from "../../contracts/sim";
+import type { Environment } from "../../engine/ports";
+import type { Splits } from "../../engine/types";
+import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
+import { sampleSplits, simRules } from "../common/sample-files";
+import type { Simulator } from "./games";
+import { Limiter } from "./limiter";
+import { normaliseAlfworldRow } from "./normalise";
+import { rolloutAlfworld } from "./rollout";
+import sampleTest from "./sample/test/items.json";
+import sampleTrain from "./sample/train/items.json";
+import sampleVal from "./sample/val/items.json";
+import sampleRules from "./sample/sim-rules.json";
+import { alfworldSimResponder } from "./sim-responder";
+import { TASK_TYPES } from "./sim/world";
+
+export { generateGame, type Game } from "./sim/generate";
+export { Household, type StepResult } from "./sim/household";
+export { playToEnd, type Flaw } from "./sim/policy";
+export { TASK_TYPES, type TaskType } from "./sim/world";
+export { normaliseAlfworldRow, taskTypeFromPath } from "./normalise";
+
+/** The error analyst's failure categories; the last entry also names the six task types. */
+export const ALFWORLD_FAILURE_TAXONOMY = [
+  "navigation_loop", "missed_object", "wrong_sequence", "premature_stop", "action_loop", "appliance_error",
+  "rule_missing", "rule_wrong", "rule_ignored",
+  `other (the tasks come in six types: ${TASK_TYPES.join(", ")})`,
+];
+
+/** Seconds to wait for one answer of the real-ALFWorld bridge (loading a game can be slow). */
+const BRIDGE_TIMEOUT_SEC = 120;
+
+function option<T>(config: RunConfig, key: string, ok: (v: unknown) => v is T, fallback: T): T {
+  const value = (config.env as Record<string, unknown>)[key];
+  return ok(value) ? value : fallback;
+}
+const isPositiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
+const isSimulator = (v: unknown): v is Simulator => v === "builtin" || v === "alfworld";
+
+/** The ALFWorld environment for a run. */
+export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext): Environment {
+  const run = {
+    config,
+    maxSteps: option(config, "max_steps", isPositiveInt, 50),
+    limiter: new Limiter(option(config, "max_api_workers", isPositiveInt, 8)),
+    games: {
+      simulator: option(config, "simulator", isSimulator, "builtin"),
+      rootDir: context?.rootDir ?? ".",
+      vars: context?.vars ?? {},
+      bridgeTimeoutMs: BRIDGE_TIMEOUT_SEC * 1000,
+    },
+  };
+  return {
+    name: "alfworld",
+    taskTypes: () => [...TASK_TYPES],
+    rollout: (input) => rolloutAlfworld(run, input),
+    failureTaxonomy: () => [...ALFWORLD_FAILURE_TAXONOMY],
+  };
+}
+
+/** The built-in offline sample: 18/12/12 generated games with hidden sim annotations. */
+export function alfworldSample(): Splits {
+  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
+}
+
+/** The sample's sim rules (5 real, 2 harmful distractors). */
+export function alfworldSimRules(): SimRule[] {
+  return simRules(sampleRules);
+}
+
+/** Registry descriptor. */
+export const alfworldBenchmark: BenchmarkDefinition = {
+  name: "alfworld",
+  create: (config, _splits, context) => createAlfworldEnv(config, context),
+  sample: alfworldSample,
+  simRules: alfworldSimRules,
+  simResponder: alfworldSimResponder,
+  normalise: normaliseAlfworldRow,
+  initialSkillPath: "lib/envs/alfworld/initial.md",
+};
