@@ -6,4 +6,5 @@ export { loadSplits, parseSplitRatio, SPLIT_NAMES, type LoadSplitsOptions, type 
 export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
+export { createSpreadsheetEnv, spreadsheetSample, spreadsheetSimRules, SPREADSHEET_FAILURE_TAXONOMY } from "./spreadsheetbench";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";

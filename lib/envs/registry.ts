@@ -12,10 +12,12 @@ import { canonicalBenchmark } from "./catalog";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { searchQaBenchmark } from "./searchqa";
+import { spreadsheetBenchmark } from "./spreadsheetbench";
 
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
+  spreadsheetbench: spreadsheetBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */
