@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import type { TestCase } from "./cases";
-import { callXlsxTool, disposeScratch, executeScript, lastLine, type SandboxSettings } from "./sandbox";
+import { disposeScratch, executeScript, lastLine, type SandboxSettings } from "./sandbox";
+import type { ToolReply, XlsxToolPool } from "./tool-pool";
 
 /** One compared cell (values rendered by Python: text is quoted, so '12' and 12 differ visibly). */
 export interface CellCheck {
@@ -44,11 +45,10 @@ export interface AnswerSpec {
 
 /** Compares a predicted workbook with the gold one. */
 export async function compareWorkbooks(
-  settings: SandboxSettings,
+  tools: XlsxToolPool,
   opts: { gold: string; pred: string; spec: AnswerSpec; signal?: AbortSignal },
-): Promise<{ ok: true; value: Comparison } | { ok: false; message: string }> {
-  return callXlsxTool<Comparison>(
-    settings,
+): Promise<ToolReply<Comparison>> {
+  return tools.call<Comparison>(
     { op: "evaluate", gold: opts.gold, pred: opts.pred, answer_position: opts.spec.answerPosition, answer_sheet: opts.spec.answerSheet },
     opts.signal,
   );
@@ -71,7 +71,11 @@ const MEMO_LIMIT = 1000;
 export class CaseRunner {
   private readonly memo = new Map<string, CaseResult>();
 
-  constructor(private readonly settings: SandboxSettings, private readonly useMemo: boolean) {}
+  constructor(
+    private readonly settings: SandboxSettings,
+    private readonly tools: XlsxToolPool,
+    private readonly useMemo: boolean,
+  ) {}
 
   async run(code: string, testCase: TestCase, spec: AnswerSpec, signal?: AbortSignal): Promise<CaseResult> {
     const key = createHash("sha256")
@@ -92,7 +96,7 @@ export class CaseRunner {
     const exec = await executeScript({ settings: this.settings, code, inputPath: testCase.input, signal });
     try {
       if (exec.kind !== "ok") return { no: testCase.no, stage: "exec", ok: false, kind: exec.kind, message: exec.message };
-      const compared = await compareWorkbooks(this.settings, { gold: testCase.gold, pred: exec.outputPath, spec, signal });
+      const compared = await compareWorkbooks(this.tools, { gold: testCase.gold, pred: exec.outputPath, spec, signal });
       if (!compared.ok) {
         return { no: testCase.no, stage: "eval", ok: false, kind: "eval-error", message: `cannot compare the output: ${compared.message}` };
       }

@@ -19,6 +19,7 @@ import sampleTest from "./sample/test/items.json";
 import sampleTrain from "./sample/train/items.json";
 import sampleVal from "./sample/val/items.json";
 import { spreadsheetSimResponder } from "./sim";
+import { XlsxToolPool } from "./tool-pool";
 
 export { findTestCases, type TestCase } from "./cases";
 export { CaseRunner, scoreCases, type CaseResult, type Comparison } from "./evaluate";
@@ -49,7 +50,7 @@ export function spreadsheetOptions(config: RunConfig): SpreadsheetOptions {
   if (!schema) throw new Error("spreadsheetbench is missing from the catalog");
   const env = config.env as Record<string, unknown>;
   const picked = Object.fromEntries(Object.keys(schema.shape).filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
-  return schema.parse(picked) as SpreadsheetOptions;
+  return schema.parse(picked) as unknown as SpreadsheetOptions;
 }
 
 /**
@@ -60,12 +61,14 @@ export function spreadsheetOptions(config: RunConfig): SpreadsheetOptions {
 export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContext = { rootDir: process.cwd(), vars: {} }): Environment {
   const options = spreadsheetOptions(config);
   const settings = { python: resolvePython(context.vars), vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb };
+  const tools = new XlsxToolPool(settings, 2);
   const rt: SpreadsheetRuntime = {
     config,
     mode: options.mode,
     dataRoot: config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root),
     settings,
-    runner: new CaseRunner(settings, options.exec_cache),
+    runner: new CaseRunner(settings, tools, options.exec_cache),
+    tools,
     previews: new Map(),
   };
   return {

@@ -53,7 +53,7 @@ export function resolvePython(vars: Readonly<Record<string, string | undefined>>
   let anyPython = false;
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ["-c", "import openpyxl"], {
-      env: scrubbedEnv(vars, "/tmp"), timeout: 30_000, stdio: "ignore",
+      env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, stdio: "ignore",
     });
     if (probe.error && (probe.error as NodeJS.ErrnoException).code === "ENOENT") continue;
     anyPython = true;
@@ -99,7 +99,7 @@ const MAX_OUTPUT = 256 * 1024;
  */
 export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -135,7 +135,7 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
       if (!timedOut && !aborted) killGroup(); // reap grandchildren the script left behind
       resolve({ exitCode, stdout, stderr: stderr + extra, timedOut, aborted });
     };
-    child.on("error", (err) => finish(null, `\n${err.message}`));
+    child.on("error", (err: Error) => finish(null, `\n${err.message}`));
     child.on("close", (code) => finish(code));
   });
 }

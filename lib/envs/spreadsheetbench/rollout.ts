@@ -18,7 +18,8 @@ import {
   formatPreview, wrongCellsMessage, type PreviewSheet,
 } from "./prompt";
 import { failureReason, verificationReport } from "./report";
-import { callXlsxTool, type SandboxSettings } from "./sandbox";
+import type { SandboxSettings } from "./sandbox";
+import type { XlsxToolPool } from "./tool-pool";
 
 /** Everything a rollout needs besides the item. */
 export interface SpreadsheetRuntime {
@@ -28,6 +29,7 @@ export interface SpreadsheetRuntime {
   dataRoot: string;
   settings: SandboxSettings;
   runner: CaseRunner;
+  tools: XlsxToolPool;
   previews: Map<string, string>;
 }
 
@@ -41,7 +43,7 @@ function failed(base: Base, status: "error" | "timeout", reason: string, convers
 async function workbookPreview(rt: SpreadsheetRuntime, input: string, signal?: AbortSignal): Promise<string | { error: string }> {
   const hit = rt.previews.get(input);
   if (hit !== undefined) return hit;
-  const res = await callXlsxTool<{ sheets: PreviewSheet[] }>(rt.settings, { op: "preview", path: input }, signal);
+  const res = await rt.tools.call<{ sheets: PreviewSheet[] }>({ op: "preview", path: input }, signal);
   if (!res.ok) return { error: res.message };
   const text = formatPreview(res.value.sheets);
   rt.previews.set(input, text);

@@ -84,30 +84,3 @@ export async function executeScript(opts: {
 export function disposeScratch(scratch: string): void {
   rmSync(scratch, { recursive: true, force: true });
 }
-
-/** Runs `xlsx_tool.py` with a JSON request; the parsed JSON answer or an error message. */
-export async function callXlsxTool<T>(
-  settings: SandboxSettings,
-  request: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  const scratch = mkdtempSync(path.join(tmpdir(), "skillopt-ssb-tool-"));
-  try {
-    const result = await runProcess({
-      command: settings.python,
-      args: [path.join(PYTHON_DIR, "xlsx_tool.py")],
-      cwd: scratch,
-      env: scrubbedEnv(settings.vars, scratch),
-      timeoutMs: Math.max(settings.timeoutSec, 30) * 1000,
-      stdin: JSON.stringify(request),
-      signal,
-    });
-    if (result.timedOut) return { ok: false, message: "the workbook tool timed out" };
-    if (result.exitCode !== 0) return { ok: false, message: lastLine(result.stderr) || `exit code ${String(result.exitCode)}` };
-    return { ok: true, value: JSON.parse(result.stdout) as T };
-  } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
-  } finally {
-    disposeScratch(scratch);
-  }
-}

@@ -1,5 +1,6 @@
 """Trusted workbook helpers for the SpreadsheetBench environment (our own port of the benchmark's cell
-comparison). Reads one JSON request on stdin, writes one JSON answer on stdout.
+comparison). Reads one JSON request on stdin and writes one JSON answer on stdout, or, with `--serve IDLE_SECONDS`,
+answers one request per line until stdin closes or it has been idle that long.
 
   {"op": "evaluate", "gold": path, "pred": path, "answer_position": "...", "answer_sheet": "..."}
   {"op": "preview", "path": path}
@@ -147,15 +148,40 @@ def preview(path, rows=5, cols=20):
     return {"sheets": sheets}
 
 
+def answer(request):
+    if request.get("op") == "evaluate":
+        return evaluate(request["gold"], request["pred"], request["answer_position"], request.get("answer_sheet") or "")
+    if request.get("op") == "preview":
+        return preview(request["path"])
+    raise ValueError(f"unknown op {request.get('op')!r}")
+
+
+def serve(idle_seconds):
+    """One JSON request per stdin line, one JSON answer per stdout line ({"ok": false, ...} on failure).
+    Exits when stdin closes or after `idle_seconds` without a request, so an idle helper never lingers."""
+    import os
+    import signal
+
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(0))
+    while True:
+        signal.alarm(max(1, int(idle_seconds)))
+        line = sys.stdin.readline()
+        signal.alarm(0)
+        if not line:
+            return
+        try:
+            reply = {"ok": True, "value": answer(json.loads(line))}
+        except Exception as exc:  # noqa: BLE001 - reported to the caller, the helper keeps serving
+            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
 def main():
-    request = json.loads(sys.stdin.read())
-    if request["op"] == "evaluate":
-        answer = evaluate(request["gold"], request["pred"], request["answer_position"], request.get("answer_sheet") or "")
-    elif request["op"] == "preview":
-        answer = preview(request["path"])
-    else:
-        raise SystemExit(f"unknown op {request['op']!r}")
-    sys.stdout.write(json.dumps(answer))
+    if len(sys.argv) > 2 and sys.argv[1] == "--serve":
+        serve(float(sys.argv[2]))
+        return
+    sys.stdout.write(json.dumps(answer(json.loads(sys.stdin.read()))))
 
 
 if __name__ == "__main__":
