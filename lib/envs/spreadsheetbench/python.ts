@@ -45,8 +45,10 @@ const probeCache = new Map<string, string>();
  * The first candidate that can `import openpyxl` (cached per candidate list and PATH). Throws an
  * `AppError` with the install hint when none can, or when no Python is installed at all.
  */
-export function resolvePython(vars: Readonly<Record<string, string | undefined>>): string {
-  const candidates = pythonCandidates(vars);
+export function resolvePython(
+  vars: Readonly<Record<string, string | undefined>>,
+  candidates: readonly string[] = pythonCandidates(vars),
+): string {
   const key = `${candidates.join("|")}#${vars.PATH ?? ""}`;
   const hit = probeCache.get(key);
   if (hit !== undefined) return hit;
