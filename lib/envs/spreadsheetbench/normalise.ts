@@ -41,7 +41,7 @@ export function normaliseSpreadsheetRow(row: Record<string, unknown>, at: RowOri
   const id = row.id;
   const idText = text(id);
   const type = text(row.instruction_type) ?? "";
-  const pathGiven = text(row.spreadsheet_path);
+  const pathGiven = typeof row.spreadsheet_path === "string" ? row.spreadsheet_path : null;
   if (row.spreadsheet_path !== undefined && row.spreadsheet_path !== null && pathGiven === null) {
     invalidItem(at, "'spreadsheet_path' must be a string");
   }
