@@ -60,9 +60,15 @@ export function normaliseSpreadsheetRow(row: Record<string, unknown>, at: RowOri
 
 /** The first required field an item lacks at rollout time, or null. */
 export function missingSpreadsheetField(item: Item): string | null {
-  for (const key of ["instruction", "answer_position", "spreadsheet_path"]) {
+  for (const key of ["instruction", "answer_position"]) {
     const value = item[key];
     if (typeof value !== "string" || value.trim() === "") return key;
   }
   return null;
+}
+
+/** The task folder of an item relative to the data root (`spreadsheet/<id>` unless given). */
+export function spreadsheetPathOf(item: Item): string {
+  const given = item.spreadsheet_path;
+  return typeof given === "string" && given.trim() !== "" ? given.trim() : `spreadsheet/${item.id}`;
 }

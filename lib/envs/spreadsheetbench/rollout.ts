@@ -12,7 +12,7 @@ import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { callTarget } from "../common/target-call";
 import { findTestCases, type TestCase } from "./cases";
 import { scoreCases, type AnswerSpec, type CaseResult, type CaseRunner } from "./evaluate";
-import { missingSpreadsheetField, spreadsheetTaskType } from "./normalise";
+import { missingSpreadsheetField, spreadsheetPathOf, spreadsheetTaskType } from "./normalise";
 import {
   buildSpreadsheetSystemPrompt, buildSpreadsheetUserPrompt, EMPTY_CODE_MESSAGE, execErrorMessage, extractCode,
   formatPreview, wrongCellsMessage, type PreviewSheet,
@@ -73,7 +73,7 @@ async function codeLoop(
     if (turn > 1 && budget?.aborted) break;
     const outcome = await callTarget({
       client: input.client,
-      request: { role: "target", stage: "rollout", system: ctx.system, messages, maxTokens: rt.config.env.max_completion_tokens, reasoningEffort: rt.config.model.reasoning_effort || null },
+      request: { role: "target", stage: "rollout", system: ctx.system, messages: [...messages], maxTokens: rt.config.env.max_completion_tokens, reasoningEffort: rt.config.model.reasoning_effort || null },
       timeoutSec: budgetSec,
       signal: input.signal,
     });
@@ -131,7 +131,7 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   };
   const missing = missingSpreadsheetField(item);
   if (missing !== null) return failed(base, "error", `item is missing field '${missing}'`, [], { phase: "setup" });
-  const folder = path.resolve(rt.dataRoot, item.spreadsheet_path as string);
+  const folder = path.resolve(rt.dataRoot, spreadsheetPathOf(item));
   const cases = findTestCases(folder);
   if (cases.length === 0) return failed(base, "error", "no-test-cases", [], { phase: "setup", folder });
   const first = cases[0] as TestCase;

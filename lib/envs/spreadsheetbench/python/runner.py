@@ -77,8 +77,9 @@ def main():
     except MemoryError:
         print("MemoryError: the script exceeded the sandbox memory limit", file=sys.stderr)
         sys.exit(2)
-    except BaseException:  # noqa: BLE001 - everything the script raises is reported to the model
-        traceback.print_exc()
+    except BaseException as exc:  # noqa: BLE001 - everything the script raises is reported to the model
+        # Skip this runner's own frame: the model should see only its script in the traceback.
+        traceback.print_exception(type(exc), exc, exc.__traceback__.tb_next)
         sys.exit(2)
 
 
