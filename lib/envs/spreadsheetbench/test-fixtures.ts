@@ -42,7 +42,7 @@ export function writeWorkbooks(books: Array<{ file: string; sheets: WorkbookSpec
     }
     lines.push(`wb.save(${JSON.stringify(file)})`);
   }
-  execFileSync(TEST_PYTHON, ["-c", lines.join("\n")], { env: TEST_VARS });
+  execFileSync(TEST_PYTHON, ["-c", lines.join("\n")], { env: { ...TEST_VARS } as unknown as NodeJS.ProcessEnv });
 }
 
 /** Writes one workbook and returns its path. */
