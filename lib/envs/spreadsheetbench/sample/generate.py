@@ -19,10 +19,12 @@ import datetime
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
 import traceback
+import zipfile
 
 from openpyxl import Workbook
 
@@ -307,8 +309,20 @@ def run_code(code, input_path, output_path):
 
 def save(wb, path):
     wb.properties.created = FIXED_TIME
-    wb.properties.modified = FIXED_TIME
     wb.save(path)
+    make_reproducible(path)
+
+
+def make_reproducible(path):
+    """Rewrites an .xlsx with fixed zip timestamps and a fixed 'modified' property, so that running the
+    generator again gives byte-identical files (openpyxl stamps both with the current time)."""
+    with zipfile.ZipFile(path) as src:
+        entries = [(info.filename, src.read(info.filename)) for info in src.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, data in entries:
+            if name == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(<)", rb"\g<1>2026-01-01T00:00:00Z\2", data)
+            dst.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
 
 
 def first_failure(code, cases, position, scratch):
@@ -340,6 +354,7 @@ def make_task(task_id, family, needs, rng, folder, scratch, seen):
         save(wb, input_path)
         error = run_code(spec["code"](None), input_path, gold_path)
         assert error is None, f"{task_id}: correct script failed: {error}"
+        make_reproducible(gold_path)
         cases.append((no, input_path, gold_path))
         last_rows.append(last)
     position = spec["position"](max(last_rows))
