@@ -1,8 +1,8 @@
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareWorkbooks, scoreCases, type CaseResult, type Comparison } from "./evaluate";
 import { failureReason, verificationReport } from "./report";
-import { tempDir, testSettings, writeWorkbooks, type WorkbookSpec } from "./test-fixtures";
+import { removeTempDirs, tempDir, testSettings, writeWorkbooks, type WorkbookSpec } from "./test-fixtures";
 import { XlsxToolPool } from "./tool-pool";
 
 const dir = tempDir();
@@ -47,6 +47,8 @@ async function compare(name: keyof typeof BOOKS, position = "S!A1", answerSheet 
   if (!res.ok) throw new Error(res.message);
   return res.value;
 }
+
+afterAll(removeTempDirs);
 
 describe("SpreadsheetBench cell comparison (port of the official checker)", () => {
   it("rounds numbers to 2 decimals and compares numeric strings as numbers", async () => {

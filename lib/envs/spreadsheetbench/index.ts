@@ -12,7 +12,7 @@ import { envOptionsSchema } from "../catalog";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { CaseRunner } from "./evaluate";
 import { normaliseSpreadsheetRow } from "./normalise";
-import { resolvePython } from "./python";
+import { pythonHasModule, resolvePython } from "./python";
 import { rolloutSpreadsheet, type SpreadsheetRuntime } from "./rollout";
 import sampleRules from "./sample/sim-rules.json";
 import sampleTest from "./sample/test/items.json";
@@ -70,6 +70,7 @@ export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContex
     runner: new CaseRunner(settings, tools, options.exec_cache),
     tools,
     previews: new Map(),
+    pandas: pythonHasModule(settings.python, "pandas", context.vars),
   };
   return {
     name: "spreadsheetbench",

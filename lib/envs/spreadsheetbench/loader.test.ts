@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadBenchmarkSplits } from "../registry";
 import { buildRunConfig } from "../test-helpers";
 import { findTestCases } from "./cases";
 import { normaliseSpreadsheetRow } from "./normalise";
-import { tempDir } from "./test-fixtures";
+import { removeTempDirs, tempDir } from "./test-fixtures";
 
 /** Items as the released split files hold them. */
 const ORIGINAL = [
@@ -21,6 +21,8 @@ function splitDir(rows: unknown[]): string {
   }
   return root;
 }
+
+afterAll(removeTempDirs);
 
 describe("SpreadsheetBench loader", () => {
   it("reads the original split format and derives task types, question and default paths", () => {

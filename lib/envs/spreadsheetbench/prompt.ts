@@ -6,19 +6,24 @@
 import { withSkillSection } from "../common/skill-prompt";
 import type { CellCheck } from "./evaluate";
 
-/** The instructions every rollout starts from (before the skill section). */
-export const SPREADSHEET_SYSTEM_BASE = [
-  "You write Python scripts that edit Excel workbooks.",
-  "Write ONE self-contained Python 3 script that uses only the standard library, openpyxl and pandas.",
-  "The variables INPUT_PATH (the workbook to read) and OUTPUT_PATH (where to save the result) are already defined when the script runs; do not assign them.",
-  "Load the workbook from INPUT_PATH, make the change the instruction asks for, and save the whole workbook to OUTPUT_PATH.",
-  "The same script is run on other workbooks with the same layout but different data.",
-  "Reply with the complete script in a single ```python fenced block.",
-].join("\n");
+/** The instructions every rollout starts from (before the skill section); pandas is offered only when installed. */
+export function spreadsheetSystemBase(pandas: boolean): string {
+  return [
+    "You write Python scripts that edit Excel workbooks.",
+    `Write ONE self-contained Python 3 script that uses only the standard library and openpyxl${pandas ? " (pandas is available too)" : ""}.`,
+    "The variables INPUT_PATH (the workbook to read) and OUTPUT_PATH (where to save the result) are already defined when the script runs; do not assign them.",
+    "Load the workbook from INPUT_PATH, make the change the instruction asks for, and save the whole workbook to OUTPUT_PATH.",
+    "The same script is run on other workbooks with the same layout but different data.",
+    "Reply with the complete script in a single ```python fenced block.",
+  ].join("\n");
+}
+
+/** The base instructions for an interpreter without pandas. */
+export const SPREADSHEET_SYSTEM_BASE = spreadsheetSystemBase(false);
 
 /** The system prompt: the base instructions, then `## Skill` + the skill when it is not blank. */
-export function buildSpreadsheetSystemPrompt(skill: string): string {
-  return withSkillSection(SPREADSHEET_SYSTEM_BASE, skill);
+export function buildSpreadsheetSystemPrompt(skill: string, pandas = false): string {
+  return withSkillSection(spreadsheetSystemBase(pandas), skill);
 }
 
 /** One sheet of the preview, as python/xlsx_tool.py reports it. */

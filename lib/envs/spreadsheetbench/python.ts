@@ -71,6 +71,20 @@ export function resolvePython(
   throw new AppError("UNAVAILABLE", message, { userMessage: message, field: "env.name" });
 }
 
+const moduleCache = new Map<string, boolean>();
+
+/** True when `python` can import `module` (cached), e.g. whether pandas may be offered to the model. */
+export function pythonHasModule(python: string, module: string, vars: Readonly<Record<string, string | undefined>>): boolean {
+  const key = `${python}#${module}#${vars.PATH ?? ""}`;
+  let hit = moduleCache.get(key);
+  if (hit === undefined) {
+    const probe = spawnSync(python, ["-c", `import ${module}`], { env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, stdio: "ignore" });
+    hit = probe.status === 0;
+    moduleCache.set(key, hit);
+  }
+  return hit;
+}
+
 /** What one child process did. */
 export interface ProcessResult {
   exitCode: number | null;

@@ -31,6 +31,8 @@ export interface SpreadsheetRuntime {
   runner: CaseRunner;
   tools: XlsxToolPool;
   previews: Map<string, string>;
+  /** Whether the interpreter has pandas (the system prompt offers it only then). */
+  pandas: boolean;
 }
 
 type Base = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
@@ -138,7 +140,7 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   const preview = await workbookPreview(rt, first.input, input.signal);
   if (typeof preview !== "string") return failed(base, "error", `setup-error: cannot read ${path.basename(first.input)}: ${preview.error}`, [], { phase: "setup" });
   const spec: AnswerSpec = { answerPosition: position, answerSheet: typeof item.answer_sheet === "string" ? item.answer_sheet : "" };
-  const system = buildSpreadsheetSystemPrompt(input.skill);
+  const system = buildSpreadsheetSystemPrompt(input.skill, rt.pandas);
   const user = buildSpreadsheetUserPrompt({ instruction, instructionType, answerPosition: position, preview });
   const conversation: ConversationEntry[] = [{ role: "user", content: user }];
   const withPrompts: Base = { ...base, targetSystemPrompt: system, targetUserPrompt: user, extras: { ...base.extras, spreadsheet_preview: preview } };

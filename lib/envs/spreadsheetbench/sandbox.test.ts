@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { pythonCandidates, resolvePython, scrubbedEnv } from "./python";
 import { disposeScratch, executeScript, stripPathAssignments, type ExecOutcome } from "./sandbox";
-import { tempDir, testSettings, TEST_PYTHON, TEST_VARS, writeWorkbook } from "./test-fixtures";
+import { removeTempDirs, tempDir, testSettings, TEST_PYTHON, TEST_VARS, writeWorkbook } from "./test-fixtures";
 
 const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), { S: [["A1", "1"]] });
 
@@ -16,6 +16,8 @@ async function run(code: string, settings = testSettings()): Promise<ExecOutcome
 }
 
 const SAVE = "from openpyxl import load_workbook\nwb = load_workbook(INPUT_PATH)\n";
+
+afterAll(removeTempDirs);
 
 describe("SpreadsheetBench sandbox", () => {
   it("runs a script that writes OUTPUT_PATH, even if it tried to set the paths itself", async () => {

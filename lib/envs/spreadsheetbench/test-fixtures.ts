@@ -3,7 +3,7 @@
  * for the interpreter the tests run with. Only tests import this file.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { resolvePython } from "./python";
@@ -20,9 +20,18 @@ export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxS
   return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, ...overrides };
 }
 
-/** A fresh temporary folder. */
+const created: string[] = [];
+
+/** A fresh temporary folder (removed by `removeTempDirs`). */
 export function tempDir(prefix = "ssb-test-"): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** Removes every folder `tempDir` made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** One workbook to write: sheet name → cells as `[ref, python expression]`, in sheet order. */

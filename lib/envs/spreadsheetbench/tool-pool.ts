@@ -6,7 +6,6 @@
  * helper. The model's code never runs here (see sandbox.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PYTHON_DIR, scrubbedEnv } from "./python";
@@ -19,7 +18,6 @@ const IDLE_SECONDS = 20;
 
 class ToolServer {
   private child: ChildProcess | null = null;
-  private scratch = "";
   private buffer = "";
   private stderr = "";
   private pending: ((line: string | null) => void) | null = null;
@@ -27,9 +25,10 @@ class ToolServer {
   constructor(private readonly settings: SandboxSettings) {}
 
   private start(): ChildProcess {
-    this.scratch = mkdtempSync(path.join(tmpdir(), "skillopt-ssb-tool-"));
+    // Trusted code that writes nothing: the system temp folder is its home (no scratch folder to clean up).
+    const home = tmpdir();
     const child = spawn(this.settings.python, [path.join(PYTHON_DIR, "xlsx_tool.py"), "--serve", String(IDLE_SECONDS)], {
-      cwd: this.scratch, env: scrubbedEnv(this.settings.vars, this.scratch) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"],
+      cwd: home, env: scrubbedEnv(this.settings.vars, home) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"],
     });
     this.buffer = "";
     this.stderr = "";
@@ -58,7 +57,6 @@ class ToolServer {
   private dispose(child: ChildProcess): void {
     if (this.child !== child) return;
     this.child = null;
-    rmSync(this.scratch, { recursive: true, force: true });
     this.pending?.(null);
   }
 
