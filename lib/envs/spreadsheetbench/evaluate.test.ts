@@ -93,6 +93,20 @@ describe("SpreadsheetBench cell comparison (port of the official checker)", () =
   });
 });
 
+describe("workbook helper pool", () => {
+  it("answers a bad request with an error and keeps serving; a killed helper is replaced", async () => {
+    const pool = new XlsxToolPool(testSettings(), 1);
+    const bad = await pool.call({ op: "preview", path: path.join(dir, "missing.xlsx") });
+    expect(bad).toMatchObject({ ok: false, message: expect.stringMatching(/^FileNotFoundError/) });
+    const good = await pool.call<{ sheets: Array<{ name: string }> }>({ op: "preview", path: path.join(dir, "round-gold.xlsx") });
+    expect(good.ok && good.value.sheets.map((s) => s.name)).toEqual(["S"]);
+    const server = (pool as unknown as { free: Array<{ child: { kill(sig: string): void } | null }> }).free[0]!;
+    server.child!.kill("SIGKILL");
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await pool.call({ op: "preview", path: path.join(dir, "round-gold.xlsx") })).ok).toBe(true);
+  });
+});
+
 describe("SpreadsheetBench scores and reports", () => {
   const cmp: Comparison = {
     ok: false, n_cells: 3, n_correct: 1, missing_sheets: [], formula_cells: ["S!A2"],

@@ -84,7 +84,8 @@ export class CaseRunner {
     const hit = this.useMemo ? this.memo.get(key) : undefined;
     if (hit) return hit;
     const result = await this.runUncached(code, testCase, spec, signal);
-    if (signal?.aborted) return result; // a cancelled run says nothing about the code
+    // A cancelled run or a failed comparison says nothing about the code: only real outcomes are kept.
+    if (signal?.aborted || result.stage === "eval") return result;
     if (this.useMemo) {
       if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
       this.memo.set(key, result);

@@ -15,6 +15,7 @@ import type { SandboxSettings } from "./sandbox";
 export type ToolReply<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const IDLE_SECONDS = 20;
+const EXITED = "the workbook helper exited";
 
 class ToolServer {
   private child: ChildProcess | null = null;
@@ -90,7 +91,7 @@ class ToolServer {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.pending = (line) => {
-        if (line === null) return finish({ ok: false, message: `the workbook helper exited: ${this.stderr.trim().split("\n").pop() ?? ""}` });
+        if (line === null) return finish({ ok: false, message: `${EXITED}: ${this.stderr.trim().split("\n").pop() ?? ""}` });
         try {
           const parsed = JSON.parse(line) as { ok: boolean; value?: T; error?: string };
           finish(parsed.ok ? { ok: true, value: parsed.value as T } : { ok: false, message: parsed.error ?? "unknown error" });
@@ -114,7 +115,11 @@ export class XlsxToolPool {
   async call<T>(request: Record<string, unknown>, signal?: AbortSignal): Promise<ToolReply<T>> {
     const server = await this.acquire();
     try {
-      return await server.request<T>(request, Math.max(this.settings.timeoutSec, 30) * 1000, signal);
+      const limit = Math.max(this.settings.timeoutSec, 30) * 1000;
+      const reply = await server.request<T>(request, limit, signal);
+      // A helper may time out idle just as a request arrives: one retry on a fresh helper covers that.
+      if (!reply.ok && reply.message.startsWith(EXITED) && !signal?.aborted) return await server.request<T>(request, limit, signal);
+      return reply;
     } finally {
       const next = this.waiting.shift();
       if (next) next(server);
