@@ -1,10 +1,12 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Item, Trajectory } from "../../engine/types";
 import { buildRunConfig, fakeClient, type FakeReply } from "../test-helpers";
 import { createSpreadsheetEnv, spreadsheetSample } from "./index";
 import { normaliseSpreadsheetRow } from "./normalise";
 import solutions from "./sample/solutions.json";
-import { TEST_VARS } from "./test-fixtures";
+import { removeTempDirs, tempDir, TEST_VARS } from "./test-fixtures";
 
 const all = (() => {
   const s = spreadsheetSample();
@@ -87,6 +89,23 @@ describe("SpreadsheetBench rollout (single)", () => {
     const bare = await run(() => code(TASK), { item: { id: "x", answer_position: "A1", spreadsheet_path: "spreadsheet/ssb-017" } });
     expect(bare.trajectory).toMatchObject({ status: "error", failReason: "item is missing field 'instruction'" });
     expect(entries(bare.trajectory).at(-1)?.content).toBe("[EVALUATION RESULT] item is missing field 'instruction'");
+  });
+});
+
+describe("SpreadsheetBench data root", () => {
+  it("resolves spreadsheet_path against env.data_root under the project root; an unreadable workbook is a setup error", async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, "data", "tasks", "bad"), { recursive: true });
+    for (const f of ["1_bad_input.xlsx", "1_bad_answer.xlsx"]) writeFileSync(path.join(root, "data", "tasks", "bad", f), "not a zip");
+    const config = buildRunConfig({ name: "spreadsheetbench", split_mode: "split_dir", data_root: "data", sandbox_timeout: 2 });
+    const client = fakeClient(() => code(TASK));
+    const t = await createSpreadsheetEnv(config, { rootDir: root, vars: TEST_VARS }).rollout({
+      item: { id: "bad", instruction: "Do it.", answer_position: "A1", spreadsheet_path: "tasks/bad" }, skill: "", client, phase: "test", seed: 0, useEvalFeedback: false,
+    });
+    expect(t).toMatchObject({ status: "error", hard: 0 });
+    expect(t.failReason).toMatch(/^setup-error: cannot read 1_bad_input.xlsx: BadZipFile/);
+    expect(client.calls).toHaveLength(0);
+    removeTempDirs();
   });
 });
 
