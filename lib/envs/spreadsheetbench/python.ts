@@ -148,9 +148,12 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
     const finish = (exitCode: number | null, extra = "") => {
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
-      if (!timedOut && !aborted) killGroup(); // reap grandchildren the script left behind
       resolve({ exitCode, stdout, stderr: stderr + extra, timedOut, aborted });
     };
+    // When the script itself exits, anything it left running in its group goes too (and releases the pipes).
+    child.on("exit", () => {
+      if (!timedOut && !aborted) killGroup();
+    });
     child.on("error", (err: Error) => finish(null, `\n${err.message}`));
     child.on("close", (code) => finish(code));
   });

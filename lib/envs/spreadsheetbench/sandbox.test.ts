@@ -40,6 +40,13 @@ describe("SpreadsheetBench sandbox", () => {
     expect(out.ms).toBeLessThan(5000);
   });
 
+  it("does not wait for background processes the script leaves behind", async () => {
+    const code = `import subprocess\nsubprocess.Popen(['sleep', '30'])\n${SAVE}wb.save(OUTPUT_PATH)\n`;
+    const out = await run(code, testSettings({ timeoutSec: 10 }));
+    expect(out.kind).toBe("ok");
+    expect(out.ms).toBeLessThan(5000);
+  });
+
   it("blocks network sockets (best effort, inside the interpreter)", async () => {
     const out = await run("import socket\nsocket.create_connection(('127.0.0.1', 9))\n");
     expect(out.kind !== "ok" && out.message).toMatch(/PermissionError: network access is disabled in the SpreadsheetBench sandbox/);
