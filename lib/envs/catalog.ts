@@ -52,6 +52,12 @@ const OfficeQaOptionsSchema = z.strictObject({
 const SpreadsheetBenchOptionsSchema = z.strictObject({
   data_root: z.string().default("data/spreadsheetbench_verified_400"),
   mode: z.enum(["single", "multi"]).default("single"),
+  /** Wall-clock limit of one run of the model's script, seconds (env.exec_timeout is the whole task's budget). */
+  sandbox_timeout: z.number().positive().default(120),
+  /** Address-space limit of the script's process, MB; 0 = none. */
+  memory_mb: z.number().int().min(0).default(2048),
+  /** Reuse the result when the same script runs on the same test case again within a run. */
+  exec_cache: z.boolean().default(true),
 });
 
 const AlfworldOptionsSchema = z.strictObject({

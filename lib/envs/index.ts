@@ -9,4 +9,5 @@ export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIV
 export { createDocVqaEnv, docVqaSample, docVqaSimRules, scoreDocVqa, DOCVQA_FAILURE_TAXONOMY } from "./docvqa";
 export { createOfficeQaEnv, officeQaSample, officeQaSimRules, scoreOfficeQa, OFFICEQA_FAILURE_TAXONOMY } from "./officeqa";
 export { createAlfworldEnv, alfworldSample, alfworldSimRules, ALFWORLD_FAILURE_TAXONOMY } from "./alfworld";
+export { createSpreadsheetEnv, spreadsheetSample, spreadsheetSimRules, SPREADSHEET_FAILURE_TAXONOMY } from "./spreadsheetbench";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";

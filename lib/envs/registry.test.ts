@@ -7,14 +7,14 @@ import { buildRunConfig } from "./test-helpers";
 
 describe("registry", () => {
   it("creates each benchmark by canonical name or alias", () => {
-    expect(listBenchmarks()).toEqual(["searchqa", "livemath", "docvqa", "officeqa", "alfworld"]);
+    expect(listBenchmarks()).toEqual(["searchqa", "livemath", "docvqa", "officeqa", "spreadsheetbench", "alfworld"]);
     expect(createEnvironment(buildRunConfig({ name: "searchqa" })).name).toBe("searchqa");
     expect(createEnvironment(buildRunConfig({ name: "LiveMathematicianBench" })).name).toBe("livemath");
   });
 
   it("rejects an unknown benchmark, listing the known ones", () => {
-    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; available: searchqa, livemath, docvqa, officeqa, alfworld");
-    expect(() => createEnvironment(buildRunConfig({ name: "spreadsheetbench" }))).toThrow("benchmark 'spreadsheetbench' is not available in this version yet; available: searchqa, livemath, docvqa, officeqa, alfworld");
+    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; available: searchqa, livemath, docvqa, officeqa, spreadsheetbench, alfworld");
+    expect(() => createEnvironment(buildRunConfig({ name: "custom" }))).toThrow("benchmark 'custom' is not available in this version yet; available: searchqa, livemath, docvqa, officeqa, spreadsheetbench, alfworld");
   });
 
   it("loads the sample splits and the sim knowledge for both benchmarks", () => {

@@ -15,12 +15,14 @@ import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { officeQaBenchmark } from "./officeqa";
 import { searchQaBenchmark } from "./searchqa";
+import { spreadsheetBenchmark } from "./spreadsheetbench";
 
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
   docvqa: docVqaBenchmark,
   officeqa: officeQaBenchmark,
+  spreadsheetbench: spreadsheetBenchmark,
   alfworld: alfworldBenchmark,
 };
 

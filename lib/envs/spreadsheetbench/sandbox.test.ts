@@ -1,0 +1,97 @@
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { pythonCandidates, resolvePython, scrubbedEnv } from "./python";
+import { disposeScratch, executeScript, stripPathAssignments, type ExecOutcome } from "./sandbox";
+import { removeTempDirs, tempDir, testSettings, TEST_PYTHON, TEST_VARS, writeWorkbook } from "./test-fixtures";
+
+const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), { S: [["A1", "1"]] });
+
+async function run(code: string, settings = testSettings()): Promise<ExecOutcome & { ms: number }> {
+  const t0 = performance.now();
+  const out = await executeScript({ settings, code, inputPath: input });
+  const ms = performance.now() - t0;
+  disposeScratch(out.scratch);
+  return { ...out, ms };
+}
+
+const SAVE = "from openpyxl import load_workbook\nwb = load_workbook(INPUT_PATH)\n";
+
+afterAll(removeTempDirs);
+
+describe("SpreadsheetBench sandbox", () => {
+  it("runs a script that writes OUTPUT_PATH, even if it tried to set the paths itself", async () => {
+    const code = `INPUT_PATH = "/etc/passwd"\nOUTPUT_PATH = '/tmp/elsewhere.xlsx'\n${SAVE}wb.save(OUTPUT_PATH)\n`;
+    expect(stripPathAssignments(code)).not.toContain("/etc/passwd");
+    expect((await run(code)).kind).toBe("ok");
+  });
+
+  it("reports the traceback of a crash (exit code 2) and a missing output", async () => {
+    const crash = await run(`${SAVE}ws = wb["Nope"]\n`);
+    expect(crash.kind).toBe("error");
+    expect(crash.kind !== "ok" && crash.message).toMatch(/KeyError: 'Worksheet Nope does not exist.'$/);
+    expect((await run(`${SAVE}print("done")\n`)).kind).toBe("no-output");
+  });
+
+  it("kills an infinite loop within the time limit (SIGKILL to its whole process group)", async () => {
+    const code = "import subprocess\nsubprocess.Popen(['sleep', '30'])\nwhile True:\n    pass\n";
+    const out = await run(code, testSettings({ timeoutSec: 1 }));
+    expect(out.kind).toBe("timeout");
+    expect(out.ms).toBeLessThan(5000);
+  });
+
+  it("does not wait for background processes the script leaves behind", async () => {
+    const code = `import subprocess\nsubprocess.Popen(['sleep', '30'])\n${SAVE}wb.save(OUTPUT_PATH)\n`;
+    const out = await run(code, testSettings({ timeoutSec: 10 }));
+    expect(out.kind).toBe("ok");
+    expect(out.ms).toBeLessThan(5000);
+  });
+
+  it("blocks network sockets (best effort, inside the interpreter)", async () => {
+    const out = await run("import socket\nsocket.create_connection(('127.0.0.1', 9))\n");
+    expect(out.kind !== "ok" && out.message).toMatch(/PermissionError: network access is disabled in the SpreadsheetBench sandbox/);
+    const raw = await run("import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)\n");
+    expect(raw.kind !== "ok" && raw.message).toMatch(/network access is disabled/);
+  });
+
+  it("hides the parent's environment: secrets are absent, HOME and TMPDIR are the scratch folder", async () => {
+    const vars = { ...TEST_VARS, SKILLOPT_TEST_SECRET: "hunter2", OPENAI_API_KEY: "sk-test", LANG: "C.UTF-8" };
+    const code = [
+      "import os",
+      "assert 'SKILLOPT_TEST_SECRET' not in os.environ and 'OPENAI_API_KEY' not in os.environ, sorted(os.environ)",
+      "assert os.environ['HOME'] == os.getcwd() == os.environ['TMPDIR'], (os.environ['HOME'], os.getcwd())",
+      "assert os.environ['LANG'] == 'C.UTF-8'",
+      `${SAVE}wb.save(OUTPUT_PATH)`,
+    ].join("\n");
+    expect((await run(code, testSettings({ vars }))).kind).toBe("ok");
+    expect(scrubbedEnv(vars, "/s")).toEqual({
+      PATH: TEST_VARS.PATH, HOME: "/s", TMPDIR: "/s", TEMP: "/s", TMP: "/s", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1",
+    });
+  });
+
+  it("stops a memory bomb with the address-space limit", async () => {
+    const out = await run("x = bytearray(4 * 1024 ** 3)\n", testSettings({ memoryMb: 256 }));
+    expect(out.kind).toBe("error");
+    expect(out.kind !== "ok" && out.message).toMatch(/MemoryError/);
+  });
+});
+
+describe("interpreter choice", () => {
+  it("tries SKILLOPT_PYTHON, then python3, then /usr/bin/python3, and picks one that has openpyxl", () => {
+    expect(pythonCandidates({ SKILLOPT_PYTHON: " /opt/py " })).toEqual(["/opt/py", "python3", "/usr/bin/python3"]);
+    expect(pythonCandidates({})).toEqual(["python3", "/usr/bin/python3"]);
+    expect(resolvePython({ ...TEST_VARS, SKILLOPT_PYTHON: "/nonexistent/python" })).toBe(TEST_PYTHON);
+    expect(existsSync(TEST_PYTHON) || TEST_PYTHON === "python3").toBe(true);
+  });
+
+  it("says how to install Python or openpyxl when no candidate works", () => {
+    expect(() => resolvePython(TEST_VARS, ["/nonexistent/python3"])).toThrow(
+      "SpreadsheetBench needs Python 3, and none was found (tried /nonexistent/python3): apt-get install python3 python3-openpyxl, or set SKILLOPT_PYTHON",
+    );
+    const fake = path.join(tempDir(), "python3"); // runs, but cannot import openpyxl
+    writeFileSync(fake, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    expect(() => resolvePython(TEST_VARS, ["/nonexistent/python3", fake])).toThrow(
+      /^SpreadsheetBench needs Python 3 with openpyxl: apt-get install python3-openpyxl/,
+    );
+  });
+});
