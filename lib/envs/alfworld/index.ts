@@ -6,6 +6,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Splits } from "../../engine/types";
+import { benchmarkOptions } from "../common/env-options";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
 import { sampleSplits, simRules } from "../common/sample-files";
 import type { Simulator } from "./games";
@@ -35,21 +36,16 @@ export const ALFWORLD_FAILURE_TAXONOMY = [
 /** Seconds to wait for one answer of the real-ALFWorld bridge (loading a game can be slow). */
 const BRIDGE_TIMEOUT_SEC = 120;
 
-function option<T>(config: RunConfig, key: string, ok: (v: unknown) => v is T, fallback: T): T {
-  const value = (config.env as Record<string, unknown>)[key];
-  return ok(value) ? value : fallback;
-}
-const isPositiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
-const isSimulator = (v: unknown): v is Simulator => v === "builtin" || v === "alfworld";
 
 /** The ALFWorld environment for a run. */
 export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext): Environment {
+  const options = benchmarkOptions(config, "alfworld");
   const run = {
     config,
-    maxSteps: option(config, "max_steps", isPositiveInt, 50),
-    limiter: new Limiter(option(config, "max_api_workers", isPositiveInt, 8)),
+    maxSteps: options.max_steps,
+    limiter: new Limiter(options.max_api_workers),
     games: {
-      simulator: option(config, "simulator", isSimulator, "builtin"),
+      simulator: options.simulator,
       rootDir: context?.rootDir ?? ".",
       vars: context?.vars ?? {},
       bridgeTimeoutMs: BRIDGE_TIMEOUT_SEC * 1000,

@@ -9,7 +9,7 @@ import type { Environment } from "../../engine/ports";
 import type { Item, Splits } from "../../engine/types";
 import { AppError } from "../../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
-import { envFlag } from "../common/env-options";
+import { benchmarkOptions, type BenchmarkOptions } from "../common/env-options";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { listCorpusFiles, resolveCorpusRoots } from "./corpus";
 import { normaliseOfficeQaRow } from "./normalise";
@@ -27,12 +27,6 @@ export { OFFICEQA_TOOLS_SYSTEM_BASE, OFFICEQA_PLAIN_SYSTEM_BASE } from "./prompt
 /** The error analyst's failure categories for OfficeQA. */
 export const OFFICEQA_FAILURE_TAXONOMY = ["retrieval_miss", "evidence_miss", "operand_error", "calculation_error", "answer_format", "other"];
 
-function envOption<T>(config: RunConfig, key: string, ok: (v: unknown) => v is T, fallback: T): T {
-  const value = (config.env as Record<string, unknown>)[key];
-  return ok(value) ? value : fallback;
-}
-const isPositiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /** Sorted distinct task types (the items' categories, e.g. easy/hard). */
 export function officeQaTaskTypes(items: readonly Item[]): string[] {
@@ -44,29 +38,26 @@ export function officeQaTaskTypes(items: readonly Item[]): string[] {
 /** Injected I/O for the web-search mode (tests pass a fetch bound to a local server and an instant sleep). */
 export type OfficeQaDeps = Partial<SearchDeps>;
 
-function searchSettings(config: RunConfig, vars: Readonly<Record<string, string | undefined>>): SearchSettings {
-  const str = (key: string, fallback: string) => envOption(config, key, (v): v is string => typeof v === "string", fallback);
-  const authVar = str("search_auth_env", "OFFICEQA_CUSTOM_SEARCH_AUTH");
+function searchSettings(o: BenchmarkOptions<"officeqa">, vars: Readonly<Record<string, string | undefined>>): SearchSettings {
+  const authVar = o.search_auth_env;
   const auth = authVar === "" ? "" : (vars[authVar] ?? "");
   return {
-    url: str("search_api_url", "").trim() || (vars.OFFICEQA_SEARCH_API_URL ?? "").trim() || DEFAULT_SEARCH_URL,
+    url: o.search_api_url.trim() || (vars.OFFICEQA_SEARCH_API_URL ?? "").trim() || DEFAULT_SEARCH_URL,
     auth: auth.trim() === "" ? null : auth,
-    provider: str("search_provider", "duckduckgo"),
-    maxResults: envOption(config, "search_max_num_results", isPositiveInt, 4),
-    timeoutSec: envOption(config, "search_timeout_seconds", (v): v is number => typeof v === "number" && v > 0, 20),
-    maxQueriesPerTurn: envOption(config, "max_queries_per_turn", isPositiveInt, 4),
+    provider: o.search_provider,
+    maxResults: o.search_max_num_results,
+    timeoutSec: o.search_timeout_seconds,
+    maxQueriesPerTurn: o.max_queries_per_turn,
   };
 }
 
 function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, deps: OfficeQaDeps): OfficeQaRuntime {
-  const raw = envOption(config, "search_mode", (v): v is string => typeof v === "string", "offline").trim().toLowerCase();
-  // The config loader resolves these aliases already; a config built in code may still carry them.
-  const mode = raw === "custom" ? "custom_search" : raw === "azure" ? "azure_search" : raw;
-  const maxToolTurns = envOption(config, "max_tool_turns", isPositiveInt, 24);
+  const options = benchmarkOptions(config, "officeqa");
+  const { search_mode: mode, max_tool_turns: maxToolTurns } = options;
   if (mode === "custom_search") {
     const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
     return {
-      mode, maxToolTurns, search: searchSettings(config, context?.vars ?? {}),
+      mode, maxToolTurns, search: searchSettings(options, context?.vars ?? {}),
       deps: { fetch: deps.fetch ?? ((...args) => fetch(...args)), sleep: deps.sleep ?? sleep },
     };
   }
@@ -79,11 +70,11 @@ function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, 
   }
   const roots = resolveCorpusRoots({
     rootDir: context?.rootDir ?? ".",
-    dataDirs: envOption(config, "data_dirs", isStringList, []),
+    dataDirs: options.data_dirs,
     vars: context?.vars ?? {},
     sample: config.env.split_mode === "sample",
   });
-  return { mode, roots, files: listCorpusFiles(roots), useTools: envFlag(config, "use_local_tools", true), maxToolTurns };
+  return { mode, roots, files: listCorpusFiles(roots), useTools: options.use_local_tools, maxToolTurns };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Splits } from "../../engine/types";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
-import { envOptionsSchema } from "../catalog";
+import { benchmarkOptions, type BenchmarkOptions } from "../common/env-options";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { CaseRunner } from "./evaluate";
 import { normaliseSpreadsheetRow } from "./normalise";
@@ -36,21 +36,11 @@ export const SPREADSHEET_TASK_TYPES = ["cell_level", "sheet_level"];
 export const SPREADSHEET_SAMPLE_DIR = path.join(import.meta.dirname, "sample");
 
 /** The benchmark's own `env.*` options with their defaults. */
-export interface SpreadsheetOptions {
-  data_root: string;
-  mode: "single" | "multi";
-  sandbox_timeout: number;
-  memory_mb: number;
-  exec_cache: boolean;
-}
+export type SpreadsheetOptions = BenchmarkOptions<"spreadsheetbench">;
 
 /** Reads the benchmark options from `config.env` (defaults for what is absent). */
 export function spreadsheetOptions(config: RunConfig): SpreadsheetOptions {
-  const schema = envOptionsSchema("spreadsheetbench");
-  if (!schema) throw new Error("spreadsheetbench is missing from the catalog");
-  const env = config.env as Record<string, unknown>;
-  const picked = Object.fromEntries(Object.keys(schema.shape).filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
-  return schema.parse(picked) as unknown as SpreadsheetOptions;
+  return benchmarkOptions(config, "spreadsheetbench");
 }
 
 /**
