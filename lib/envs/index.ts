@@ -7,3 +7,5 @@ export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";
+export { createCustomEnv, customSimRules, scoreCustom, CUSTOM_FAILURE_TAXONOMY } from "./custom";
+export { describeFingerprint, fingerprintSplits, shortSha256, splitIdsHash } from "./common/fingerprint";

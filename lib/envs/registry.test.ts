@@ -7,14 +7,14 @@ import { buildRunConfig } from "./test-helpers";
 
 describe("registry", () => {
   it("creates each benchmark by canonical name or alias", () => {
-    expect(listBenchmarks()).toEqual(["searchqa", "livemath"]);
+    expect(listBenchmarks()).toEqual(["searchqa", "livemath", "custom"]);
     expect(createEnvironment(buildRunConfig({ name: "searchqa" })).name).toBe("searchqa");
     expect(createEnvironment(buildRunConfig({ name: "LiveMathematicianBench" })).name).toBe("livemath");
   });
 
   it("rejects an unknown benchmark, listing the known ones", () => {
-    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; available: searchqa, livemath");
-    expect(() => createEnvironment(buildRunConfig({ name: "docvqa" }))).toThrow("benchmark 'docvqa' is not available in this version yet; available: searchqa, livemath");
+    expect(() => createEnvironment(buildRunConfig({ name: "nope" }))).toThrow("unknown benchmark 'nope'; available: searchqa, livemath, custom");
+    expect(() => createEnvironment(buildRunConfig({ name: "docvqa" }))).toThrow("benchmark 'docvqa' is not available in this version yet; available: searchqa, livemath, custom");
   });
 
   it("loads the sample splits and the sim knowledge for both benchmarks", () => {

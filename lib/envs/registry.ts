@@ -9,6 +9,7 @@ import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
+import { customBenchmark } from "./custom";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { searchQaBenchmark } from "./searchqa";
@@ -16,6 +17,7 @@ import { searchQaBenchmark } from "./searchqa";
 const REGISTRY: Record<string, BenchmarkDefinition> = {
   searchqa: searchQaBenchmark,
   livemath: liveMathBenchmark,
+  custom: customBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */
@@ -47,7 +49,7 @@ export function createEnvironment(config: RunConfig, splits?: Splits, context?: 
 export function loadBenchmarkSplits(config: RunConfig, rootDir: string): Splits {
   const bench = getBenchmark(config.env.name);
   return loadSplits({
-    config, rootDir, sample: bench.sample, normalise: bench.normalise,
+    config, rootDir, sample: bench.sample, normalise: bench.normaliserFor?.(config) ?? bench.normalise,
     ...(bench.splitFileTypes ? { splitFileTypes: bench.splitFileTypes } : {}),
   });
 }
