@@ -3,6 +3,7 @@
  */
 export { createEnvironment, getBenchmark, initialSkillPath, listBenchmarks, loadBenchmarkSplits, loadSimKnowledge } from "./registry";
 export { loadSplits, parseSplitRatio, SPLIT_NAMES, type LoadSplitsOptions, type RowNormaliser } from "./loader";
+export { parseCsv, parseJsonl } from "./common/read-items";
 export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
