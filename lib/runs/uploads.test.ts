@@ -16,7 +16,7 @@ afterAll(() => {
 function request(body: BodyInit, headers: Record<string, string> = {}): Request {
   return new Request("http://127.0.0.1:7871/api/uploads", { method: "POST", body, headers });
 }
-function multipart(text: string | Uint8Array, name: string): Request {
+function multipart(text: string, name: string): Request {
   const form = new FormData();
   form.set("file", new File([text], name));
   return request(form);
