@@ -63,7 +63,7 @@ const AlfworldOptionsSchema = z.strictObject({
 export { CUSTOM_METRICS } from "../contracts/api";
 
 /**
- * Custom datasets (lib/envs/custom/README in the module docs): each row maps its own field names to the
+ * Custom datasets (lib/envs/custom/normalise.ts, metrics.ts): each row maps its own field names to the
  * question, the gold answer(s) — a JSON list or a `|`-separated string — an optional context and an
  * optional id (missing ids become a content hash). Metrics: exact, contains, f1 (hard when F1 ≥ 0.5),
  * numeric (|p − g| ≤ tolerance × max(1, |g|)), regex (`{answer}` in the pattern is the escaped gold and

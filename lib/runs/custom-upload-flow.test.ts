@@ -44,6 +44,15 @@ describe("custom dataset: upload then estimate", () => {
     expect(e.dataset?.splits.train).toMatchObject({ count: 6, sha256: expect.stringMatching(/^[0-9a-f]{12}$/) });
   });
 
+  it("counts one optimizer call per rollout when the LLM judge grades", async () => {
+    const info = await uploaded();
+    const res = await estimateRequest({ "env.data_path": info.path, "env.question_field": "Q", "env.answer_field": "A", "env.metric": "judge" });
+    const e = (await res.json()) as Estimate;
+    const judge = e.phases.find((p) => p.phase.startsWith("judge"));
+    const rollouts = e.phases.filter((p) => ["baseline selection", "train rollouts", "selection evaluations", "epoch comparisons", "final tests"].includes(p.phase));
+    expect(judge?.calls).toBe(rollouts.reduce((n, p) => n + p.calls, 0));
+  });
+
   it("answers 422 naming the field for a column the file does not have", async () => {
     const info = await uploaded();
     const res = await estimateRequest({ "env.data_path": info.path, "env.question_field": "Question", "env.answer_field": "A" });
