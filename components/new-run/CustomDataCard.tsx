@@ -36,13 +36,13 @@ export function CustomDataCard({ model, errors, optimizerBackend }: { model: Cus
             }}
           />
           {model.upload.isPending && <p className="mt-1 text-xs text-gray-500">Uploading and checking the file…</p>}
-          <FieldError field="file" message={uploadError?.message} />
+          <FieldError field="file" message={uploadError?.message ?? errors.file} />
           {up ? (
             <p className="mt-1 text-xs text-gray-600" data-testid="upload-summary">
               {up.fileName}: {up.rows} rows, {up.columns.length} columns · sha256 <span className="font-mono">{up.sha256.slice(0, 12)}</span> · stored as <span className="font-mono">{up.path}</span>
             </p>
           ) : (
-            <p className="mt-1 text-xs text-gray-600">No file uploaded: the preset&apos;s env.data_path is used.</p>
+            !v.needsFile && <p className="mt-1 text-xs text-gray-600">No file uploaded: the preset&apos;s env.data_path is used.</p>
           )}
         </div>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">

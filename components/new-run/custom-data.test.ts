@@ -23,6 +23,13 @@ describe("custom data form values", () => {
     expect(validateCustomData(base)).toEqual({});
   });
 
+  it("requires an upload when the preset names no data file", () => {
+    const bare = { ...preset, config: { env: { ...(preset.config.env as object), split_mode: "ratio", data_path: "" } } } as unknown as PresetInfo;
+    const v = initialCustomData(bare);
+    expect(validateCustomData(v)).toEqual({ file: "upload a .jsonl or .csv file" });
+    expect(validateCustomData({ ...v, upload, mapping: mappingForUpload(v.mapping, upload) })).toEqual({});
+  });
+
   it("after an upload keeps preset columns the file has and guesses the others; the run points at the stored file", () => {
     const mapping = mappingForUpload(base.mapping, upload);
     expect(mapping).toEqual({ question_field: "prompt", answer_field: "Answer", id_field: "", context_field: "" });

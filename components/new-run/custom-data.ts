@@ -10,6 +10,8 @@ export type MappingKey = (typeof MAPPING_KEYS)[number];
 
 export interface CustomDataValues {
   upload: UploadInfo | null;
+  /** True when the preset names no data file (a ratio split with an empty env.data_path): an upload is required. */
+  needsFile: boolean;
   mapping: Record<MappingKey, string>;
   metric: CustomMetric;
   /** As typed. */
@@ -42,6 +44,7 @@ export function initialCustomData(preset: PresetInfo): CustomDataValues {
   const metric = (CUSTOM_METRICS as readonly unknown[]).includes(env.metric) ? (env.metric as CustomMetric) : "exact";
   return {
     upload: null,
+    needsFile: env.split_mode === "ratio" && text(env.data_path).trim() === "",
     mapping: {
       question_field: text(env.question_field, "question"),
       answer_field: text(env.answer_field, "answer"),
@@ -67,6 +70,7 @@ export function mappingForUpload(current: CustomDataValues["mapping"], upload: U
 /** Client-side checks (the server checks again against every row). */
 export function validateCustomData(v: CustomDataValues): Record<string, string> {
   const errs: Record<string, string> = {};
+  if (v.needsFile && !v.upload) errs.file = "upload a .jsonl or .csv file";
   for (const key of MAPPING_KEYS) {
     const col = v.mapping[key];
     if (!MAPPING_LABELS[key].optional && col === "") errs[`env.${key}`] = "choose the column";
