@@ -41,7 +41,6 @@ module.exports = {
     },
     {
       name: "backends-envs-see-engine-ports-only",
-      comment: "a benchmark's sim-run.test.ts drives its sample preset through prepareRun + runTraining",
       severity: "error",
       // A benchmark's sim-run test drives its sample preset through the whole run, like lib/runs/sim-run.test.ts.
       from: { path: "^lib/(backends|envs)/", pathNot: SIM_RUN_TESTS },

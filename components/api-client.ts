@@ -7,6 +7,7 @@ import type {
   BackendInfo,
   CompareResponse,
   CreateRunInput,
+  DatasetFingerprint,
   Estimate,
   EvalResultRow,
   RunAction,
@@ -14,6 +15,7 @@ import type {
   RunDetail,
   RunListResponse,
   StepDetail,
+  UploadInfo,
 } from "@/lib/contracts/api";
 
 const ErrorBodySchema = z.object({
@@ -107,6 +109,15 @@ export const api = {
   },
   async listBackends(): Promise<BackendInfo[]> {
     return (await request<{ backends: BackendInfo[] }>("/api/backends")).backends;
+  },
+  /** Stores a .jsonl/.csv file for the custom benchmark (multipart field `file`). */
+  uploadDataset(file: File): Promise<UploadInfo> {
+    const body = new FormData();
+    body.set("file", file);
+    return request("/api/uploads", { method: "POST", body });
+  },
+  getRunDataset(id: string): Promise<DatasetFingerprint> {
+    return request(`/api/runs/${encodeURIComponent(id)}/dataset`);
   },
   compareRuns(ids: string[]): Promise<CompareResponse> {
     return request(`/api/runs/compare?ids=${ids.map(encodeURIComponent).join(",")}`);

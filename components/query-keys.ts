@@ -9,6 +9,7 @@ export const queryKeys = {
   runsAll: ["runs"] as const,
   run: (id: string) => ["run", id] as const,
   step: (id: string, step: number) => ["run", id, "step", step] as const,
+  dataset: (id: string) => ["run", id, "dataset"] as const,
   evals: (id: string, step: number, label: string) => ["run", id, "evals", step, label] as const,
   /** Client-only: frames received over SSE for one run (written by useRunEvents, never fetched). */
   runEvents: (id: string) => ["run-events", id] as const,

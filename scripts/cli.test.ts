@@ -99,6 +99,20 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("trains on your own file with --data and a field mapping, and prints the data and split hashes", () => {
+    const rows = readFileSync(join(root, "configs/custom/example.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const data = write("mine.jsonl", rows.map((r) => JSON.stringify({ q: r.prompt, a: r.gold, c: r.passage, sim: r.sim })).join("\n"));
+    const mapping = ["env.question_field=q", "env.answer_field=a", "env.context_field=c", `env.split_output_dir=${join(tmp, "mine-splits")}`];
+    const args = ["train", "--config", "configs/custom/sample.yaml", "--data", data, "--out", join(tmp, "custom"), "--cfg-options", "train.num_epochs=1", ...mapping];
+    const r = cli(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^data: ${data} \\(sha256 [0-9a-f]{12}\\)$`, "m"));
+    expect(r.stderr).toMatch(/^splits \(ratio\): train 20 \[[0-9a-f]{12}\] · selection 10 \[[0-9a-f]{12}\] · test 10 \[[0-9a-f]{12}\]$/m);
+    const bad = cli(["train", "--config", "configs/custom/default.yaml", "--data", data, "--cfg-options", "env.question_field=question"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe(`error: ${data}: item 0: missing field 'question'; the item has fields: q, a, c (env.question_field)`);
+  });
+
   it("eval needs a skill file that exists", () => {
     const r = cli(["eval", "--config", "configs/searchqa/sample.yaml", "--skill", "nope.md"]);
     expect(r.code).toBe(2);

@@ -10,11 +10,14 @@ import { runEvalCommand } from "./cli/eval";
 import { runTrainCommand } from "./cli/train";
 
 const USAGE = `usage:
-  npm run skillopt -- train --config FILE [--cfg-options key=value ...] [--out DIR]
+  npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
-  npm run skillopt -- eval --config FILE --skill FILE [--split all|train|valid_seen|valid_unseen] [--out DIR]
+  npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
   npm run skillopt -- data list
+
+  --data FILE  a ratio split of FILE (.jsonl/.csv/.json): the same as --cfg-options env.split_mode=ratio
+               env.data_path=FILE, given before any --cfg-options (e.g. configs/custom/default.yaml)
 
 Try it offline (simulated model, no key needed):
   npm run skillopt -- train --config configs/searchqa/sample.yaml
@@ -39,7 +42,7 @@ async function main(raw: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (command === "data") return runDataCommand(rest);
-  const { argv, overrides } = splitArgs(rest);
+  const { argv, overrides: given } = splitArgs(rest);
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -48,9 +51,11 @@ async function main(raw: string[]): Promise<number> {
       resume: { type: "string" },
       skill: { type: "string" },
       split: { type: "string", default: "all" },
+      data: { type: "string" },
     },
     strict: true,
   });
+  const overrides = values.data === undefined ? given : [`env.split_mode=ratio`, `env.data_path=${values.data}`, ...given];
   if (command === "train") return runTrainCommand({ config: values.config, overrides, out: values.out, resume: values.resume });
   if (command === "eval") return runEvalCommand({ config: values.config, skill: values.skill, split: values.split!, overrides, out: values.out });
   process.stderr.write(`unknown command '${command}'\n${USAGE}`);

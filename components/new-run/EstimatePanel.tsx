@@ -1,6 +1,7 @@
 "use client";
 import type { Estimate } from "@/lib/contracts/api";
 import { formatCost, formatCount } from "../format";
+import { DatasetHashes } from "../runs/DatasetHashes";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
 
 /** Pre-flight calls / tokens per phase and the cost (or "unknown" when a model has no known price). */
@@ -62,6 +63,7 @@ export function EstimatePanel({
         <p>
           Splits: train {estimate.splitSizes.train} · selection {estimate.splitSizes.val} · test {estimate.splitSizes.test}
         </p>
+        {estimate.dataset && <DatasetHashes dataset={estimate.dataset} />}
         {estimate.notes.map((n) => (
           <p key={n}>{n}</p>
         ))}

@@ -5,6 +5,7 @@ import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
 import { CONFIG_SECTIONS_UI } from "./config-fields";
 import { ConfigSectionFields } from "./ConfigSectionFields";
+import { CustomDataCard } from "./CustomDataCard";
 import { EstimatePanel } from "./EstimatePanel";
 import { FieldError } from "./FieldError";
 import { PresetPicker } from "./PresetPicker";
@@ -78,6 +79,7 @@ export function NewRunForm() {
           <PresetPicker presets={m.usable} selected={preset} onSelect={m.selectPreset} error={fieldErrors.preset} />
           <RolePickers backends={m.backends.data ?? []} roles={form.roles} presetRoles={form.presetRoles} notes={form.roleNotes} errors={fieldErrors} onChange={m.setRole} />
         </Card>
+        {m.custom.active && <CustomDataCard model={m.custom} errors={fieldErrors} optimizerBackend={form.roles.optimizer.backend} />}
         {CONFIG_SECTIONS_UI.map((s) => (
           <ConfigSectionFields
             key={s.id}

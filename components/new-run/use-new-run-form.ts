@@ -8,6 +8,7 @@ import { queryKeys } from "../query-keys";
 import { ALL_CONFIG_FIELDS } from "./config-fields";
 import { buildOverrides, initialValues, validateAll, type FormValue, type FormValues } from "./form-values";
 import { initialRole, presetRole, roleOverrides, ROLES, type Role, type RoleChoice } from "./roles";
+import { useCustomData } from "./use-custom-data";
 
 export interface FormState {
   presetPath: string;
@@ -54,23 +55,28 @@ export function useNewRunForm() {
   const preset = usable.find((p) => p.path === chosenPath) ?? usable[0];
   // Derived state: (re)initialise when the preset changes (allowed during render with this guard).
   if (preset && backends.data && form?.presetPath !== preset.path) setForm(initForm(preset, backends.data));
+  const custom = useCustomData(preset);
 
   const clientErrors = useMemo(() => {
     if (!form) return {};
     const errs = validateAll(ALL_CONFIG_FIELDS, form.values);
     for (const r of ROLES) if (!form.roles[r].model.trim()) errs[`model.${r}`] = "enter a model name";
-    return errs;
-  }, [form]);
+    return { ...errs, ...custom.errors };
+  }, [form, custom.errors]);
 
   const body: CreateRunInput | null = useMemo(() => {
     if (!form || !preset) return null;
     return {
       name: name.trim() || undefined,
       preset: preset.path,
-      overrides: { ...buildOverrides(ALL_CONFIG_FIELDS, form.values, form.baseline), ...roleOverrides(form.roles, form.presetRoles) },
+      overrides: {
+        ...buildOverrides(ALL_CONFIG_FIELDS, form.values, form.baseline),
+        ...roleOverrides(form.roles, form.presetRoles),
+        ...custom.overrides,
+      },
       skill: form.skill === preset.initialSkill ? undefined : form.skill,
     };
-  }, [form, preset, name]);
+  }, [form, preset, name, custom.overrides]);
 
   const create = useMutation({
     mutationFn: (input: CreateRunInput) => api.createRun(input),
@@ -92,6 +98,7 @@ export function useNewRunForm() {
   return {
     presets,
     backends,
+    custom,
     usable,
     preset,
     form,

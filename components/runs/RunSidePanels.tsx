@@ -1,6 +1,7 @@
 import type { RunDetail } from "@/lib/contracts/api";
 import type { StreamFrame } from "@/lib/contracts/run-events";
 import { Card } from "../ui/Card";
+import { DatasetPanel } from "./DatasetPanel";
 import { EventLog } from "./EventLog";
 import { SkillVersionsTable } from "./SkillVersionsTable";
 import { BackendUsageTable } from "./BackendUsageTable";
@@ -18,6 +19,7 @@ export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamF
           <SkillVersionsTable versions={run.skillVersions} bestHash={run.bestSkillHash} />
         </div>
       </div>
+      <DatasetPanel runId={run.id} />
       <Card title="Configuration" bodyClassName="p-0">
         <details>
           <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Effective configuration (YAML, preset + overrides)</summary>

@@ -44,6 +44,12 @@ describe("overrides", () => {
     expect(layer.data).toEqual({ env: { answer_regex: "a=b=c" } });
   });
 
+  it("keeps a benchmark's text keys as text (a regex is not a YAML list, a column name not a number)", () => {
+    expect(overrideLayer("env.answer_regex=[A-D]").data).toEqual({ env: { answer_regex: "[A-D]" } });
+    expect(overrideLayer("env.question_field=2024").data).toEqual({ env: { question_field: "2024" } });
+    expect(overrideLayer("env.numeric_tolerance=0.01").data).toEqual({ env: { numeric_tolerance: 0.01 } });
+  });
+
   it("refuses an override without '='", () => {
     const err = (() => {
       try {

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { CONFIG_SECTIONS } from "../contracts/run-config";
+import { BENCHMARKS } from "../envs/catalog";
 import { ConfigError, OVERRIDES_SOURCE } from "./errors";
 import { SECTION_SCHEMAS, canonicalCodexKey, flatKeyPath, isSection } from "./keys";
 import { normaliseLayer, type Layer, type Mapping } from "./normalise";
@@ -53,7 +54,14 @@ function targetPath(segments: readonly string[]): string[] {
   return [...segments];
 }
 
+/** `env.*` keys that some benchmark declares as text (the override does not know the benchmark yet). */
+const BENCHMARK_TEXT_KEYS = new Set(
+  BENCHMARKS.flatMap((b) => Object.entries(b.options.shape).filter(([, s]) => expectsString(s as never)).map(([k]) => k)),
+);
+
 function castForKey(raw: string, path: readonly string[], override: string): unknown {
+  // A benchmark's own text keys stay text: `env.answer_regex=[A-D]` is a pattern, not a YAML list.
+  if (path.length === 2 && path[0] === "env" && BENCHMARK_TEXT_KEYS.has(path[1] ?? "")) return raw;
   const list = castFlowList(raw, override);
   if (list) return list;
   const [section, key] = path;

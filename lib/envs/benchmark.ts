@@ -4,7 +4,7 @@
  */
 import type { RunConfig } from "../contracts/run-config";
 import type { SimResponder, SimRule } from "../contracts/sim";
-import type { Environment } from "../engine/ports";
+import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import type { RowNormaliser } from "./common/read-items";
 
@@ -12,6 +12,8 @@ import type { RowNormaliser } from "./common/read-items";
 export interface BenchmarkContext {
   rootDir: string;
   vars: Readonly<Record<string, string | undefined>>;
+  /** The run's optimizer model, for benchmarks graded by a model (custom's LLM judge). */
+  optimizer?: ModelClient;
 }
 
 /** One benchmark implementation. */
@@ -28,6 +30,8 @@ export interface BenchmarkDefinition {
   simResponder?: SimResponder;
   /** Row normaliser/validator used by the split loader. */
   normalise: RowNormaliser;
+  /** A normaliser that depends on the run config (custom's field mapping); preferred over `normalise` when set. */
+  normaliserFor?(config: RunConfig): RowNormaliser;
   /** Split-folder item file types in order of preference (default json, jsonl). */
   splitFileTypes?: readonly string[];
   /** Path of the seed skill (`initial.md`), relative to the project root. */

@@ -8,6 +8,7 @@
  * repeated here; each schema below holds only what one benchmark adds.
  */
 import { z } from "zod";
+import { CUSTOM_METRICS } from "../contracts/api";
 import { aliasEnum } from "../contracts/run-config";
 
 const posInt = (fallback: number) => z.number().int().min(1).default(fallback);
@@ -67,18 +68,28 @@ const AlfworldOptionsSchema = z.strictObject({
   max_api_workers: posInt(8),
 });
 
-export const CUSTOM_METRICS = ["exact", "contains", "f1", "numeric", "regex", "judge"] as const;
+export { CUSTOM_METRICS } from "../contracts/api";
 
+/**
+ * Custom datasets (lib/envs/custom/normalise.ts, metrics.ts): each row maps its own field names to the
+ * question, the gold answer(s) — a JSON list or a `|`-separated string — an optional context and an
+ * optional id (missing ids become a content hash). Metrics: exact, contains, f1 (hard when F1 ≥ 0.5),
+ * numeric (|p − g| ≤ tolerance × max(1, |g|)), regex (`{answer}` in the pattern is the escaped gold and
+ * the answer must match all of it; without `{answer}` the pattern extracts the answer, which must then
+ * equal a gold), judge (the optimizer model grades with `judge_rubric`).
+ */
 const CustomOptionsSchema = z
   .strictObject({
     id_field: z.string().default("id"),
-    question_field: z.string().default("question"),
-    answer_field: z.string().default("answer"),
+    question_field: z.string().trim().min(1, "name the field that holds the question").default("question"),
+    answer_field: z.string().trim().min(1, "name the field that holds the gold answer").default("answer"),
     /** Empty means the items carry no context passage. */
     context_field: z.string().default(""),
     metric: z.enum(CUSTOM_METRICS).default("exact"),
+    /** Relative to the gold value, with an absolute floor: |p − g| ≤ tolerance × max(1, |g|). */
     numeric_tolerance: z.number().min(0).default(1e-6),
     answer_regex: z.string().default(""),
+    /** Empty means the built-in rubric: same meaning as a gold answer → 1, wrong or missing → 0. */
     judge_rubric: z.string().default(""),
   })
   .superRefine((opts, ctx) => {
@@ -88,7 +99,7 @@ const CustomOptionsSchema = z
     }
     if (opts.answer_regex !== "") {
       try {
-        new RegExp(opts.answer_regex);
+        new RegExp(opts.answer_regex.replaceAll("{answer}", "x"), "i");
       } catch {
         ctx.addIssue({ code: "custom", path: ["answer_regex"], message: "not a valid regular expression" });
       }

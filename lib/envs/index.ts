@@ -3,6 +3,7 @@
  */
 export { createEnvironment, getBenchmark, initialSkillPath, listBenchmarks, loadBenchmarkSplits, loadSimKnowledge } from "./registry";
 export { loadSplits, parseSplitRatio, SPLIT_NAMES, type LoadSplitsOptions, type RowNormaliser } from "./loader";
+export { parseCsv, parseJsonl } from "./common/read-items";
 export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";
 export { createLiveMathEnv, liveMathSample, liveMathSimRules, scoreLiveMath, LIVEMATH_FAILURE_TAXONOMY } from "./livemath";
@@ -11,3 +12,5 @@ export { createOfficeQaEnv, officeQaSample, officeQaSimRules, scoreOfficeQa, OFF
 export { createAlfworldEnv, alfworldSample, alfworldSimRules, ALFWORLD_FAILURE_TAXONOMY } from "./alfworld";
 export { createSpreadsheetEnv, spreadsheetSample, spreadsheetSimRules, SPREADSHEET_FAILURE_TAXONOMY } from "./spreadsheetbench";
 export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";
+export { createCustomEnv, customSimRules, scoreCustom, CUSTOM_FAILURE_TAXONOMY } from "./custom";
+export { describeFingerprint, fingerprintSplits, shortSha256, splitIdsHash } from "./common/fingerprint";

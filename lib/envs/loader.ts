@@ -111,7 +111,8 @@ export function parseSplitRatio(ratio: string): [number, number, number] {
   return [a, b, c];
 }
 
-function resolveDataFile(rootDir: string, configured: string): string {
+/** The data file of a ratio split: `configured` resolved against `rootDir`, or the one data file of a folder. */
+export function resolveDataFile(rootDir: string, configured: string): string {
   if (configured.trim() === "") {
     throw new AppError("INVALID_REQUEST", "env.data_path is required when env.split_mode is ratio", { field: "env.data_path" });
   }

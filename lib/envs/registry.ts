@@ -9,8 +9,9 @@ import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import { canonicalBenchmark } from "./catalog";
-import { docVqaBenchmark } from "./docvqa";
 import { alfworldBenchmark } from "./alfworld";
+import { customBenchmark } from "./custom";
+import { docVqaBenchmark } from "./docvqa";
 import { liveMathBenchmark } from "./livemath";
 import { loadSplits } from "./loader";
 import { officeQaBenchmark } from "./officeqa";
@@ -24,6 +25,7 @@ const REGISTRY: Record<string, BenchmarkDefinition> = {
   officeqa: officeQaBenchmark,
   spreadsheetbench: spreadsheetBenchmark,
   alfworld: alfworldBenchmark,
+  custom: customBenchmark,
 };
 
 /** Canonical names of the benchmarks with an implementation. */
@@ -36,9 +38,7 @@ export function getBenchmark(name: string): BenchmarkDefinition {
   const key = canonicalBenchmark(name) ?? name.trim().toLowerCase();
   const hit = REGISTRY[key];
   if (!hit) {
-    const known = canonicalBenchmark(name) !== null;
-    const what = known ? `benchmark '${name}' is not available in this version yet` : `unknown benchmark '${name}'`;
-    throw new AppError("INVALID_REQUEST", `${what}; available: ${listBenchmarks().join(", ")}`, { field: "env.name" });
+    throw new AppError("INVALID_REQUEST", `unknown benchmark '${name}'; available: ${listBenchmarks().join(", ")}`, { field: "env.name" });
   }
   return hit;
 }
@@ -55,7 +55,7 @@ export function createEnvironment(config: RunConfig, splits?: Splits, context?: 
 export function loadBenchmarkSplits(config: RunConfig, rootDir: string): Splits {
   const bench = getBenchmark(config.env.name);
   return loadSplits({
-    config, rootDir, sample: bench.sample, normalise: bench.normalise,
+    config, rootDir, sample: bench.sample, normalise: bench.normaliserFor?.(config) ?? bench.normalise,
     ...(bench.splitFileTypes ? { splitFileTypes: bench.splitFileTypes } : {}),
   });
 }

@@ -14,10 +14,13 @@ import { enqueueRun } from "../queue/producer";
 import { loadPreset, seedSkillOf } from "./presets";
 import { prepareRun, type PreparedRun } from "./prepare";
 
+/** Keys whose empty text is a value ("no context field"), not "keep the preset's". */
+const EMPTY_IS_A_VALUE = new Set(["env.id_field", "env.context_field", "env.answer_regex", "env.judge_rubric"]);
+
 /** Form values → `key=value` overrides, the same syntax as the CLI's --cfg-options. */
 export function toOverrideArgs(overrides: Record<string, string | number | boolean | null>): string[] {
   return Object.entries(overrides)
-    .filter(([, v]) => v !== null && v !== "")
+    .filter(([k, v]) => v !== null && (v !== "" || EMPTY_IS_A_VALUE.has(k)))
     .map(([k, v]) => `${k}=${String(v)}`);
 }
 

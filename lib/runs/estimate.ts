@@ -12,6 +12,9 @@ import { resolveRoles } from "../backends/registry";
 
 const tok = (chars: number) => Math.ceil(chars / 4);
 
+/** Phases that are target calls (everything else is the optimizer). */
+const ROLLOUT_PHASES = new Set(["baseline selection", "train rollouts", "selection evaluations", "epoch comparisons", "final tests"]);
+
 function avgItemChars(items: Item[]): number {
   if (items.length === 0) return 0;
   const sample = items.slice(0, 200);
@@ -45,6 +48,11 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     ["final tests", rollout(c.evaluation.eval_test ? 3 * test + sel : 0)],
   ];
   if (c.optimizer.skill_update_mode === "rewrite_from_suggestions") rows.push(["rewrites", [steps, steps * (skillTok + 1500), steps * (skillTok + 300)]]);
+  // The custom benchmark's LLM judge grades every rollout with one optimizer call.
+  if (c.env.name === "custom" && (c.env as Record<string, unknown>).metric === "judge") {
+    const graded = rows.filter(([phase]) => ROLLOUT_PHASES.has(phase)).reduce((n, [, v]) => n + v[0], 0);
+    rows.push(["judge (optimizer grades answers)", [graded, graded * (itemTok + 400), graded * 60]]);
+  }
   const phases: EstimatePhase[] = rows
     .filter(([, v]) => v[0] > 0)
     .map(([phase, [calls, p, o]]) => ({ phase, calls, promptTokens: Math.round(p), completionTokens: Math.round(o) }));
@@ -52,10 +60,9 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   const prices = priceTableOf(c.model);
   const optPrice = priceOf(roles.optimizer, c.model.optimizer, prices);
   const tgtPrice = priceOf(roles.target, c.model.target, prices);
-  const targetPhases = new Set(["baseline selection", "train rollouts", "selection evaluations", "epoch comparisons", "final tests"]);
   let cost: number | null = 0;
   for (const p of phases) {
-    const price = targetPhases.has(p.phase) ? tgtPrice : optPrice;
+    const price = ROLLOUT_PHASES.has(p.phase) ? tgtPrice : optPrice;
     cost = price && cost !== null ? cost + (p.promptTokens * price.inputPerMTok + p.completionTokens * price.outputPerMTok) / 1e6 : null;
   }
   return {

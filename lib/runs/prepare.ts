@@ -83,13 +83,15 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   const simKnowledge = simulated ? loadSimKnowledge(config, splits) : null;
   const policy = new RunPolicy(config, { rootDir, ...opts.policy });
   const ctx = { simKnowledge, env: opts.env ?? {}, run: policy };
+  const optimizer = createModelClient("optimizer", config, ctx);
   return {
     config,
     splits,
-    env: createEnvironment(config, splits, { rootDir, vars: opts.env ?? {} }),
+    // The optimizer is handed to the benchmark for model-graded metrics (custom's LLM judge).
+    env: createEnvironment(config, splits, { rootDir, vars: opts.env ?? {}, optimizer }),
     initialSkill,
     skillSource,
-    optimizer: createModelClient("optimizer", config, ctx),
+    optimizer,
     target: createModelClient("target", config, ctx),
     simKnowledge,
     simulated,

@@ -7,6 +7,7 @@ import { loadRunConfig } from "../../lib/config";
 import { runEvalOnly, type EvalSplit } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
+import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { prepareRun, readSkillFile } from "../../lib/runs/prepare";
 
 export interface EvalArgs {
@@ -32,6 +33,7 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
+  process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
   mkdirSync(out, { recursive: true });
   const summary = await runEvalOnly({
     config,

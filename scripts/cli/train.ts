@@ -11,6 +11,7 @@ import { RunCancelledError, runTraining, stopRunOf, type Environment, type Rollo
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { prepareRun } from "../../lib/runs/prepare";
+import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { costOf, withUserPrices, type PriceTable } from "../../lib/backends/pricing";
 import { resolveRoles } from "../../lib/backends/registry";
 import { createProgress, type Progress } from "./progress";
@@ -84,6 +85,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   }
   for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
+  process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, RUN_CONFIG), loaded.resolvedYaml);
   const phaseTotals: Record<RolloutPhase, number> = {

@@ -1,5 +1,6 @@
 import { handle, jsonBody } from "@/lib/http/errors";
 import { validateRunRequest } from "@/lib/runs/create";
+import { datasetFingerprint } from "@/lib/runs/dataset";
 import { estimateRun } from "@/lib/runs/estimate";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +9,7 @@ export const runtime = "nodejs";
 export function POST(req: Request) {
   return handle("estimate run", async () => {
     const v = validateRunRequest(await jsonBody(req), process.cwd());
-    return Response.json(estimateRun(v.prepared.config, v.prepared.splits, v.prepared.initialSkill));
+    const { config, splits, initialSkill } = v.prepared;
+    return Response.json({ ...estimateRun(config, splits, initialSkill), dataset: datasetFingerprint(config, splits, process.cwd()) });
   });
 }

@@ -1,0 +1,98 @@
+/**
+ * One custom rollout: a single target call, scored by the configured metric; with metric `judge` a
+ * second call asks the optimizer model to grade the answer. Never throws for a bad item or a failed
+ * call (only a cancelled run rejects); a grader that fails or answers malformed JSON makes an error
+ * trajectory with the reason, not a 0.
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { ModelClient, RolloutInput } from "../../engine/ports";
+import type { ConversationEntry, Trajectory } from "../../engine/types";
+import { formatList } from "../common/answer";
+import { callTarget } from "../common/target-call";
+import { scoreCustom } from "./evaluate";
+import { judgeAnswer } from "./judge";
+import { missingCustomField, type CustomItem } from "./normalise";
+import type { CustomOptions } from "./options";
+import { buildCustomSystemPrompt, buildCustomUserPrompt } from "./prompt";
+
+export const CUSTOM_TASK_TYPE = "qa";
+
+/** What a custom rollout needs besides the item: the run config, the options and the grader. */
+export interface CustomRolloutDeps {
+  config: RunConfig;
+  options: CustomOptions;
+  /** The optimizer model, for metric `judge`. */
+  judge?: ModelClient;
+}
+
+function evaluation(qa: CustomItem, prediction: string, metric: string, score: { hard: number; soft: number }, note = ""): ConversationEntry {
+  return {
+    role: "system",
+    content:
+      `[EVALUATION RESULT] question: ${qa.question} | predicted: ${prediction} | gold: ${formatList(qa.answers)}` +
+      ` | metric ${metric}: hard=${score.hard}, soft=${score.soft.toFixed(3)}${note}`,
+  };
+}
+
+/** Runs one item with the skill and returns its scored trajectory. */
+export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput): Promise<Trajectory> {
+  const { config, options } = deps;
+  const { item } = input;
+  const question = typeof item.question === "string" ? item.question : "";
+  const missing = missingCustomField(item);
+  if (missing !== null) {
+    return {
+      id: item.id, hard: 0, soft: 0, status: "error",
+      failReason: `error: item is missing field '${missing}'`,
+      conversation: [{ role: "system", content: `[EVALUATION RESULT] item is missing field '${missing}'` }],
+      taskType: CUSTOM_TASK_TYPE, taskDescription: question, question, nTurns: 0,
+    };
+  }
+  const qa = item as CustomItem;
+  const system = buildCustomSystemPrompt(input.skill);
+  const user = buildCustomUserPrompt(qa.question, qa.context);
+  const conversation: ConversationEntry[] = [{ role: "user", content: user }];
+  const base = { id: qa.id, taskType: CUSTOM_TASK_TYPE, taskDescription: qa.question, question: qa.question, reference: qa.answers.join(" | ") };
+  const outcome = await callTarget({
+    client: input.client,
+    request: {
+      role: "target", stage: "rollout", system, messages: [{ role: "user", content: user }],
+      maxTokens: config.env.max_completion_tokens,
+      reasoningEffort: config.model.reasoning_effort || null,
+    },
+    timeoutSec: config.env.exec_timeout,
+    signal: input.signal,
+  });
+  if (!outcome.ok) {
+    return { ...base, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason, conversation, nTurns: 0 };
+  }
+  const reply = outcome.result.text;
+  conversation.push({ role: "assistant", content: reply });
+  const usage = { latencyMs: outcome.result.latencyMs, promptTokens: outcome.result.usage.promptTokens, completionTokens: outcome.result.usage.completionTokens };
+  const local = scoreCustom(reply, qa.answers, options);
+  const prediction = local.prediction;
+  if (options.metric !== "judge") {
+    conversation.push(evaluation(qa, prediction, options.metric, local));
+    return {
+      ...base, ...usage, hard: local.hard, soft: local.soft, status: "ok", prediction,
+      ...(local.failReason !== undefined ? { failReason: local.failReason } : {}),
+      conversation, nTurns: 1,
+    };
+  }
+  const judged = await judgeAnswer({
+    client: deps.judge, question: qa.question, golds: qa.answers, answer: prediction, rubric: options.judgeRubric,
+    timeoutSec: config.env.exec_timeout, maxTokens: Math.min(config.env.max_completion_tokens, 2048), signal: input.signal,
+  });
+  if (!judged.ok) {
+    conversation.push({ role: "system", content: `[EVALUATION RESULT] question: ${qa.question} | predicted: ${prediction} | not graded: ${judged.failReason}` });
+    return { ...base, ...usage, hard: 0, soft: 0, status: judged.status, prediction, failReason: judged.failReason, conversation, nTurns: 1, ...(judged.reply !== undefined ? { extras: { judge_reply: judged.reply } } : {}) };
+  }
+  const s = judged.score;
+  conversation.push(evaluation(qa, prediction, "judge", s, ` | judge: ${judged.verdict.reason || "(no reason)"}`));
+  return {
+    ...base, ...usage, hard: s.hard, soft: s.soft, status: "ok", prediction,
+    ...(s.failReason !== undefined ? { failReason: s.failReason } : {}),
+    conversation, nTurns: 1,
+    extras: { judge_score: judged.verdict.score, judge_reason: judged.verdict.reason },
+  };
+}
