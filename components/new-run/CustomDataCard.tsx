@@ -118,7 +118,7 @@ function MetricOptions({ model, errors, optimizerBackend }: { model: CustomDataM
         <label htmlFor="cfg-env.judge_rubric" className={LABEL}>Judge rubric</label>
         <textarea id="cfg-env.judge_rubric" rows={3} className={INPUT} value={v.judge_rubric} placeholder="Empty: 1 when the answer means the same as a gold answer, 0 otherwise." onChange={(e) => model.set({ judge_rubric: e.target.value })} />
         {optimizerBackend === "sim" && (
-          <Notice tone="warn">The simulated optimizer cannot grade with a rubric: every item would be an error. Choose a real optimizer backend.</Notice>
+          <Notice tone="warn">The simulated optimizer ignores the rubric: it scores 1 for an answer equal to a gold answer after normalisation, 0.4 for a partial overlap, else 0. Choose a real optimizer backend to grade with your rubric.</Notice>
         )}
       </div>
     );

@@ -2,11 +2,12 @@
  * The simulated model ("sim") for both roles: deterministic, offline, and labelled — scores it produces
  * are synthetic. It receives exactly the prompts a real model would and answers by reading them.
  */
+import { JUDGE_SIGNATURE } from "../../contracts/judge";
 import type { SimKnowledge } from "../../contracts/sim";
 import type { CompletionRequest, CompletionResult, ModelClient, Role } from "../../engine/ports";
 import { SIGNATURES, type PromptKind } from "../../engine/prompts/common";
 import { PAYLOAD, simAnalyst, simMerge, type Mode } from "./analyst";
-import { approxTokens, draw } from "./parse";
+import { approxTokens, draw, sectionBody } from "./parse";
 import { simConsolidate, simLearningRate, simMetaSkill, simRanking, simRewrite, simSlowUpdate } from "./planner";
 import { simTargetAnswer } from "./target";
 
@@ -35,8 +36,24 @@ function modeOf(system: string): Mode {
   return "patch";
 }
 
+/**
+ * A simulated grader for the custom-dataset judge metric: 1 when the candidate answer equals a reference
+ * after normalisation (case, punctuation, articles, spacing), 0.4 (below the pass mark) when one contains the other, else 0.
+ */
+function simJudge(user: string): string {
+  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, " ").replace(/\b(a|an|the)\b/g, " ").replace(/\s+/g, " ").trim();
+  const refs = (sectionBody(user, "Reference answers") ?? "").split("\n").map((l) => norm(l.replace(/^\s*-\s*/, ""))).filter(Boolean);
+  const said = norm(sectionBody(user, "Candidate answer") ?? "");
+  const exact = said !== "" && refs.includes(said);
+  const partial = !exact && said !== "" && refs.some((r) => r.includes(said) || said.includes(r));
+  const score = exact ? 1 : partial ? 0.4 : 0;
+  const reason = exact ? "matches a reference answer" : partial ? "overlaps a reference answer only partly" : "does not match any reference answer";
+  return JSON.stringify({ score, reason });
+}
+
 /** Answers one optimizer prompt; exported for the mock LLM server. */
 export function simOptimizerAnswer(system: string, user: string, o: SimOptions): string {
+  if (system.split("\n", 1)[0]!.trim() === JUDGE_SIGNATURE) return simJudge(user);
   const kind = promptKind(system);
   const k = o.knowledge;
   const opts = { knowledge: k, unhelpfulRate: o.unhelpfulRate, seed: o.seed };

@@ -4,6 +4,7 @@
  * `{"score": 0..1, "reason": "…"}`; anything else is an error trajectory with the reason, never a 0.
  */
 import { z } from "zod";
+import { JUDGE_SIGNATURE } from "../../contracts/judge";
 import type { ModelClient } from "../../engine/ports";
 import { callTarget } from "../common/target-call";
 import { PASS_MARK, type MetricScore } from "./metrics";
@@ -16,7 +17,7 @@ export const DEFAULT_RUBRIC = [
 ].join("\n");
 
 export const JUDGE_SYSTEM = [
-  "You grade one answer to a question for an evaluation harness.",
+  JUDGE_SIGNATURE,
   "Compare the candidate answer with the reference answer(s) and apply the rubric strictly; do not answer the question yourself.",
   'Reply with a single JSON object and nothing else: {"score": <number from 0 to 1>, "reason": "<one short sentence>"}.',
 ].join("\n");
