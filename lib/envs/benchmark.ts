@@ -32,6 +32,11 @@ export interface BenchmarkDefinition {
   normalise: RowNormaliser;
   /** A normaliser that depends on the run config (custom's field mapping); preferred over `normalise` when set. */
   normaliserFor?(config: RunConfig): RowNormaliser;
+  /**
+   * At most how many target calls one rollout makes (multi-turn agents, tool loops, code retries); the
+   * pre-flight estimate multiplies by it. Default 1.
+   */
+  targetCallsPerRollout?: (config: RunConfig) => number;
   /** Split-folder item file types in order of preference (default json, jsonl). */
   splitFileTypes?: readonly string[];
   /** Path of the seed skill (`initial.md`), relative to the project root. */

@@ -9,6 +9,7 @@ import { planRun, type Item, type Splits } from "../engine";
 import { priceOf } from "../backends/pricing";
 import { priceTableOf } from "../backends/settings";
 import { resolveRoles } from "../backends/registry";
+import { getBenchmark } from "../envs";
 
 const tok = (chars: number) => Math.ceil(chars / 4);
 
@@ -35,7 +36,9 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   const steps = plan.totalSteps;
   const later = Math.max(0, c.train.num_epochs - 1);
   const trajTok = c.gradient.reflect_mode === "shallow" ? 80 : itemTok + 400;
-  const rollout = (n: number): [number, number, number] => [n, n * (skillTok + itemTok + 250), n * 250];
+  // Multi-turn benchmarks (tool loops, agents, code retries) make up to `perRollout` target calls per item.
+  const perRollout = Math.max(1, getBenchmark(c.env.name).targetCallsPerRollout?.(c) ?? 1);
+  const rollout = (n: number): [number, number, number] => [n * perRollout, n * perRollout * (skillTok + itemTok + 250), n * perRollout * 250];
   const rows: Array<[string, [number, number, number]]> = [
     ["baseline selection", rollout(sel)],
     ["train rollouts", rollout(steps * perBatch)],
@@ -50,7 +53,7 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   if (c.optimizer.skill_update_mode === "rewrite_from_suggestions") rows.push(["rewrites", [steps, steps * (skillTok + 1500), steps * (skillTok + 300)]]);
   // The custom benchmark's LLM judge grades every rollout with one optimizer call.
   if (c.env.name === "custom" && (c.env as Record<string, unknown>).metric === "judge") {
-    const graded = rows.filter(([phase]) => ROLLOUT_PHASES.has(phase)).reduce((n, [, v]) => n + v[0], 0);
+    const graded = rows.filter(([phase]) => ROLLOUT_PHASES.has(phase)).reduce((n, [, v]) => n + v[0] / perRollout, 0);
     rows.push(["judge (optimizer grades answers)", [graded, graded * (itemTok + 400), graded * 60]]);
   }
   const phases: EstimatePhase[] = rows
@@ -74,6 +77,7 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     notes: [
       `${plan.totalSteps} steps (${c.train.num_epochs} epochs × ${plan.stepsPerEpoch}), ${perBatch} items per step, ${sel} selection items`,
       "upper bound: cached selection scores and skipped steps make the real numbers lower",
+      ...(perRollout > 1 ? [`up to ${perRollout} target calls per item (${c.env.name} is multi-turn); most items need fewer`] : []),
       ...(cost === null ? ["cost unknown: no price is known for a model in use"] : []),
     ],
   };

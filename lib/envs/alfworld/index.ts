@@ -78,4 +78,5 @@ export const alfworldBenchmark: BenchmarkDefinition = {
   simResponder: alfworldSimResponder,
   normalise: normaliseAlfworldRow,
   initialSkillPath: "lib/envs/alfworld/initial.md",
+  targetCallsPerRollout: (config) => benchmarkOptions(config, "alfworld").max_steps,
 };

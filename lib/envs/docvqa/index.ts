@@ -64,4 +64,5 @@ export const docVqaBenchmark: BenchmarkDefinition = {
   normalise: normaliseDocVqaRow,
   splitFileTypes: ["csv"],
   initialSkillPath: "lib/envs/docvqa/initial.md",
+  targetCallsPerRollout: (config) => Math.max(1, config.env.max_turns),
 };

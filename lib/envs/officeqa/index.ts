@@ -113,4 +113,8 @@ export const officeQaBenchmark: BenchmarkDefinition = {
   normalise: normaliseOfficeQaRow,
   splitFileTypes: ["csv", "json"],
   initialSkillPath: "lib/envs/officeqa/initial.md",
+  targetCallsPerRollout: (config) => {
+    const o = benchmarkOptions(config, "officeqa");
+    return o.search_mode === "custom_search" || o.use_local_tools ? o.max_tool_turns : 1;
+  },
 };

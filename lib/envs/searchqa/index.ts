@@ -49,4 +49,5 @@ export const searchQaBenchmark: BenchmarkDefinition = {
   simRules: searchQaSimRules,
   normalise: normaliseSearchQaRow,
   initialSkillPath: "lib/envs/searchqa/initial.md",
+  targetCallsPerRollout: (config) => Math.max(1, config.env.max_turns),
 };

@@ -89,4 +89,5 @@ export const spreadsheetBenchmark: BenchmarkDefinition = {
   simResponder: spreadsheetSimResponder,
   normalise: normaliseSpreadsheetRow,
   initialSkillPath: "lib/envs/spreadsheetbench/initial.md",
+  targetCallsPerRollout: (config) => (spreadsheetOptions(config).mode === "multi" ? Math.max(1, config.env.max_turns) : 1),
 };
