@@ -76,4 +76,12 @@ describe("shipped configs", () => {
     expect(config.gradient).toMatchObject({ minibatch_size: 4, analyst_workers: 8 });
     expect(config.optimizer).toMatchObject({ learning_rate: 2, min_learning_rate: 1, slow_update_samples: 10 });
   });
+
+  it.each(["docvqa", "officeqa", "spreadsheetbench", "alfworld", "custom"])("%s/sample.yaml uses only the simulated model", (b) => {
+    const { config } = loadRunConfig(join(CONFIGS, b, "sample.yaml"));
+    expect(config.model).toMatchObject({ backend: "sim", optimizer: "sim-optimizer", target: "sim-target" });
+    expect(config.env.name).toBe(b);
+    // Each benchmark's own sim-run test proves the preset improves; here: it needs no data download.
+    expect(config.env.split_mode === "sample" || config.env.data_path.startsWith("configs/")).toBe(true);
+  });
 });
