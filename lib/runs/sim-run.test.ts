@@ -1,31 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadRunConfig } from "../config";
 import type { EngineEvent } from "../contracts/events";
-import { MemoryCheckpointStore, runTraining, skillHash } from "../engine";
-import { prepareRun } from "./prepare";
-
-/** Runs a preset fully in memory on the simulated model. */
-async function simRun(configPath: string, overrides: string[] = []) {
-  const { config } = loadRunConfig(configPath, overrides);
-  const run = prepareRun({ config, rootDir: process.cwd() });
-  const store = new MemoryCheckpointStore();
-  const events: EngineEvent[] = [];
-  let t = 0;
-  const summary = await runTraining({
-    config,
-    splits: run.splits,
-    initialSkill: run.initialSkill,
-    env: run.env,
-    optimizer: run.optimizer,
-    target: run.target,
-    store,
-    events: { emit: (e) => void events.push(e) },
-    clock: { now: () => (t += 1) },
-  });
-  const history = (await store.getJson<Array<Record<string, unknown>>>("history.json")) ?? [];
-  const best = (await store.getText("best_skill.md")) ?? "";
-  return { summary, history, best, events, store };
-}
+import { skillHash } from "../engine";
+import { simRunPreset as simRun } from "./sim-harness";
 
 describe("sample presets on the simulated model", () => {
   it("searchqa: golden run — exact gate sequence and best-skill hash", async () => {

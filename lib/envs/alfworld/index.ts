@@ -9,7 +9,6 @@ import type { Splits } from "../../engine/types";
 import { benchmarkOptions } from "../common/env-options";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
 import { sampleSplits, simRules } from "../common/sample-files";
-import type { Simulator } from "./games";
 import { Limiter } from "./limiter";
 import { normaliseAlfworldRow } from "./normalise";
 import { rolloutAlfworld } from "./rollout";

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadRunConfig } from "../../config";
 import type { EngineEvent } from "../../contracts/events";
-import { MemoryCheckpointStore, runTraining } from "../../engine";
-import { prepareRun } from "../../runs/prepare";
+import { simRunPreset } from "../../runs/sim-harness";
 
 describe("officeqa sample preset on the simulated model", () => {
   it("improves the best selection score, rejects at least one step, and really uses the tools", async () => {
-    const { config } = loadRunConfig("configs/officeqa/sample.yaml");
-    const run = prepareRun({ config, rootDir: process.cwd() });
-    const store = new MemoryCheckpointStore();
-    const events: EngineEvent[] = [];
-    let t = 0;
-    const summary = await runTraining({
-      config, splits: run.splits, initialSkill: run.initialSkill, env: run.env,
-      optimizer: run.optimizer, target: run.target, store,
-      events: { emit: (e) => void events.push(e) }, clock: { now: () => (t += 1) },
-    });
-    const history = (await store.getJson<Array<Record<string, unknown>>>("history.json")) ?? [];
+    const { summary, history, events, store } = await simRunPreset("configs/officeqa/sample.yaml");
     expect(summary.best_selection_hard as number).toBeGreaterThan(summary.baseline_selection_hard as number);
     expect(history.some((h) => h.action === "reject")).toBe(true);
     expect(summary.test_hard as number).toBeGreaterThan(summary.baseline_test_hard as number);
