@@ -14,6 +14,7 @@ import { judgeAnswer } from "./judge";
 import { missingCustomField, type CustomItem } from "./normalise";
 import type { CustomOptions } from "./options";
 import { buildCustomSystemPrompt, buildCustomUserPrompt } from "./prompt";
+import { errorTrajectory } from "../common/error-trajectory";
 
 export const CUSTOM_TASK_TYPE = "qa";
 
@@ -41,12 +42,7 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   const question = typeof item.question === "string" ? item.question : "";
   const missing = missingCustomField(item);
   if (missing !== null) {
-    return {
-      id: item.id, hard: 0, soft: 0, status: "error",
-      failReason: `error: item is missing field '${missing}'`,
-      conversation: [{ role: "system", content: `[EVALUATION RESULT] item is missing field '${missing}'` }],
-      taskType: CUSTOM_TASK_TYPE, taskDescription: question, question, nTurns: 0,
-    };
+    return errorTrajectory({ id: item.id, taskType: CUSTOM_TASK_TYPE, taskDescription: question, question }, `item is missing field '${missing}'`);
   }
   const qa = item as CustomItem;
   const system = buildCustomSystemPrompt(input.skill);

@@ -13,6 +13,7 @@ import { extractDocVqaAnswer, scoreDocVqa } from "./evaluate";
 import { readDocumentImage, type ImageRoots } from "./image";
 import { DEFAULT_TASK_TYPE, missingDocVqaField, type DocVqaItem } from "./normalise";
 import { buildDocVqaSystemPrompt, buildDocVqaUserText, buildLookAgainPrompt } from "./prompt";
+import { errorTrajectory } from "../common/error-trajectory";
 
 /** `env.image_detail`: how much resolution the provider should spend on the image. */
 export type ImageDetail = "auto" | "low" | "high";
@@ -34,13 +35,6 @@ function rootsFor(item: Record<string, unknown>, ctx: DocVqaRolloutContext): Ima
     sourceDir: typeof item.source_dir === "string" ? item.source_dir : undefined,
     splitDir: splitDir === "" ? undefined : path.resolve(ctx.rootDir, splitDir),
     rootDir: ctx.rootDir,
-  };
-}
-
-function errorTrajectory(base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">, reason: string): Trajectory {
-  return {
-    ...base, hard: 0, soft: 0, status: "error", failReason: `error: ${reason}`,
-    conversation: [{ role: "system", content: `[EVALUATION RESULT] ${reason}` }], nTurns: 0,
   };
 }
 

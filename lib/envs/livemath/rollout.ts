@@ -10,6 +10,7 @@ import { callTarget } from "../common/target-call";
 import { scoreLiveMath } from "./evaluate";
 import { missingLiveMathField, type LiveMathItem } from "./normalise";
 import { buildLiveMathSystemPrompt, buildLiveMathUserPrompt } from "./prompt";
+import { errorTrajectory } from "../common/error-trajectory";
 
 /** The row's task type: the first theorem type, else `math_mcq`. */
 export function liveMathTaskType(item: Record<string, unknown>): string {
@@ -35,10 +36,7 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
   };
   const missing = missingLiveMathField(item);
   if (missing !== null) {
-    return {
-      ...base, hard: 0, soft: 0, status: "error", failReason: `error: item is missing field '${missing}'`,
-      conversation: [{ role: "system", content: `[EVALUATION RESULT] item is missing field '${missing}'` }], nTurns: 0,
-    };
+    return errorTrajectory(base, `item is missing field '${missing}'`);
   }
   const mcq = item as LiveMathItem;
   const system = buildLiveMathSystemPrompt(input.skill);

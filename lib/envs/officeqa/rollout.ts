@@ -14,6 +14,7 @@ import { scoreOfficeQa, type OfficeQaScore } from "./evaluate";
 import { missingOfficeQaField, type OfficeQaItem } from "./normalise";
 import { createAgentMode, type OfficeQaRuntime } from "./modes";
 import { hasAnswer } from "./protocol";
+import { errorTrajectory } from "../common/error-trajectory";
 
 export type { OfficeQaRuntime } from "./modes";
 
@@ -25,10 +26,7 @@ export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntim
   const base = { id: item.id, taskType, taskDescription: question, question };
   const missing = missingOfficeQaField(item);
   if (missing !== null) {
-    return {
-      ...base, hard: 0, soft: 0, status: "error", failReason: `error: item is missing field '${missing}'`,
-      conversation: [{ role: "system", content: `[EVALUATION RESULT] item is missing field '${missing}'` }], nTurns: 0,
-    };
+    return errorTrajectory(base, `item is missing field '${missing}'`);
   }
   const qa = item as OfficeQaItem;
   const mode = createAgentMode(runtime, qa, input.skill);

@@ -10,6 +10,7 @@ import { callTarget } from "../common/target-call";
 import { scoreSearchQa } from "./evaluate";
 import { missingSearchQaField, type SearchQaItem } from "./normalise";
 import { buildRefinementPrompt, buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
+import { errorTrajectory } from "../common/error-trajectory";
 
 const TASK_TYPE = "qa";
 
@@ -19,12 +20,7 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
   const missing = missingSearchQaField(item);
   const question = typeof item.question === "string" ? item.question : "";
   if (missing !== null) {
-    return {
-      id: item.id, hard: 0, soft: 0, status: "error",
-      failReason: `error: item is missing field '${missing}'`,
-      conversation: [{ role: "system", content: `[EVALUATION RESULT] item is missing field '${missing}'` }],
-      taskType: TASK_TYPE, taskDescription: question, question, nTurns: 0,
-    };
+    return errorTrajectory({ id: item.id, taskType: TASK_TYPE, taskDescription: question, question }, `item is missing field '${missing}'`);
   }
   const qa = item as SearchQaItem;
   const system = buildSearchQaSystemPrompt(input.skill);
