@@ -60,6 +60,8 @@ export interface RunContext {
   clock: EngineDeps["clock"];
   log: Logger;
   usage: UsageTracker;
+  /** Rollout result keys read or written in this session: their usage is already counted. */
+  rolloutKeysSeen: Set<string>;
   optimizer: ModelClient;
   target: ModelClient;
   signal?: AbortSignal;
@@ -88,6 +90,7 @@ export function createContext(deps: EngineDeps, plan: RunPlan): RunContext {
     clock: deps.clock,
     log,
     usage,
+    rolloutKeysSeen: new Set(),
     optimizer,
     target,
     signal: deps.signal,

@@ -94,4 +94,16 @@ describe("sample presets on the simulated model", () => {
     const slow = r.events.filter((e): e is Extract<EngineEvent, { type: "slowUpdateApplied" }> => e.type === "slowUpdateApplied" && e.epoch > 1);
     expect(slow.some((e) => e.selectionHard !== null)).toBe(true);
   });
+
+  it("counts each model call once: the summary's calls per role match the clients' own counts", async () => {
+    const r = await simRun("configs/searchqa/sample.yaml");
+    const tokens = r.summary.token_summary as Record<string, { calls: number }>;
+    const byRole = r.run.policy.stats();
+    const targetCalls = byRole.target?.total.calls;
+    const optimizerCalls = byRole.optimizer?.total.calls;
+    expect(targetCalls).toBeGreaterThan(0);
+    expect(tokens.rollout?.calls).toBe(targetCalls);
+    const optimizerStages = Object.entries(tokens).filter(([stage]) => stage !== "rollout" && stage !== "_total");
+    expect(optimizerStages.reduce((n, [, v]) => n + v.calls, 0)).toBe(optimizerCalls);
+  });
 });

@@ -24,8 +24,12 @@ export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promi
   ctx.checkAbort();
   const key = `${opts.dir}/results.jsonl`;
   const stored = await ctx.store.readRows(key);
-  for (const r of stored) {
-    // Replayed rows count toward usage, so a resumed run reports the totals of an uninterrupted one.
+  // Rows stored by an earlier session count toward usage, so a resumed run reports the totals of an
+  // uninterrupted one; rows this session already produced or counted (the same rollout read again, as the
+  // slow update and the meta skill both do) do not count twice.
+  const firstRead = !ctx.rolloutKeysSeen.has(key);
+  ctx.rolloutKeysSeen.add(key);
+  for (const r of firstRead ? stored : []) {
     if (r.promptTokens !== undefined || r.completionTokens !== undefined) {
       ctx.usage.record("rollout", { promptTokens: r.promptTokens ?? 0, completionTokens: r.completionTokens ?? 0 });
     }
