@@ -7,8 +7,11 @@ import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { AppError } from "../../errors";
 
-/** Folder of our Python helpers (runner.py, xlsx_tool.py). */
-export const PYTHON_DIR = path.join(import.meta.dirname, "python");
+/**
+ * Folder of our Python helpers (runner.py, xlsx_tool.py), relative to the project root (resolved with
+ * the run's root directory: bundled server code has no reliable module path).
+ */
+export const PYTHON_DIR = "lib/envs/spreadsheetbench/python";
 
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 

@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PYTHON_DIR, runProcess, scrubbedEnv } from "./python";
+import { runProcess, scrubbedEnv } from "./python";
 
 /** Sandbox settings of one environment. */
 export interface SandboxSettings {
@@ -17,6 +17,8 @@ export interface SandboxSettings {
   timeoutSec: number;
   /** Address-space limit, MB (0 = none). */
   memoryMb: number;
+  /** Absolute folder of our Python helpers (`PYTHON_DIR` under the project root). */
+  pythonDir: string;
 }
 
 /** The outcome of running a script on one input workbook. */
@@ -62,7 +64,7 @@ export async function executeScript(opts: {
   writeFileSync(path.join(scratch, "solution.py"), stripPathAssignments(opts.code), "utf8");
   const result = await runProcess({
     command: settings.python,
-    args: [path.join(PYTHON_DIR, "runner.py"), "solution.py", input, output, String(settings.memoryMb)],
+    args: [path.join(settings.pythonDir, "runner.py"), "solution.py", input, output, String(settings.memoryMb)],
     cwd: scratch,
     env: scrubbedEnv(settings.vars, scratch),
     timeoutMs: settings.timeoutSec * 1000,

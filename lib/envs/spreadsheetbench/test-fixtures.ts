@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { resolvePython } from "./python";
+import { PYTHON_DIR, resolvePython } from "./python";
 import type { SandboxSettings } from "./sandbox";
 
 /** The variables the tests pass as the process environment (never the real one). */
@@ -17,7 +17,7 @@ export const TEST_PYTHON = resolvePython(TEST_VARS);
 
 /** Sandbox settings with short limits. */
 export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxSettings {
-  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, ...overrides };
+  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: path.resolve(PYTHON_DIR), ...overrides };
 }
 
 const created: string[] = [];

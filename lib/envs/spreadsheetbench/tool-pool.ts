@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PYTHON_DIR, scrubbedEnv } from "./python";
+import { scrubbedEnv } from "./python";
 import type { SandboxSettings } from "./sandbox";
 
 /** A helper's answer: the value, or why there is none. */
@@ -28,7 +28,7 @@ class ToolServer {
   private start(): ChildProcess {
     // Trusted code that writes nothing: the system temp folder is its home (no scratch folder to clean up).
     const home = tmpdir();
-    const child = spawn(this.settings.python, [path.join(PYTHON_DIR, "xlsx_tool.py"), "--serve", String(IDLE_SECONDS)], {
+    const child = spawn(this.settings.python, [path.join(this.settings.pythonDir, "xlsx_tool.py"), "--serve", String(IDLE_SECONDS)], {
       cwd: home, env: scrubbedEnv(this.settings.vars, home) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"],
     });
     this.buffer = "";
