@@ -8,7 +8,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { ModelClient, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { formatList } from "../common/answer";
-import { callTarget } from "../common/target-call";
+import { answerTurns } from "../common/answer-turns";
 import { scoreCustom } from "./evaluate";
 import { judgeAnswer } from "./judge";
 import { missingCustomField, type CustomItem } from "./normalise";
@@ -47,24 +47,11 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   const qa = item as CustomItem;
   const system = buildCustomSystemPrompt(input.skill);
   const user = buildCustomUserPrompt(qa.question, qa.context);
-  const conversation: ConversationEntry[] = [{ role: "user", content: user }];
   const base = { id: qa.id, taskType: CUSTOM_TASK_TYPE, taskDescription: qa.question, question: qa.question, reference: qa.answers.join(" | ") };
-  const outcome = await callTarget({
-    client: input.client,
-    request: {
-      role: "target", stage: "rollout", system, messages: [{ role: "user", content: user }],
-      maxTokens: config.env.max_completion_tokens,
-      reasoningEffort: config.model.reasoning_effort || null,
-    },
-    timeoutSec: config.env.exec_timeout,
-    signal: input.signal,
-  });
-  if (!outcome.ok) {
-    return { ...base, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason, conversation, nTurns: 0 };
-  }
-  const reply = outcome.result.text;
-  conversation.push({ role: "assistant", content: reply });
-  const usage = { latencyMs: outcome.result.latencyMs, promptTokens: outcome.result.usage.promptTokens, completionTokens: outcome.result.usage.completionTokens };
+  const run = await answerTurns({ config, input, system, first: user });
+  const { conversation, usage } = run;
+  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
+  const { reply } = run;
   const local = scoreCustom(reply, qa.answers, options);
   const prediction = local.prediction;
   if (options.metric !== "judge") {

@@ -5,10 +5,10 @@
  */
 import path from "node:path";
 import type { RunConfig } from "../../contracts/run-config";
-import type { ChatContentPart, ChatMessage, RolloutInput } from "../../engine/ports";
-import type { ConversationEntry, Trajectory } from "../../engine/types";
+import type { ChatContentPart, RolloutInput } from "../../engine/ports";
+import type { Trajectory } from "../../engine/types";
 import { formatList, hasAnswerTag } from "../common/answer";
-import { callTarget } from "../common/target-call";
+import { answerTurns } from "../common/answer-turns";
 import { extractDocVqaAnswer, scoreDocVqa } from "./evaluate";
 import { readDocumentImage, type ImageRoots } from "./image";
 import { DEFAULT_TASK_TYPE, missingDocVqaField, type DocVqaItem } from "./normalise";
@@ -56,44 +56,19 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
   const imagePart: ChatContentPart = {
     type: "image", mediaType: image.mediaType, dataBase64: image.dataBase64, ...(detail !== "auto" ? { detail } : {}),
   };
-  const system = buildDocVqaSystemPrompt(input.skill);
-  const messages: ChatMessage[] = [{ role: "user", content: [{ type: "text", text }, imagePart] }];
   // The trajectory names the image instead of carrying its bytes.
-  const conversation: ConversationEntry[] = [
-    { role: "user", content: [{ type: "text", text }, { type: "image", mediaType: image.mediaType, path: image.file }] },
-  ];
-  const usage = { latencyMs: 0, promptTokens: 0, completionTokens: 0 };
-  const maxTurns = Math.max(1, config.env.max_turns);
-  let reply = "";
-  let turns = 0;
-  while (turns < maxTurns) {
-    if (turns > 0) {
-      const again = buildLookAgainPrompt(extractDocVqaAnswer(reply));
-      messages.push({ role: "user", content: again });
-      conversation.push({ role: "user", content: again });
-    }
-    const outcome = await callTarget({
-      client: input.client,
-      request: {
-        role: "target", stage: "rollout", system, messages: [...messages],
-        maxTokens: config.env.max_completion_tokens,
-        reasoningEffort: config.model.reasoning_effort || null,
-      },
-      timeoutSec: config.env.exec_timeout,
-      signal: input.signal,
-    });
-    if (!outcome.ok) {
-      return { ...base, ...usage, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason, conversation, nTurns: turns };
-    }
-    turns += 1;
-    reply = outcome.result.text;
-    usage.latencyMs += outcome.result.latencyMs;
-    usage.promptTokens += outcome.result.usage.promptTokens;
-    usage.completionTokens += outcome.result.usage.completionTokens;
-    messages.push({ role: "assistant", content: reply });
-    conversation.push({ role: "assistant", content: reply });
-    if (hasAnswerTag(reply)) break;
-  }
+  const run = await answerTurns({
+    config, input,
+    system: buildDocVqaSystemPrompt(input.skill),
+    first: [{ type: "text", text }, imagePart],
+    firstRecorded: { role: "user", content: [{ type: "text", text }, { type: "image", mediaType: image.mediaType, path: image.file }] },
+    maxTurns: config.env.max_turns,
+    followUp: (reply) => buildLookAgainPrompt(extractDocVqaAnswer(reply)),
+    isFinal: (reply) => hasAnswerTag(reply),
+  });
+  const { conversation, usage, turns } = run;
+  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
+  const { reply } = run;
   const score = scoreDocVqa(reply, doc.answers);
   conversation.push({
     role: "system",

@@ -4,9 +4,9 @@
  */
 import type { RunConfig } from "../../contracts/run-config";
 import type { RolloutInput } from "../../engine/ports";
-import type { ConversationEntry, Trajectory } from "../../engine/types";
+import type { Trajectory } from "../../engine/types";
 import { envFlag } from "../common/env-options";
-import { callTarget } from "../common/target-call";
+import { answerTurns } from "../common/answer-turns";
 import { scoreLiveMath } from "./evaluate";
 import { missingLiveMathField, type LiveMathItem } from "./normalise";
 import { buildLiveMathSystemPrompt, buildLiveMathUserPrompt } from "./prompt";
@@ -46,24 +46,12 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
     theorem: envFlag(config, "use_theorem", false) ? mcq.theorem : undefined,
     sketch: envFlag(config, "use_sketch", false) ? mcq.sketch : undefined,
   });
-  const conversation: ConversationEntry[] = [{ role: "user", content: user }];
-  const outcome = await callTarget({
-    client: input.client,
-    request: {
-      role: "target", stage: "rollout", system, messages: [{ role: "user", content: user }],
-      maxTokens: config.env.max_completion_tokens,
-      reasoningEffort: config.model.reasoning_effort || null,
-    },
-    timeoutSec: config.env.exec_timeout,
-    signal: input.signal,
-  });
-  if (!outcome.ok) {
-    return { ...base, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason, conversation, nTurns: 0 };
-  }
-  const { text, latencyMs, usage } = outcome.result;
+  const run = await answerTurns({ config, input, system, first: user });
+  const { conversation } = run;
+  if (!run.ok) return { ...base, ...run.usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
+  const { reply: text, usage } = run;
   const correct = mcq.correct_choice;
   const score = scoreLiveMath(text, mcq.choices, correct);
-  conversation.push({ role: "assistant", content: text });
   conversation.push({
     role: "system",
     content:
@@ -75,8 +63,7 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
     hard: score.hard, soft: score.soft, status: "ok",
     prediction: score.prediction, reference: correct.text,
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
-    conversation, nTurns: 1, latencyMs,
-    promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
+    conversation, nTurns: 1, ...usage,
     extras: { predicted_label: score.label, correct_label: correct.label },
   };
 }

@@ -3,10 +3,10 @@
  * match / F1. Never throws for a bad item or a failed call; only a cancelled run rejects.
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { ChatMessage, RolloutInput } from "../../engine/ports";
-import type { ConversationEntry, Trajectory } from "../../engine/types";
+import type { RolloutInput } from "../../engine/ports";
+import type { Trajectory } from "../../engine/types";
 import { extractFinalAnswer, formatList, hasAnswerTag } from "../common/answer";
-import { callTarget } from "../common/target-call";
+import { answerTurns } from "../common/answer-turns";
 import { scoreSearchQa } from "./evaluate";
 import { missingSearchQaField, type SearchQaItem } from "./normalise";
 import { buildRefinementPrompt, buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
@@ -23,43 +23,18 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
     return errorTrajectory({ id: item.id, taskType: TASK_TYPE, taskDescription: question, question }, `item is missing field '${missing}'`);
   }
   const qa = item as SearchQaItem;
-  const system = buildSearchQaSystemPrompt(input.skill);
-  const user = buildSearchQaUserPrompt(qa.question, qa.context);
-  const messages: ChatMessage[] = [{ role: "user", content: user }];
-  const conversation: ConversationEntry[] = [{ role: "user", content: user }];
-  const usage = { latencyMs: 0, promptTokens: 0, completionTokens: 0 };
   const base = { id: qa.id, taskType: TASK_TYPE, taskDescription: qa.question, question: qa.question };
-  const maxTurns = Math.max(1, config.env.max_turns);
-  let reply = "";
-  let turns = 0;
-  while (turns < maxTurns) {
-    if (turns > 0) {
-      const refine = buildRefinementPrompt(extractFinalAnswer(reply));
-      messages.push({ role: "user", content: refine });
-      conversation.push({ role: "user", content: refine });
-    }
-    const outcome = await callTarget({
-      client: input.client,
-      request: {
-        role: "target", stage: "rollout", system, messages: [...messages],
-        maxTokens: config.env.max_completion_tokens,
-        reasoningEffort: config.model.reasoning_effort || null,
-      },
-      timeoutSec: config.env.exec_timeout,
-      signal: input.signal,
-    });
-    if (!outcome.ok) {
-      return { ...base, ...usage, hard: 0, soft: 0, status: outcome.status, failReason: outcome.failReason, conversation, nTurns: turns };
-    }
-    turns += 1;
-    reply = outcome.result.text;
-    usage.latencyMs += outcome.result.latencyMs;
-    usage.promptTokens += outcome.result.usage.promptTokens;
-    usage.completionTokens += outcome.result.usage.completionTokens;
-    messages.push({ role: "assistant", content: reply });
-    conversation.push({ role: "assistant", content: reply });
-    if (turns >= 2 && hasAnswerTag(reply)) break;
-  }
+  const run = await answerTurns({
+    config, input,
+    system: buildSearchQaSystemPrompt(input.skill),
+    first: buildSearchQaUserPrompt(qa.question, qa.context),
+    maxTurns: config.env.max_turns,
+    followUp: (reply) => buildRefinementPrompt(extractFinalAnswer(reply)),
+    isFinal: (reply, turns) => turns >= 2 && hasAnswerTag(reply),
+  });
+  const { conversation, usage, turns } = run;
+  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
+  const { reply } = run;
   const score = scoreSearchQa(reply, qa.answers);
   conversation.push({
     role: "system",

@@ -1,0 +1,73 @@
+/**
+ * The answer loop of the question-answering benchmarks: one target call, then — while the turn limit
+ * allows and the reply is not final — a follow-up user message and another call. Usage is summed over
+ * the turns; a failed call ends the loop with its status and reason (never a throw, except for a
+ * cancelled run or an error that must stop it, as `callTarget` decides).
+ */
+import type { RunConfig } from "../../contracts/run-config";
+import type { ChatMessage, RolloutInput } from "../../engine/ports";
+import type { ConversationEntry } from "../../engine/types";
+import { callTarget } from "./target-call";
+
+export interface TurnUsage {
+  latencyMs: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AnswerTurnsOptions {
+  config: RunConfig;
+  input: RolloutInput;
+  system: string;
+  /** The first user message as sent to the model. */
+  first: ChatMessage["content"];
+  /** The same message as the trajectory records it (e.g. an image by path, not by bytes); default `first`. */
+  firstRecorded?: ConversationEntry;
+  /** Turn limit (default 1). */
+  maxTurns?: number;
+  /** The next user message after a reply that is not final. */
+  followUp?: (reply: string) => string;
+  /** True when `reply` (the `turns`-th) ends the loop early. */
+  isFinal?: (reply: string, turns: number) => boolean;
+}
+
+export type AnswerTurns =
+  | { ok: true; reply: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage }
+  | { ok: false; status: "timeout" | "error"; failReason: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage };
+
+export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns> {
+  const { config, input } = opts;
+  const messages: ChatMessage[] = [{ role: "user", content: opts.first }];
+  const conversation: ConversationEntry[] = [opts.firstRecorded ?? { role: "user", content: opts.first }];
+  const usage: TurnUsage = { latencyMs: 0, promptTokens: 0, completionTokens: 0 };
+  const maxTurns = Math.max(1, opts.maxTurns ?? 1);
+  let reply = "";
+  let turns = 0;
+  while (turns < maxTurns) {
+    if (turns > 0 && opts.followUp) {
+      const next = opts.followUp(reply);
+      messages.push({ role: "user", content: next });
+      conversation.push({ role: "user", content: next });
+    }
+    const outcome = await callTarget({
+      client: input.client,
+      request: {
+        role: "target", stage: "rollout", system: opts.system, messages: [...messages],
+        maxTokens: config.env.max_completion_tokens,
+        reasoningEffort: config.model.reasoning_effort || null,
+      },
+      timeoutSec: config.env.exec_timeout,
+      signal: input.signal,
+    });
+    if (!outcome.ok) return { ok: false, status: outcome.status, failReason: outcome.failReason, turns, conversation, usage };
+    turns += 1;
+    reply = outcome.result.text;
+    usage.latencyMs += outcome.result.latencyMs;
+    usage.promptTokens += outcome.result.usage.promptTokens;
+    usage.completionTokens += outcome.result.usage.completionTokens;
+    messages.push({ role: "assistant", content: reply });
+    conversation.push({ role: "assistant", content: reply });
+    if (opts.isFinal?.(reply, turns)) break;
+  }
+  return { ok: true, reply, turns, conversation, usage };
+}
