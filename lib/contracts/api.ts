@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BudgetSectionSchema, type RunConfig } from "./run-config";
+import type { DatasetFingerprint } from "./datasets";
 
 // ---------- requests ----------
 
@@ -25,7 +26,6 @@ export type CreateRunInput = z.input<typeof CreateRunSchema>;
 
 // Custom datasets (uploads, metrics, split fingerprints) live in ./datasets; re-exported for existing importers.
 export * from "./datasets";
-import type { DatasetFingerprint } from "./datasets";
 
 export const RunActionSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("cancel") }),
