@@ -3,7 +3,7 @@ import { isApiError } from "../api-client";
 import { Button } from "../ui/Button";
 import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
-import { CONFIG_SECTIONS_UI } from "./config-fields";
+import { configSectionsFor } from "./config-fields";
 import { ConfigSectionFields } from "./ConfigSectionFields";
 import { CustomDataCard } from "./CustomDataCard";
 import { EstimatePanel } from "./EstimatePanel";
@@ -80,7 +80,7 @@ export function NewRunForm() {
           <RolePickers backends={m.backends.data ?? []} roles={form.roles} presetRoles={form.presetRoles} notes={form.roleNotes} errors={fieldErrors} onChange={m.setRole} />
         </Card>
         {m.custom.active && <CustomDataCard model={m.custom} errors={fieldErrors} optimizerBackend={form.roles.optimizer.backend} />}
-        {CONFIG_SECTIONS_UI.map((s) => (
+        {configSectionsFor(preset.env, preset.title).map((s) => (
           <ConfigSectionFields
             key={s.id}
             section={s}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_CONFIG_FIELDS, CONFIG_SECTIONS_UI, type ConfigField } from "./config-fields";
+import { ALL_CONFIG_FIELDS, CONFIG_SECTIONS_UI, configFieldsFor, configSectionsFor, type ConfigField } from "./config-fields";
 import { buildOverrides, initialValues, readKey, validateValue } from "./form-values";
 
 const field = (key: string): ConfigField => ALL_CONFIG_FIELDS.find((f) => f.key === key)!;
@@ -50,5 +50,27 @@ describe("form values", () => {
     expect(validateValue(field("evaluation.gate_mixed_weight"), "1.5")).toBe("must be at most 1");
     expect(validateValue(field("env.split_ratio"), "2:1")).toMatch(/three positive integers/);
     expect(validateValue(field("gradient.failure_only"), true)).toBeNull();
+  });
+});
+
+describe("benchmark options in the form", () => {
+  it("adds a section of the benchmark's own env options after Benchmark, filled from the preset and sent when changed", async () => {
+    const { loadRunConfig } = await import("@/lib/config");
+    const ids = configSectionsFor("alfworld", "ALFWorld: act in a text household simulator").map((s) => s.id);
+    expect(ids).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "env-alfworld", "budget", "transport", "sim"]);
+    expect(configSectionsFor("custom", "Custom").map((s) => s.id)).not.toContain("env-custom");
+    // Every field names a key the benchmark's loaded preset really has.
+    for (const b of ["searchqa", "livemath", "docvqa", "officeqa", "spreadsheetbench", "alfworld"]) {
+      const own = configFieldsFor(b).filter((f) => !ALL_CONFIG_FIELDS.includes(f));
+      expect(own.length, b).toBeGreaterThan(0);
+      const loaded = loadRunConfig(`configs/${b}/sample.yaml`).config;
+      for (const f of own) expect(readKey(loaded, f.key), `${b}: ${f.key}`).not.toBeUndefined();
+    }
+    const { config } = loadRunConfig("configs/alfworld/sample.yaml");
+    const fields = configFieldsFor("alfworld");
+    const base = initialValues(fields, config);
+    expect(base["env.max_steps"]).toBe("24");
+    expect(base["env.simulator"]).toBe("builtin");
+    expect(buildOverrides(fields, { ...base, "env.max_steps": "10" }, base)).toEqual({ "env.max_steps": 10 });
   });
 });

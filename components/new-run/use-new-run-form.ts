@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import type { BackendInfo, CreateRunInput, PresetInfo } from "@/lib/contracts/api";
 import { api, isApiError } from "../api-client";
 import { queryKeys } from "../query-keys";
-import { ALL_CONFIG_FIELDS } from "./config-fields";
+import { configFieldsFor } from "./config-fields";
 import { buildOverrides, initialValues, validateAll, type FormValue, type FormValues } from "./form-values";
 import { initialRole, presetRole, roleOverrides, ROLES, type Role, type RoleChoice } from "./roles";
 import { useCustomData } from "./use-custom-data";
@@ -21,7 +21,7 @@ export interface FormState {
 }
 
 function initForm(preset: PresetInfo, backends: BackendInfo[]): FormState {
-  const baseline = initialValues(ALL_CONFIG_FIELDS, preset.config);
+  const baseline = initialValues(configFieldsFor(preset.env), preset.config);
   const presetRoles = { optimizer: presetRole(preset, "optimizer"), target: presetRole(preset, "target") };
   const picked = ROLES.map((r) => initialRole(presetRoles[r], backends, r));
   return {
@@ -58,11 +58,11 @@ export function useNewRunForm() {
   const custom = useCustomData(preset);
 
   const clientErrors = useMemo(() => {
-    if (!form) return {};
-    const errs = validateAll(ALL_CONFIG_FIELDS, form.values);
+    if (!form || !preset) return {};
+    const errs = validateAll(configFieldsFor(preset.env), form.values);
     for (const r of ROLES) if (!form.roles[r].model.trim()) errs[`model.${r}`] = "enter a model name";
     return { ...errs, ...custom.errors };
-  }, [form, custom.errors]);
+  }, [form, preset, custom.errors]);
 
   const body: CreateRunInput | null = useMemo(() => {
     if (!form || !preset) return null;
@@ -70,7 +70,7 @@ export function useNewRunForm() {
       name: name.trim() || undefined,
       preset: preset.path,
       overrides: {
-        ...buildOverrides(ALL_CONFIG_FIELDS, form.values, form.baseline),
+        ...buildOverrides(configFieldsFor(preset.env), form.values, form.baseline),
         ...roleOverrides(form.roles, form.presetRoles),
         ...custom.overrides,
       },
