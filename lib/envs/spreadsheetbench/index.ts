@@ -12,7 +12,7 @@ import { benchmarkOptions, type BenchmarkOptions } from "../common/env-options";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { CaseRunner } from "./evaluate";
 import { normaliseSpreadsheetRow } from "./normalise";
-import { PYTHON_DIR, pythonHasModule, resolvePython } from "./python";
+import { PYTHON_DIR, pythonHasModule, resolvePython, SPREADSHEET_DIR } from "./python";
 import { rolloutSpreadsheet, type SpreadsheetRuntime } from "./rollout";
 import sampleRules from "./sample/sim-rules.json";
 import sampleTest from "./sample/test/items.json";
@@ -33,7 +33,7 @@ export const SPREADSHEET_FAILURE_TAXONOMY = ["rule_missing", "rule_wrong", "rule
 export const SPREADSHEET_TASK_TYPES = ["cell_level", "sheet_level"];
 
 /** Folder of the built-in sample (its `spreadsheet/<id>/` task folders). */
-export const SPREADSHEET_SAMPLE_DIR = "lib/envs/spreadsheetbench/sample";
+export const SPREADSHEET_SAMPLE_DIR = path.join(SPREADSHEET_DIR, "sample");
 
 /** The benchmark's own `env.*` options with their defaults. */
 export type SpreadsheetOptions = BenchmarkOptions<"spreadsheetbench">;
@@ -52,13 +52,13 @@ export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContex
   const options = spreadsheetOptions(config);
   const settings = {
     python: resolvePython(context.vars), vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb,
-    pythonDir: path.resolve(context.rootDir, PYTHON_DIR),
+    pythonDir: PYTHON_DIR,
   };
   const tools = new XlsxToolPool(settings, 2);
   const rt: SpreadsheetRuntime = {
     config,
     mode: options.mode,
-    dataRoot: path.resolve(context.rootDir, config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : options.data_root),
+    dataRoot: config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root),
     settings,
     runner: new CaseRunner(settings, tools, options.exec_cache),
     tools,

@@ -8,10 +8,13 @@ import path from "node:path";
 import { AppError } from "../../errors";
 
 /**
- * Folder of our Python helpers (runner.py, xlsx_tool.py), relative to the project root (resolved with
- * the run's root directory: bundled server code has no reliable module path).
+ * This benchmark's folder: the module's own; in the bundled dashboard server, which has no module path,
+ * the copy under the working directory (the project root `npm start` runs in).
  */
-export const PYTHON_DIR = "lib/envs/spreadsheetbench/python";
+export const SPREADSHEET_DIR: string = import.meta.dirname ?? path.resolve("lib/envs/spreadsheetbench");
+
+/** Folder of our Python helpers (runner.py, xlsx_tool.py). */
+export const PYTHON_DIR = path.join(SPREADSHEET_DIR, "python");
 
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 

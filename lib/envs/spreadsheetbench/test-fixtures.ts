@@ -17,7 +17,7 @@ export const TEST_PYTHON = resolvePython(TEST_VARS);
 
 /** Sandbox settings with short limits. */
 export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxSettings {
-  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: path.resolve(PYTHON_DIR), ...overrides };
+  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: PYTHON_DIR, ...overrides };
 }
 
 const created: string[] = [];
