@@ -21,6 +21,8 @@ export type ChatContentPart =
       dataBase64: string;
       /** OpenAI's image resolution hint; absent (or "auto") leaves the provider default. */
       detail?: "auto" | "low" | "high";
+      /** The image's file name, when it came from a file (agent CLIs see it as the attachment's name). */
+      name?: string;
     };
 
 export interface CompletionRequest {

@@ -37,6 +37,11 @@ export interface BenchmarkDefinition {
    * pre-flight estimate multiplies by it. Default 1.
    */
   targetCallsPerRollout?: (config: RunConfig) => number;
+  /**
+   * A problem with running this config on the given target backend (e.g. SpreadsheetBench's multi mode
+   * needs a chat model, not an agent CLI), as a one-line message and the config key to fix; null if fine.
+   */
+  checkTarget?: (config: RunConfig, targetBackend: string) => { field: string; message: string } | null;
   /** Split-folder item file types in order of preference (default json, jsonl). */
   splitFileTypes?: readonly string[];
   /** Path of the seed skill (`initial.md`), relative to the project root. */

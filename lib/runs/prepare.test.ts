@@ -17,6 +17,20 @@ describe("prepareRun and the model backends", () => {
     expect(() => prepareRun({ config: load(["model.backend=compat", "model.compatible_preset=foo"]), rootDir: process.cwd(), env })).toThrow(/unknown preset 'foo'; known: qwen, minimax, vllm, ollama, lmstudio, openrouter/);
   });
 
+  it("refuses SpreadsheetBench's multi mode on an agent-CLI target, naming env.mode; single mode is fine", () => {
+    const env = { CODEX_EXEC_PATH: "tests/fixtures/exec-bin/codex" };
+    const ssb = (mode: string) =>
+      loadRunConfig("configs/spreadsheetbench/sample.yaml", ["model.target_backend=codex-exec", "model.target=gpt-5.5", `env.mode=${mode}`]).config;
+    let err: unknown;
+    try {
+      prepareRun({ config: ssb("multi"), rootDir: process.cwd(), env });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ field: "env.mode", message: "env.mode: SpreadsheetBench runs the codex-exec target in single mode only; set env.mode: single" });
+    expect(prepareRun({ config: ssb("single"), rootDir: process.cwd(), env }).target.backend).toBe("codex-exec");
+  });
+
   it("builds both clients on one policy: one budget, usage per role", async () => {
     const run = prepareRun({ config: load(["model.backend=sim", "budget.max_calls=1"]), rootDir: process.cwd() });
     await run.target.complete({ role: "target", stage: "rollout", system: "s", messages: [{ role: "user", content: "u" }], maxTokens: 10 });

@@ -12,7 +12,7 @@ import { createModelClient, resolveRoles } from "../backends/registry";
 import type { EnvVars } from "../backends/settings";
 import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
-import { createEnvironment, initialSkillPath, loadBenchmarkSplits, loadSimKnowledge } from "../envs";
+import { createEnvironment, getBenchmark, initialSkillPath, loadBenchmarkSplits, loadSimKnowledge } from "../envs";
 import { AppError } from "../errors";
 
 /** Skills larger than this are refused (they would not fit a prompt, and usually are a wrong file). */
@@ -84,6 +84,8 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   const policy = new RunPolicy(config, { rootDir, ...opts.policy });
   const ctx = { simKnowledge, env: opts.env ?? {}, run: policy };
   const optimizer = createModelClient("optimizer", config, ctx);
+  const targetProblem = getBenchmark(config.env.name).checkTarget?.(config, roles.target);
+  if (targetProblem) throw new AppError("INVALID_REQUEST", targetProblem.message, { field: targetProblem.field });
   return {
     config,
     splits,

@@ -57,6 +57,17 @@ describe("createWorkspace", () => {
     expect(existsSync(ws.dir)).toBe(false);
   });
 
+  it("names an attachment after its file (folders and unsafe characters dropped), as the original does", async () => {
+    const png = Buffer.from([0x89, 0x50]).toString("base64");
+    const req = targetRequest({
+      messages: [{ role: "user", content: [{ type: "text", text: "Read it." }, { type: "image", mediaType: "image/png", dataBase64: png, name: "../docs/page 1.png" }] }],
+    });
+    const ws = await createWorkspace(req, scratch.workRoot);
+    expect(ws.attachments).toEqual(["attachments/01_page_1.png"]);
+    expect(readFileSync(join(ws.dir, "attachments/01_page_1.png")).toString("base64")).toBe(png);
+    await removeWorkspace(ws.dir);
+  });
+
   it("writes no attachment list for a text-only task", async () => {
     const ws = await createWorkspace(targetRequest(), scratch.workRoot);
     expect(ws.attachments).toEqual([]);

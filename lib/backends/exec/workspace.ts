@@ -59,13 +59,20 @@ const EXTENSIONS: Record<string, string> = {
 
 type Image = Extract<ChatContentPart, { type: "image" }>;
 
+/** A file's base name reduced to safe characters (no folders, no leading dots). */
+function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  return base.replace(/[^\w.-]+/g, "_").replace(/^\.+/, "").slice(0, 80);
+}
+
 function messageText(msg: ChatMessage, images: Image[], names: string[]): string {
   if (typeof msg.content === "string") return msg.content;
   return msg.content
     .map((part) => {
       if (part.type === "text") return part.text;
       images.push(part);
-      const name = `attachments/${String(images.length).padStart(2, "0")}_image.${EXTENSIONS[part.mediaType] ?? "bin"}`;
+      const base = part.name ? safeFileName(part.name) : "";
+      const name = `attachments/${String(images.length).padStart(2, "0")}_${base || `image.${EXTENSIONS[part.mediaType] ?? "bin"}`}`;
       names.push(name);
       return `[image: ${name}]`;
     })

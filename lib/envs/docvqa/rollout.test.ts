@@ -37,7 +37,7 @@ describe("DocVQA rollout", () => {
     const [text, image] = req.messages[0]!.content as Array<Record<string, unknown>>;
     expect(text).toEqual({ type: "text", text: expect.stringContaining(`## Question\n${item.question}\n`) });
     expect(String(text?.text)).toContain("<answer></answer>");
-    expect(image).toEqual({ type: "image", mediaType: "image/png", dataBase64: readFileSync(IMAGE).toString("base64") });
+    expect(image).toEqual({ type: "image", mediaType: "image/png", dataBase64: readFileSync(IMAGE).toString("base64"), name: "doc-04-expense-form.png" });
     // The trajectory names the image, it does not carry its bytes; it ends with the evaluation note.
     expect(JSON.stringify(t.conversation)).not.toContain(String(image?.dataBase64).slice(0, 40));
     expect(t.conversation.at(-1)).toEqual({

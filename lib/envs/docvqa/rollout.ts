@@ -54,7 +54,8 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
   const detail = imageDetailOf(config);
   const text = buildDocVqaUserText(doc.question);
   const imagePart: ChatContentPart = {
-    type: "image", mediaType: image.mediaType, dataBase64: image.dataBase64, ...(detail !== "auto" ? { detail } : {}),
+    type: "image", mediaType: image.mediaType, dataBase64: image.dataBase64, name: path.basename(image.file),
+    ...(detail !== "auto" ? { detail } : {}),
   };
   // The trajectory names the image instead of carrying its bytes.
   const run = await answerTurns({

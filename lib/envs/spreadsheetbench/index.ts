@@ -92,5 +92,10 @@ export const spreadsheetBenchmark: BenchmarkDefinition = {
   simResponder: spreadsheetSimResponder,
   normalise: normaliseSpreadsheetRow,
   initialSkillPath: "lib/envs/spreadsheetbench/initial.md",
+  // As the original: agent CLIs write one solution per task; the feedback loop of multi mode is for chat models.
+  checkTarget: (config, backend) =>
+    backend.endsWith("-exec") && spreadsheetOptions(config).mode === "multi"
+      ? { field: "env.mode", message: `env.mode: SpreadsheetBench runs the ${backend} target in single mode only; set env.mode: single` }
+      : null,
   targetCallsPerRollout: (config) => (spreadsheetOptions(config).mode === "multi" ? Math.max(1, config.env.max_turns) : 1),
 };
