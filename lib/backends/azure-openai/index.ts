@@ -14,10 +14,7 @@
 import { AzureOpenAI } from "openai";
 import type { Role } from "../../engine/ports";
 import { AppError } from "../../errors";
-import { chatTransport } from "../openai/chat";
-import { apiStyleOf, usesResponses, type ApiStyle } from "../openai/index";
-import { acceptedEfforts } from "../openai/models";
-import { responsesTransport } from "../openai/responses";
+import { apiStyleOf, openaiTransport, type ApiStyle } from "../openai/index";
 import { sdkOptions, type ProviderFactory } from "../provider";
 import { checkHttpUrl, fromEnv, requireSecret, roleEnvNames, stringSetting, type EnvVars, type ModelSection } from "../settings";
 
@@ -74,9 +71,6 @@ export const createAzureOpenAIProvider: ProviderFactory = (a) => {
     webhookSecret: null,
     ...sdkOptions(a.transport),
   });
-  const efforts = acceptedEfforts(a.model);
-  const transport = usesResponses(s.style, a.model)
-    ? responsesTransport({ client, backend: "azure-openai", model: s.deployment, efforts })
-    : chatTransport({ client, backend: "azure-openai", model: s.deployment, efforts, policy: { tokenField: "max_completion_tokens", effort: "reasoning_effort", temperature: false } });
+  const transport = openaiTransport({ client, backend: "azure-openai", model: s.deployment, style: s.style, capabilitiesOf: a.model });
   return { transport, endpoint: `${s.endpoint}/openai/deployments/${s.deployment}`, authHint: `check ${s.auth.source}` };
 };

@@ -55,6 +55,20 @@ export function openaiSettings(model: ModelSection, role: Role, env: EnvVars): O
   };
 }
 
+/**
+ * The transport an OpenAI-API client uses for `model`: the Responses API when the style asks for it (or
+ * the model prefers it), else Chat Completions with max_completion_tokens and reasoning_effort.
+ * `capabilitiesOf` names the model whose capabilities apply when `model` is only an address.
+ */
+export function openaiTransport(opts: { client: OpenAI; backend: string; model: string; style: ApiStyle; capabilitiesOf?: string }) {
+  const { client, backend, model } = opts;
+  const known = opts.capabilitiesOf ?? model; // Azure sends the deployment but the model name decides
+  const efforts = acceptedEfforts(known);
+  return usesResponses(opts.style, known)
+    ? responsesTransport({ client, backend, model, efforts })
+    : chatTransport({ client, backend, model, efforts, policy: { tokenField: "max_completion_tokens", effort: "reasoning_effort", temperature: false } });
+}
+
 export const createOpenAIProvider: ProviderFactory = (a) => {
   const s = openaiSettings(a.config.model, a.role, a.env);
   const client = new OpenAI({
@@ -66,9 +80,6 @@ export const createOpenAIProvider: ProviderFactory = (a) => {
     webhookSecret: null,
     ...sdkOptions(a.transport),
   });
-  const efforts = acceptedEfforts(a.model);
-  const transport = usesResponses(s.style, a.model)
-    ? responsesTransport({ client, backend: "openai", model: a.model, efforts })
-    : chatTransport({ client, backend: "openai", model: a.model, efforts, policy: { tokenField: "max_completion_tokens", effort: "reasoning_effort", temperature: false } });
+  const transport = openaiTransport({ client, backend: "openai", model: a.model, style: s.style });
   return { transport, endpoint: s.baseURL, authHint: `check ${s.keyVar}` };
 };
