@@ -10,7 +10,7 @@ const emptyBin = mkdtempSync(join(tmpdir(), "skillopt-nobin-"));
 afterAll(() => rmSync(emptyBin, { recursive: true, force: true }));
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [script, ...args], { encoding: "utf8", env: { PATH: emptyBin, HOME: emptyBin, ...env }, timeout: 60_000 });
+  return spawnSync(process.execPath, [script, ...args], { encoding: "utf8", env: { NODE_ENV: "test", PATH: emptyBin, HOME: emptyBin, ...env }, timeout: 60_000 });
 }
 
 describe("scripts/system-packages.mjs (used by .ci/run)", () => {
