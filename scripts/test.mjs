@@ -77,7 +77,7 @@ const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
 const needServices = wantIntegration || wantE2e;
 // The system packages these suites need are installed here when the machine allows it (lib/system).
 const purposes = ["unit", ...(needServices ? ["services"] : []), ...(wantE2e ? ["e2e"] : [])];
-const system = await ensurePackages(requirementsFor(...purposes), { purpose: "npm test", say: (line) => console.log(`[npm test] ${line}`) });
+const system = await ensurePackages(requirementsFor(...purposes), { purpose: "npm test", say: (line) => console.log(line) });
 if (!system.ok) {
   console.error(`\n${system.message}`);
   console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${system.missing.join(", ")})`);
