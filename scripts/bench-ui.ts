@@ -33,7 +33,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "skillopt-benchui-"));
   const dbUrl = `file:${join(dir, "bench.db")}`;
   const procs: ChildProcess[] = [];
-  const redis = await ensureRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", false, say);
+  const redis = await ensureRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { explicit: false, say });
   try {
     spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: dbUrl }, stdio: "ignore" });
     const db = createDb(dbUrl);

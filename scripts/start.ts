@@ -42,7 +42,7 @@ async function main() {
   say(`database: ${cfg.DATABASE_URL.startsWith("file:") ? cfg.DATABASE_URL.slice(5) : "PostgreSQL"}`);
   const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: cfg.DATABASE_URL }, encoding: "utf8" });
   if (mig.status !== 0) fail(`database migration failed:\n${mig.stdout}\n${mig.stderr}`);
-  const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say).catch((e: Error) => fail(e.message));
+  const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, { explicit: process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say }).catch((e: Error) => fail(e.message));
   if (!values.dev) await ensureBuild(say).catch((e: Error) => fail(e.message));
 
   const childEnv = { ...process.env, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: redis.url, NEXT_TELEMETRY_DISABLED: "1" };

@@ -1,10 +1,12 @@
 // Private services for `npm test`: a Redis and a PostgreSQL cluster on spare ports in a temp folder, so the
-// suites never touch a developer's own databases. Says plainly which system package is missing.
+// suites never touch a developer's own databases. The packages they come from are ensured by scripts/test.mjs
+// (lib/system).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createProbe } from "../lib/system/index.mjs";
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -17,32 +19,7 @@ export function freePort() {
   });
 }
 
-function pgBin() {
-  const base = "/usr/lib/postgresql";
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin/initdb"))).sort((a, b) => Number(b) - Number(a));
-  return versions.length ? join(base, versions[0], "bin") : null;
-}
-
-function has(cmd) {
-  return !spawnSync(cmd, ["--version"], { stdio: "ignore" }).error;
-}
-
-/** What is missing, as Debian package names. */
-/** True when some Python 3 the SpreadsheetBench sandbox would pick can import openpyxl. */
-function hasOpenpyxl() {
-  const candidates = [process.env.SKILLOPT_PYTHON, "python3", "/usr/bin/python3"].filter(Boolean);
-  return candidates.some((py) => spawnSync(py, ["-c", "import openpyxl"], { stdio: "ignore" }).status === 0);
-}
-
-export function missingPackages({ chromium = false, openpyxl = false } = {}) {
-  const missing = [];
-  if (openpyxl && !hasOpenpyxl()) missing.push("python3-openpyxl");
-  if (!has("redis-server")) missing.push("redis-server");
-  if (!pgBin()) missing.push("postgresql");
-  if (chromium && !existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");
-  return missing;
-}
+const pgBin = () => createProbe().pgBinDir();
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

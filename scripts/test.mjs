@@ -9,7 +9,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { missingPackages, startServices } from "./test-services.mjs";
+import { ensurePackages, requirementsFor } from "../lib/system/index.mjs";
+import { startServices } from "./test-services.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-test-"));
@@ -74,10 +75,13 @@ const extra = process.argv.slice(2);
 const wantIntegration = hasFiles("tests/integration", /\.int\.test\.ts$/);
 const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
 const needServices = wantIntegration || wantE2e;
-const missing = missingPackages({ chromium: wantE2e, openpyxl: true }).filter((p) => needServices || p === "python3-openpyxl");
-if (missing.length > 0) {
-  console.error(`\nnpm test needs these system packages: ${missing.join(", ")}\n  install them with: sudo apt-get install -y ${missing.join(" ")}`);
-  console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${missing.join(", ")})`);
+// The system packages these suites need are installed here when the machine allows it (lib/system).
+const purposes = ["unit", ...(needServices ? ["services"] : []), ...(wantE2e ? ["e2e"] : [])];
+const system = await ensurePackages(requirementsFor(...purposes), { purpose: "npm test", say: (line) => console.log(line) });
+if (!system.ok) {
+  console.error(`\n${system.message}`);
+  console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${system.missing.join(", ")})`);
+  rmSync(tmp, { recursive: true, force: true });
   process.exit(1);
 }
 

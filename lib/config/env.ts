@@ -16,6 +16,11 @@ export const EnvSchema = z.object({
   /** Stalled-job detection (ms): how long a killed worker's job stays locked before another takes it. */
   WORKER_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
   WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
+  /**
+   * 1 (or true/yes): never install missing system packages automatically (lib/system); say the command
+   * instead. Unset or 0: install them when running as root or with passwordless sudo.
+   */
+  SKILLOPT_NO_AUTO_INSTALL: z.preprocess(empty, z.string().trim().regex(/^(1|0|true|false|yes|no)$/i, "must be 1 (no automatic installs) or 0").optional()),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
   // Model backends: what the dashboard's backend list checks. The backends themselves receive the whole

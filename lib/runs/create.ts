@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import { enqueueRun } from "../queue/producer";
 import { loadPreset, seedSkillOf } from "./presets";
 import { prepareRun, type PreparedRun } from "./prepare";
+import { ensureRunPackages } from "./system-packages";
 
 /** Keys whose empty text is a value ("no context field"), not "keep the preset's". */
 const EMPTY_IS_A_VALUE = new Set(["env.id_field", "env.context_field", "env.answer_regex", "env.judge_rubric"]);
@@ -31,10 +32,16 @@ export interface ValidatedRun {
   name: string;
 }
 
+/**
+ * What validation does about the benchmark's system packages: `install` them when missing and allowed
+ * (creating a run), or only `check` (the estimate, which changes nothing).
+ */
+export type SystemPackages = "install" | "check";
+
 /** Everything a new run needs, validated; throws AppError/ConfigError naming the field. */
-export function validateRunRequest(raw: unknown, rootDir: string): ValidatedRun {
+export async function validateRunRequest(raw: unknown, rootDir: string, packages: SystemPackages = "check"): Promise<ValidatedRun> {
   try {
-    return validate(raw, rootDir);
+    return await validate(raw, rootDir, packages);
   } catch (err) {
     if (err instanceof EngineError) throw new AppError("INVALID_REQUEST", err.message, { field: err.field });
     // The loader speaks CLI; in the dashboard the overrides are the form's fields.
@@ -43,9 +50,10 @@ export function validateRunRequest(raw: unknown, rootDir: string): ValidatedRun 
   }
 }
 
-function validate(raw: unknown, rootDir: string): ValidatedRun {
+async function validate(raw: unknown, rootDir: string, packages: SystemPackages): Promise<ValidatedRun> {
   const input = CreateRunSchema.parse(raw);
   const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
+  await ensureRunPackages(loaded.config, { install: packages === "install", env: process.env, say: (line) => console.log(`[skillopt] ${line}`) });
   const skill = input.skill ?? seedSkillOf(rootDir, loaded.config);
   const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill, env: process.env });
   planRun(loaded.config, prepared.splits); // sizes must be consistent before anything is written
@@ -59,7 +67,7 @@ function validate(raw: unknown, rootDir: string): ValidatedRun {
 }
 
 export async function createRunFromRequest(raw: CreateRunInput, rootDir: string): Promise<{ id: string }> {
-  const v = validateRunRequest(raw, rootDir);
+  const v = await validateRunRequest(raw, rootDir, "install");
   const { config } = v.prepared;
   const roles = resolveRoles(config.model);
   const id = randomUUID();

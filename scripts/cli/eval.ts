@@ -8,6 +8,7 @@ import { runEvalOnly, type EvalSplit } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
+import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { prepareRun, readSkillFile } from "../../lib/runs/prepare";
 
 export interface EvalArgs {
@@ -29,6 +30,7 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const { config } = loadRunConfig(args.config, args.overrides);
   const skillPath = resolve(cwd, args.skill);
   const skill = readSkillFile(skillPath, "--skill");
+  await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
   const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);

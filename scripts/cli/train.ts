@@ -10,6 +10,7 @@ import type { RunConfig } from "../../lib/contracts/run-config";
 import { RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
+import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { prepareRun } from "../../lib/runs/prepare";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { costOf, withUserPrices, type PriceTable } from "../../lib/backends/pricing";
@@ -78,6 +79,7 @@ function withItemProgress(env: Environment, progress: Progress): Environment {
 export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Promise<number> {
   const loaded = loadConfig(args, cwd);
   const config = loaded.config;
+  await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
   const run = prepareRun({ config, rootDir: cwd, env: process.env, policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {

@@ -1,11 +1,12 @@
 /**
  * Redis for `npm start`: REDIS_URL when set (it must answer); else a server on 127.0.0.1:6379 when one
  * answers; else a private redis-server started here (no persistence: the worker re-queues runs from the
- * database on start); else stop with instructions.
+ * database on start), installing the package first when the machine allows it; else stop with instructions.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer, Socket } from "node:net";
+import { ensurePackages, requirementsFor, type EnsureResult } from "../../lib/system/index.mjs";
 
 export interface RedisHandle {
   url: string;
@@ -38,9 +39,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-const INSTALL = "install it with `apt-get install redis-server` (Debian/Ubuntu) or `brew install redis`, or set REDIS_URL=redis://host:port";
+export interface EnsureRedisOptions {
+  /** REDIS_URL was set by the user: it must answer; nothing is started in its place. */
+  explicit: boolean;
+  say: (m: string) => void;
+  /** The server binary (tests point it elsewhere). */
+  bin?: string;
+  /** Makes sure the redis-server package is installed, installing it when allowed (tests inject a fake). */
+  installServer?: (say: (m: string) => void) => Promise<EnsureResult>;
+}
 
-export async function ensureRedis(url: string, explicit: boolean, say: (m: string) => void, bin = "redis-server"): Promise<RedisHandle> {
+const installRedisPackage = (say: (m: string) => void) =>
+  ensurePackages(requirementsFor("redis"), { purpose: "npm start", say: (line) => say(`redis: ${line}`), env: process.env });
+
+const hasBinary = (bin: string) => !spawnSync(bin, ["--version"], { stdio: "ignore" }).error;
+
+export async function ensureRedis(url: string, opts: EnsureRedisOptions): Promise<RedisHandle> {
+  const { explicit, say, bin = "redis-server", installServer = installRedisPackage } = opts;
   const u = new URL(url);
   const port = Number(u.port || 6379);
   if (await pingRedis(u.hostname, port)) {
@@ -48,7 +63,12 @@ export async function ensureRedis(url: string, explicit: boolean, say: (m: strin
     return { url, stop: async () => {} };
   }
   if (explicit) throw new Error(`REDIS_URL=${url} does not answer; start that Redis or unset REDIS_URL to let SkillOpt start its own`);
-  if (spawnSync(bin, ["--version"], { stdio: "ignore" }).error) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${INSTALL}`);
+  if (!hasBinary(bin)) {
+    const installed = await installServer(say);
+    const alternatives = "or set REDIS_URL=redis://host:port (on macOS: brew install redis)";
+    if (!installed.ok) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${installed.reason}. Install it with: ${installed.command}, ${alternatives}`);
+    if (!hasBinary(bin)) throw new Error(`no Redis answers at ${u.hostname}:${port} and ${bin} cannot be run; ${alternatives}`);
+  }
   const own = await freePort();
   mkdirSync(".skillopt/redis", { recursive: true });
   const child = spawn(bin, ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore" });

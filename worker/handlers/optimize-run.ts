@@ -7,6 +7,7 @@ import { runConfigOf, findRun } from "../../lib/db/runs";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
 import { RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
+import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
 import { createEventSink } from "./event-sink";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
@@ -29,6 +30,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     const config = runConfigOf(run);
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
+    await ensureRunPackages(config, { install: true, env: process.env, say: (m) => ctx.log.info(`[run ${runId}] ${m}`) });
     const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },

@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { env, resetEnvCache } from "./env";
+import { optedOut } from "../system/index.mjs";
+
+const saved = process.env.SKILLOPT_NO_AUTO_INSTALL;
+afterEach(() => {
+  if (saved === undefined) delete process.env.SKILLOPT_NO_AUTO_INSTALL;
+  else process.env.SKILLOPT_NO_AUTO_INSTALL = saved;
+  resetEnvCache();
+});
+
+describe("SKILLOPT_NO_AUTO_INSTALL", () => {
+  it("accepts exactly the values the installer understands", () => {
+    for (const value of ["1", "0", "true", "FALSE", "yes", "no", ""]) {
+      process.env.SKILLOPT_NO_AUTO_INSTALL = value;
+      resetEnvCache();
+      expect(() => env()).not.toThrow();
+    }
+  });
+
+  it("a typo fails at startup naming the variable, instead of silently leaving installs on", () => {
+    process.env.SKILLOPT_NO_AUTO_INSTALL = "y";
+    resetEnvCache();
+    expect(optedOut({ SKILLOPT_NO_AUTO_INSTALL: "y" })).toBe(false);
+    expect(() => env()).toThrow("environment variable SKILLOPT_NO_AUTO_INSTALL: must be 1 (no automatic installs) or 0");
+  });
+});
