@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import nextConfig from "../../next.config.mjs";
 import { MAX_UPLOAD_BYTES } from "../contracts/datasets";
 import { AppError } from "../errors";
 import { ENVELOPE_BYTES } from "../runs/uploads";
@@ -31,8 +30,10 @@ const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}
 
 describe("sizes in messages", () => {
   it("round sizes up so one byte over never reads as the limit", () => {
-    expect(sizeText(20 * 1024 * 1024 + 1)).toBe("20.1 MB");
-    expect(sizeText(23.4 * 1024 * 1024)).toBe("23.4 MB");
+    const limit = 20 * 1024 * 1024;
+    expect(sizeText(limit + 1, limit)).toBe("20.1 MB");
+    expect(sizeText(23.4 * 1024 * 1024 + 300, limit)).toBe("23.4 MB");
+    expect(sizeText(2.04 * 1024 * 1024, 2 * 1024 * 1024)).toBe("2.1 MB");
     expect(limitText(20 * 1024 * 1024)).toBe("20 MB");
     expect(limitText(512 * 1024)).toBe("0.5 MB");
   });
@@ -58,7 +59,7 @@ describe("jsonBody", () => {
     const declared = await failure(jsonBody(post(big, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) }), { hint: " (the skill may be at most 200 KB)" }));
     expect(declared.status).toBe(413);
     expect(declared.field).toBe("body");
-    expect(declared.message).toBe("body: the request body is 20.1 MB; the limit is 2 MB (the skill may be at most 200 KB)");
+    expect(declared.message).toBe("body: the request body is 20.0 MB; the limit is 2 MB (the skill may be at most 200 KB)");
     const chunked = await failure(jsonBody(streamed(MAX_JSON_BODY_BYTES + 1)));
     expect(chunked.status).toBe(413);
     expect(chunked.message).toBe("body: the request body is over the 2 MB limit");
@@ -89,8 +90,10 @@ describe("findTooDeep", () => {
 });
 
 describe("next.config.mjs", () => {
-  it("lets a full-size upload through the proxy, and only a little more", () => {
-    const limit = (nextConfig as { experimental: { proxyClientMaxBodySize: number } }).experimental.proxyClientMaxBodySize;
+  it("lets a full-size upload through the proxy, and only a little more", async () => {
+    // The specifier is widened to string because the .mjs config has no type declarations.
+    const nextConfig = ((await import("../../next.config.mjs" as string)) as { default: { experimental: { proxyClientMaxBodySize: number } } }).default;
+    const limit = nextConfig.experimental.proxyClientMaxBodySize;
     expect(limit).toBeGreaterThan(MAX_UPLOAD_BYTES + ENVELOPE_BYTES);
     expect(limit).toBeLessThanOrEqual(MAX_UPLOAD_BYTES + 2 * 1024 * 1024);
   });

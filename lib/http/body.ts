@@ -12,9 +12,11 @@ export const MAX_JSON_DEPTH = 64;
 
 const MIB = 1024 * 1024;
 
-/** A size for messages, rounded up so a body one byte over the limit never reads as "20.0 MB". */
-export function sizeText(bytes: number): string {
-  return `${(Math.ceil((bytes / MIB) * 10) / 10).toFixed(1)} MB`;
+/** A size over `limit` for messages, in MB with one decimal; rounded up when rounding would make it read as the limit. */
+export function sizeText(bytes: number, limit: number): string {
+  const tenths = (bytes / MIB) * 10;
+  const shown = Math.round(tenths) * (MIB / 10) > limit ? Math.round(tenths) : Math.ceil(tenths);
+  return `${(shown / 10).toFixed(1)} MB`;
 }
 
 /** A limit for messages: "20 MB", "2 MB", "0.5 MB". */
@@ -23,7 +25,7 @@ export function limitText(bytes: number): string {
   return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(2))} MB`;
 }
 
-export type CappedBody = { ok: true; bytes: Uint8Array } | { ok: false; size: number | null };
+export type CappedBody = { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; size: number | null };
 
 /** Reads at most `maxBytes`; `size` is the declared length when one was sent, else null (only "more"). */
 export async function readCapped(req: Request, maxBytes: number): Promise<CappedBody> {
@@ -77,13 +79,16 @@ export interface JsonBodyOptions {
   hint?: string;
 }
 
+/** A run request (create, estimate): the seed skill is what makes one big, so the too-large message names its limit. */
+export const RUN_REQUEST_BODY: JsonBodyOptions = { hint: " (the skill may be at most 200 KB)" };
+
 /** Parses a JSON body: too large → 413 naming the limit; malformed or nested too deep → 422. */
 export async function jsonBody(req: Request, opts: JsonBodyOptions = {}): Promise<unknown> {
   const maxBytes = opts.maxBytes ?? MAX_JSON_BODY_BYTES;
   const body = await readCapped(req, maxBytes);
   if (!body.ok) {
     const limit = limitText(maxBytes);
-    const what = body.size === null ? `over the ${limit} limit` : `${sizeText(body.size)}; the limit is ${limit}`;
+    const what = body.size === null ? `over the ${limit} limit` : `${sizeText(body.size, maxBytes)}; the limit is ${limit}`;
     throw new AppError("PAYLOAD_TOO_LARGE", `body: the request body is ${what}${opts.hint ?? ""}`, { field: "body" });
   }
   let value: unknown;

@@ -38,7 +38,7 @@ export async function uploadDataset(req: Request, rootDir: string): Promise<Uplo
   const body = await readCapped(req, MAX_UPLOAD_BYTES + ENVELOPE_BYTES);
   if (!body.ok) {
     const limit = limitText(MAX_UPLOAD_BYTES);
-    throw tooLarge(body.size === null ? `file: the upload is over the ${limit} limit` : `file: the upload is ${sizeText(body.size)}; the limit is ${limit}`);
+    throw tooLarge(body.size === null ? `file: the upload is over the ${limit} limit` : `file: the upload is ${sizeText(body.size, MAX_UPLOAD_BYTES)}; the limit is ${limit}`);
   }
   let form: FormData;
   try {
@@ -58,7 +58,7 @@ export function storeDataset(opts: { bytes: Uint8Array; fileName: string; rootDi
   const format = UPLOAD_FILE_TYPES.find((t) => fileName.toLowerCase().endsWith(`.${t}`));
   if (!format) throw bad(`file: '${fileName}' is not a .jsonl or .csv file`);
   if (bytes.byteLength > MAX_UPLOAD_BYTES) {
-    throw tooLarge(`file: '${fileName}' is ${sizeText(bytes.byteLength)}; the limit is ${limitText(MAX_UPLOAD_BYTES)}`);
+    throw tooLarge(`file: '${fileName}' is ${sizeText(bytes.byteLength, MAX_UPLOAD_BYTES)}; the limit is ${limitText(MAX_UPLOAD_BYTES)}`);
   }
   let text: string;
   try {
