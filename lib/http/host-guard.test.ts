@@ -82,6 +82,14 @@ describe("decideRequest", () => {
     expect(tls).toEqual({ kind: "login", location: "https://skillopt.lan/", token: "s3cret-token", secure: true });
   });
 
+  it("the login redirect always stays on the request's own Host, whatever the path looks like", () => {
+    for (const path of ["//evil.example/?token=s3cret-token", "/\\evil.example/?token=s3cret-token", "/.//evil.example?token=s3cret-token"]) {
+      const d = decideRequest(request({ pathAndQuery: path }), withToken);
+      expect(d.kind).toBe("login");
+      if (d.kind === "login") expect(d.location.startsWith("http://127.0.0.1:7860/")).toBe(true);
+    }
+  });
+
   it("without a token configured, ?token= is just a query parameter", () => {
     expect(decideRequest(request({ pathAndQuery: "/?token=x" }), loopback)).toEqual({ kind: "allow" });
   });
