@@ -1,43 +1,57 @@
 /**
- * Request guard for the dashboard and API. Mutating requests must come from this origin (CSRF). When
- * SKILLOPT_AUTH_TOKEN is set (required to bind beyond loopback), every request must carry it: an
- * `Authorization: Bearer` header, or the cookie set by opening any page once with `?token=…`.
+ * Request guard for every page and API route, run before any handler: the Host must be one this server
+ * answers to (DNS rebinding), an Origin must be this server's own (CSRF), and with SKILLOPT_AUTH_TOKEN
+ * every request carries the token (`Authorization: Bearer`, or the cookie set by opening a page with
+ * `?token=…`). The decision itself lives in lib/http/host-guard.ts.
  */
-import { timingSafeEqual } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/config/env";
+import { allowedHosts, decideRequest, TOKEN_COOKIE, type GuardConfig } from "@/lib/http/host-guard";
 
-const COOKIE = "skillopt_token";
+let cached: { key: string; cfg: GuardConfig } | undefined;
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Built once per environment (tests change process.env between cases). */
+function guardConfig(): GuardConfig {
+  const e = env();
+  const key = `${e.SKILLOPT_HOST ?? ""}|${e.SKILLOPT_ALLOWED_HOSTS.join(",")}|${e.SKILLOPT_AUTH_TOKEN ?? ""}`;
+  if (cached?.key !== key) {
+    cached = { key, cfg: { allowed: allowedHosts({ bind: e.SKILLOPT_HOST, extra: e.SKILLOPT_ALLOWED_HOSTS }), token: e.SKILLOPT_AUTH_TOKEN } };
+  }
+  return cached.cfg;
 }
 
-function deny(status: number, message: string) {
-  return NextResponse.json({ error: { code: status === 401 ? "UNAUTHORIZED" : "FORBIDDEN", message } }, { status });
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function denied(req: NextRequest, status: number, code: string, message: string): NextResponse {
+  const wantsPage = !req.nextUrl.pathname.startsWith("/api/") && (req.headers.get("accept") ?? "").includes("text/html");
+  if (!wantsPage) return NextResponse.json({ error: { code, message } }, { status });
+  const html = `<!doctype html><meta charset="utf-8"><title>SkillOpt: ${status}</title><p>${escapeHtml(message)}</p>`;
+  return new NextResponse(html, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 export function proxy(req: NextRequest) {
-  if (!["GET", "HEAD", "OPTIONS"].includes(req.method)) {
-    const origin = req.headers.get("origin");
-    if (origin && new URL(origin).host !== req.headers.get("host")) return deny(403, "cross-origin request refused");
-  }
-  const token = process.env.SKILLOPT_AUTH_TOKEN;
-  if (!token) return NextResponse.next();
-  const fromQuery = req.nextUrl.searchParams.get("token");
-  if (fromQuery !== null && same(fromQuery, token)) {
-    const clean = req.nextUrl.clone();
-    clean.searchParams.delete("token");
-    // A relative Location keeps the browser on the host it used (nextUrl may spell loopback differently).
-    const res = new NextResponse(null, { status: 307, headers: { Location: `${clean.pathname}${clean.search}` } });
-    res.cookies.set(COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" });
-    return res;
-  }
-  const header = req.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
-  const cookie = req.cookies.get(COOKIE)?.value ?? "";
-  if ((header && same(header, token)) || (cookie && same(cookie, token))) return NextResponse.next();
-  return deny(401, "this SkillOpt server needs its access token: open the dashboard with ?token=<SKILLOPT_AUTH_TOKEN>");
+  const decision = decideRequest(
+    {
+      method: req.method,
+      host: req.headers.get("host"),
+      origin: req.headers.get("origin"),
+      pathAndQuery: `${req.nextUrl.pathname}${req.nextUrl.search}`,
+      scheme: req.headers.get("x-forwarded-proto") === "https" ? "https" : "http",
+      bearer: req.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? null,
+      cookie: req.cookies.get(TOKEN_COOKIE)?.value ?? null,
+    },
+    guardConfig(),
+  );
+  if (decision.kind === "allow") return NextResponse.next();
+  if (decision.kind === "deny") return denied(req, decision.status, decision.code, decision.message);
+  const res = NextResponse.redirect(decision.location, 307);
+  // Lax, not Strict: browsers withhold Strict cookies from a navigation another site started (a login link
+  // in a wiki or chat), redirects included, so that login would land on a 401. Writes stay protected by
+  // the Origin check, and the Host allow-list keeps other sites' names out.
+  res.cookies.set(TOKEN_COOKIE, decision.token, { httpOnly: true, sameSite: "lax", secure: decision.secure, path: "/" });
+  return res;
 }
 
 export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };

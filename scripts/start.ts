@@ -26,6 +26,7 @@ const fail = (m: string): never => {
 };
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const WILDCARD = new Set(["0.0.0.0", "::"]);
 
 async function main() {
   if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be 1-65535 (got ${values.port})`);
@@ -39,13 +40,17 @@ async function main() {
   if (!LOOPBACK.has(host) && !cfg.SKILLOPT_AUTH_TOKEN) {
     fail(`--host ${host} exposes the dashboard beyond this machine; set SKILLOPT_AUTH_TOKEN first (every request must then carry it)`);
   }
+  if (WILDCARD.has(host) && cfg.SKILLOPT_ALLOWED_HOSTS.length === 0) {
+    say(`note: only loopback names reach the dashboard until SKILLOPT_ALLOWED_HOSTS lists the names or addresses you browse to (e.g. my-box.lan,192.168.1.5)`);
+  }
   say(`database: ${cfg.DATABASE_URL.startsWith("file:") ? cfg.DATABASE_URL.slice(5) : "PostgreSQL"}`);
   const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: cfg.DATABASE_URL }, encoding: "utf8" });
   if (mig.status !== 0) fail(`database migration failed:\n${mig.stdout}\n${mig.stderr}`);
   const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, { explicit: process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say }).catch((e: Error) => fail(e.message));
   if (!values.dev) await ensureBuild(say).catch((e: Error) => fail(e.message));
 
-  const childEnv = { ...process.env, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: redis.url, NEXT_TELEMETRY_DISABLED: "1" };
+  // SKILLOPT_HOST tells the dashboard's Host allow-list what it was bound to.
+  const childEnv = { ...process.env, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: redis.url, SKILLOPT_HOST: host, NEXT_TELEMETRY_DISABLED: "1" };
   const children: ChildProcess[] = [];
   const next = spawn("./node_modules/.bin/next", [values.dev ? "dev" : "start", "-p", String(port), "-H", host], { stdio: "inherit", env: childEnv });
   children.push(next);

@@ -3,14 +3,32 @@
  * nothing else reads process.env. Empty strings count as unset.
  */
 import { z } from "zod";
+import { parseHost } from "../http/host-guard";
 
 const empty = (v: unknown) => (v === "" ? undefined : v);
 const opt = z.preprocess(empty, z.string().optional());
+
+/** A comma list of host names (`name`, `name:port`, `[v6]:port`), each checked once here. */
+const hostList = z.preprocess(
+  empty,
+  z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((h) => h.trim()).filter(Boolean))
+    .superRefine((hosts, ctx) => {
+      const bad = hosts.find((h) => parseHost(h) === null);
+      if (bad !== undefined) ctx.addIssue({ code: "custom", message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)` });
+    }),
+);
 
 export const EnvSchema = z.object({
   DATABASE_URL: z.preprocess(empty, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgresql://").default("file:./.skillopt/skillopt.db")),
   REDIS_URL: z.preprocess(empty, z.string().regex(/^rediss?:\/\//, "must start with redis://").default("redis://127.0.0.1:6379")),
   SKILLOPT_AUTH_TOKEN: opt,
+  /** Extra Host names the dashboard answers to (a reverse proxy's or the machine's name); others get 403. */
+  SKILLOPT_ALLOWED_HOSTS: hostList,
+  /** The address `npm start` bound the dashboard to (set by scripts/start.ts; unset means loopback). */
+  SKILLOPT_HOST: opt,
   WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(64).default(2)),
   WORKER_ID: opt,
   /** Stalled-job detection (ms): how long a killed worker's job stays locked before another takes it. */

@@ -12,13 +12,18 @@ import type { DatasetFingerprint } from "./datasets";
 export const RunIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "not a run id");
 
 export const MAX_SKILL_CHARS = 200 * 1024;
+export const MAX_OVERRIDES = 500;
 
 export const CreateRunSchema = z.object({
   name: z.string().trim().max(120).optional(),
   /** Preset path relative to configs/, e.g. "searchqa/sample.yaml"; its YAML is the base of the run. */
   preset: z.string().regex(/^[\w./-]+\.ya?ml$/, "expected a preset path like searchqa/sample.yaml"),
   /** Dotted config keys → values the user changed in the form (same rules as --cfg-options). */
-  overrides: z.record(z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}),
+  overrides: z
+    .record(z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+    // The whole config has a few hundred keys; thousands of overrides are only a way to keep the loader busy.
+    .refine((o) => Object.keys(o).length <= MAX_OVERRIDES, `at most ${MAX_OVERRIDES} overrides`)
+    .default({}),
   /** The seed skill; the preset's initial.md when omitted. */
   skill: z.string().max(MAX_SKILL_CHARS, "the skill is over 200 KB").optional(),
 });

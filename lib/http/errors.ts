@@ -4,7 +4,7 @@
  */
 import { ZodError } from "zod";
 import type { ApiErrorBody } from "../contracts/api";
-import { AppError, isAppError } from "../errors";
+import { isAppError } from "../errors";
 
 export function errorBody(code: string, message: string, field?: string): ApiErrorBody {
   return { error: field ? { code, message, field } : { code, message } };
@@ -33,11 +33,5 @@ export async function handle(context: string, fn: () => Promise<Response>): Prom
   }
 }
 
-/** Parses a JSON body; malformed JSON is a 422, not a crash. */
-export async function jsonBody(req: Request): Promise<unknown> {
-  try {
-    return await req.json();
-  } catch {
-    throw new AppError("INVALID_REQUEST", "the request body is not valid JSON", { field: "body" });
-  }
-}
+/** JSON bodies are read with a size cap and a depth check; see ./body.ts. */
+export { jsonBody } from "./body";

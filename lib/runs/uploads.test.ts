@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST } from "../../app/api/uploads/route";
 import { MAX_UPLOAD_BYTES, type UploadInfo } from "../contracts/api";
+import type { AppError } from "../errors";
 import { storeDataset, suggestMapping, uploadDataset } from "./uploads";
 
 const root = mkdtempSync(join(tmpdir(), "uploads-"));
@@ -15,6 +16,20 @@ afterAll(() => {
 
 function request(body: BodyInit, headers: Record<string, string> = {}): Request {
   return new Request("http://127.0.0.1:7871/api/uploads", { method: "POST", body, headers });
+}
+/** A multipart upload streamed without Content-Length (chunked), as Next's proxy passes a body it cut short. */
+function streamedUpload(fileBytes: number): Request {
+  const head = new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n\r\n');
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => c.enqueue(head),
+    pull(c) {
+      if (sent >= fileBytes) return c.close();
+      sent += 1024 * 1024;
+      c.enqueue(new Uint8Array(1024 * 1024).fill(0x61));
+    },
+  });
+  return new Request("http://127.0.0.1:7871/api/uploads", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=b" }, duplex: "half" } as RequestInit);
 }
 function multipart(text: string, name: string): Request {
   const form = new FormData();
@@ -49,10 +64,37 @@ describe("POST /api/uploads (route, real Requests)", () => {
     expect(((await notMultipart.json()) as { error: { field: string } }).error.field).toBe("file");
   });
 
-  it("refuses files over the size limit with 413", async () => {
-    const res = await POST(request("x", { "content-length": String(MAX_UPLOAD_BYTES * 2) }));
+  it("refuses files over the size limit with 413 naming the limit, declared or streamed without a length", async () => {
+    const res = await POST(request("x", { "content-length": String(Math.round(23.4 * 1024 * 1024)) }));
     expect(res.status).toBe(413);
-    expect(() => storeDataset({ bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1), fileName: "big.csv", rootDir: root })).toThrow(/is 20\.0 MB; the limit is 20\.0 MB/);
+    expect(await res.json()).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: "file: the upload is 23.4 MB; the limit is 20 MB", field: "file" } });
+    const chunked = await POST(streamedUpload(MAX_UPLOAD_BYTES + 1024 * 1024));
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as { error: { message: string } }).error.message).toBe("file: the upload is over the 20 MB limit");
+    expect(() => storeDataset({ bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1), fileName: "big.csv", rootDir: root })).toThrow("file: 'big.csv' is 20.1 MB; the limit is 20 MB");
+  });
+
+  it("stores a file just under 20 MB", async () => {
+    const line = `{"question": "${"q".repeat(1000)}", "answer": "a"}\n`;
+    const text = line.repeat(Math.floor((MAX_UPLOAD_BYTES - 1024) / line.length));
+    const dir = mkdtempSync(join(tmpdir(), "uploads-big-"));
+    try {
+      const info = await uploadDataset(multipart(text, "big.jsonl"), dir);
+      expect(info.bytes).toBeGreaterThan(MAX_UPLOAD_BYTES - 2048);
+      expect(statSync(join(dir, info.path)).size).toBe(info.bytes);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a deeply nested JSONL row with 422 naming the line and the limit, and stores nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "uploads-deep-"));
+    const deep = `{"question": "q", "meta": ${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    const res = await uploadDataset(multipart(`{"question": "ok"}\n\n${deep}\n`, "deep.jsonl"), dir).then(() => null, (e: unknown) => e as AppError);
+    expect(res?.status).toBe(422);
+    expect(res?.message).toBe("file: deep.jsonl: line 3 nests deeper than 64 levels (under 'meta.0.0.0.0.0.0.0')");
+    expect(existsSync(join(dir, ".skillopt"))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -10,13 +10,14 @@ import { join } from "node:path";
 import { MAX_UPLOAD_BYTES, UPLOAD_FILE_TYPES, type UploadInfo } from "../contracts/api";
 import { parseCsv, parseJsonl } from "../envs";
 import { AppError } from "../errors";
+import { findTooDeep, limitText, MAX_JSON_DEPTH, readCapped, sizeText } from "../http/body";
 
 /** Where uploads are stored, relative to the project root. */
 export const UPLOADS_DIR = ".skillopt/uploads";
 const PREVIEW_ROWS = 5;
 const PREVIEW_CHARS = 300;
 /** Room for the multipart envelope around the file. */
-const ENVELOPE_BYTES = 64 * 1024;
+export const ENVELOPE_BYTES = 64 * 1024;
 
 const GUESSES = {
   id_field: ["id", "uid", "qid", "item_id", "key"],
@@ -26,17 +27,22 @@ const GUESSES = {
 } as const;
 
 const bad = (message: string) => new AppError("INVALID_REQUEST", message, { field: "file" });
-const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+const tooLarge = (message: string) => new AppError("PAYLOAD_TOO_LARGE", message, { field: "file" });
 
-/** Reads the multipart body of an upload request and stores its `file`. */
+/**
+ * Reads the multipart body of an upload request and stores its `file`. The body is read with a cap
+ * (next.config.mjs lets a little more than this through the proxy), so an oversized upload is a 413
+ * whether or not it declared its length.
+ */
 export async function uploadDataset(req: Request, rootDir: string): Promise<UploadInfo> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `file: the upload is ${megabytes(declared)}; the limit is ${megabytes(MAX_UPLOAD_BYTES)}`, { field: "file" });
+  const body = await readCapped(req, MAX_UPLOAD_BYTES + ENVELOPE_BYTES);
+  if (!body.ok) {
+    const limit = limitText(MAX_UPLOAD_BYTES);
+    throw tooLarge(body.size === null ? `file: the upload is over the ${limit} limit` : `file: the upload is ${sizeText(body.size, MAX_UPLOAD_BYTES)}; the limit is ${limit}`);
   }
   let form: FormData;
   try {
-    form = await req.formData();
+    form = await new Response(body.bytes, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
   } catch {
     throw bad("file: expected a multipart/form-data body with a 'file' field");
   }
@@ -52,7 +58,7 @@ export function storeDataset(opts: { bytes: Uint8Array; fileName: string; rootDi
   const format = UPLOAD_FILE_TYPES.find((t) => fileName.toLowerCase().endsWith(`.${t}`));
   if (!format) throw bad(`file: '${fileName}' is not a .jsonl or .csv file`);
   if (bytes.byteLength > MAX_UPLOAD_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `file: '${fileName}' is ${megabytes(bytes.byteLength)}; the limit is ${megabytes(MAX_UPLOAD_BYTES)}`, { field: "file" });
+    throw tooLarge(`file: '${fileName}' is ${sizeText(bytes.byteLength, MAX_UPLOAD_BYTES)}; the limit is ${limitText(MAX_UPLOAD_BYTES)}`);
   }
   let text: string;
   try {
@@ -86,7 +92,21 @@ function parseRows(text: string, format: UploadInfo["format"], fileName: string)
   if (rows.length === 0) throw bad(`file: '${fileName}' has no rows`);
   const index = rows.findIndex((r) => typeof r !== "object" || r === null || Array.isArray(r));
   if (index >= 0) throw bad(`file: ${fileName}: item ${index} is not a JSON object`);
+  if (format === "jsonl") checkDepth(rows, text, fileName);
   return rows as Array<Record<string, unknown>>;
+}
+
+/** Deeply nested rows are refused before anything is stored: previews and loaders walk them recursively. */
+function checkDepth(rows: unknown[], text: string, fileName: string): void {
+  // parseJsonl skips blank lines, so the n-th row sits on the n-th non-blank line.
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() !== "") lines.push(i + 1);
+  });
+  for (let i = 0; i < rows.length; i++) {
+    const deep = findTooDeep(rows[i], MAX_JSON_DEPTH);
+    if (deep) throw bad(`file: ${fileName}: line ${lines[i]} nests deeper than ${MAX_JSON_DEPTH} levels (under '${deep.join(".")}')`);
+  }
 }
 
 function columnsOf(rows: ReadonlyArray<Record<string, unknown>>): string[] {

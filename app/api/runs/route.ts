@@ -1,6 +1,7 @@
 import { ListRunsQuerySchema, type RunListResponse } from "@/lib/contracts/api";
 import { listRunEnvs, listRuns, markStaleRunsInterrupted } from "@/lib/db/runs";
 import { toListItem } from "@/lib/db/run-views";
+import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { createRunFromRequest } from "@/lib/runs/create";
 import type { CreateRunInput } from "@/lib/contracts/api";
@@ -20,7 +21,7 @@ export function GET(req: Request) {
 
 export function POST(req: Request) {
   return handle("create run", async () => {
-    const body = (await jsonBody(req)) as CreateRunInput;
+    const body = (await jsonBody(req, RUN_REQUEST_BODY)) as CreateRunInput;
     const { id } = await createRunFromRequest(body, process.cwd());
     return Response.json({ id }, { status: 201, headers: { Location: `/runs/${id}` } });
   });

@@ -1,3 +1,4 @@
+import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { validateRunRequest } from "@/lib/runs/create";
 import { datasetFingerprint } from "@/lib/runs/dataset";
@@ -8,7 +9,7 @@ export const runtime = "nodejs";
 
 export function POST(req: Request) {
   return handle("estimate run", async () => {
-    const v = await validateRunRequest(await jsonBody(req), process.cwd());
+    const v = await validateRunRequest(await jsonBody(req, RUN_REQUEST_BODY), process.cwd());
     const { config, splits, initialSkill } = v.prepared;
     return Response.json({ ...estimateRun(config, splits, initialSkill), dataset: datasetFingerprint(config, splits, process.cwd()) });
   });
