@@ -30,6 +30,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
     const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
+    for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
       target: { backend: run.targetBackend, model: run.targetModel },

@@ -33,7 +33,7 @@ describe("SpreadsheetBench sandbox", () => {
     expect((await run(`${SAVE}print("done")\n`)).kind).toBe("no-output");
   });
 
-  it("kills an infinite loop within the time limit (SIGKILL to its whole process group)", async () => {
+  it("kills an infinite loop and its children within the time limit (the whole sandbox is killed)", async () => {
     const code = "import subprocess\nsubprocess.Popen(['sleep', '30'])\nwhile True:\n    pass\n";
     const out = await run(code, testSettings({ timeoutSec: 1 }));
     expect(out.kind).toBe("timeout");
@@ -47,14 +47,14 @@ describe("SpreadsheetBench sandbox", () => {
     expect(out.ms).toBeLessThan(5000);
   });
 
-  it("blocks network sockets (best effort, inside the interpreter)", async () => {
+  it("answers ordinary socket use with a clear message (the in-interpreter block; the sandbox is the boundary)", async () => {
     const out = await run("import socket\nsocket.create_connection(('127.0.0.1', 9))\n");
     expect(out.kind !== "ok" && out.message).toMatch(/PermissionError: network access is disabled in the SpreadsheetBench sandbox/);
     const raw = await run("import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)\n");
     expect(raw.kind !== "ok" && raw.message).toMatch(/network access is disabled/);
   });
 
-  it("hides the parent's environment: secrets are absent, HOME and TMPDIR are the scratch folder", async () => {
+  it("hides the parent's environment: secrets are absent, HOME and TMPDIR are the task folder", async () => {
     const vars = { ...TEST_VARS, SKILLOPT_TEST_SECRET: "hunter2", OPENAI_API_KEY: "sk-test", LANG: "C.UTF-8" };
     const code = [
       "import os",
