@@ -126,9 +126,9 @@ export function sandboxArgs(layout: SandboxLayout, mounts: SandboxMounts): strin
   args.push("--ro-bind", mounts.helpers, HELPERS_DIR);
   if (mounts.task !== undefined) args.push("--bind", mounts.task, TASK_DIR, "--chdir", TASK_DIR);
   else args.push("--chdir", "/");
-  // Last, once every mount point exists: /tmp and the sandbox's own root become read-only (remounts
-  // are not recursive, so /task stays writable).
-  args.push("--remount-ro", "/tmp", "--remount-ro", "/");
+  // Last, once every mount point exists: /tmp, /dev (its nodes still work; /dev/shm no longer takes
+  // files) and the sandbox's own root become read-only. Remounts are not recursive: /task stays writable.
+  args.push("--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/");
   return args;
 }
 

@@ -92,10 +92,14 @@ describe("SpreadsheetBench sandbox escapes", () => {
         usr: "open('/usr/escaped.txt', 'w').write('x')",
         tmp: "open('/tmp/escaped.txt', 'w').write('x')",
         root: "open('/escaped.txt', 'w').write('x')",
+        shm: "open('/dev/shm/escaped.txt', 'w').write('x')",
+        devNull: "open('/dev/null', 'w').write('x')",
         own: "open('note.txt', 'w').write('x')",
       }),
     );
-    expect(JSON.parse(out.report)).toEqual({ hostDir: "FileNotFoundError", usr: "OSError", tmp: "OSError", root: "OSError", own: "ALLOWED 1" });
+    expect(JSON.parse(out.report)).toEqual({
+      hostDir: "FileNotFoundError", usr: "OSError", tmp: "OSError", root: "OSError", shm: "OSError", devNull: "ALLOWED 1", own: "ALLOWED 1",
+    });
     expect(existsSync(path.join(outside, "escaped.txt"))).toBe(false);
     expect(existsSync("/usr/escaped.txt") || existsSync("/escaped.txt")).toBe(false);
   });
