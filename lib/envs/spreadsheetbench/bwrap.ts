@@ -98,7 +98,12 @@ export function interpreterLayout(python: string, vars: Readonly<Record<string, 
   const probe = spawnSync(python, ["-c", LAYOUT_SCRIPT], { env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, encoding: "utf8" });
   if (probe.status !== 0) return { error: `cannot start ${python}: ${probe.error?.message ?? lastLine(probe.stderr)}` };
   // The executable keeps the path it was started by: a venv finds its pyvenv.cfg next to it.
-  const info = JSON.parse(probe.stdout) as { executable: string; paths: string[] };
+  let info: { executable: string; paths: string[] };
+  try {
+    info = JSON.parse(lastLine(probe.stdout)) as typeof info;
+  } catch {
+    return { error: `${python} did not describe its folders (got: ${lastLine(probe.stdout).slice(0, 200)})` };
+  }
   const system = SYSTEM_DIRS.filter(existsSync).map((d) => realpathSync(d));
   const guarded = protect.filter((p) => p !== "" && existsSync(p)).flatMap((p) => [path.resolve(p), realpathSync(p)]);
   const candidates = [...info.paths, ...(vars.LD_LIBRARY_PATH ?? "").split(":")]
