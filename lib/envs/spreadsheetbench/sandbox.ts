@@ -5,7 +5,7 @@
  * sandbox, and an address-space limit set by python/runner.py. Only a run that opted in
  * (`env.allow_unsandboxed`) runs scripts as plain processes instead. Never in the server process.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HELPERS_DIR, sandboxArgs, TASK_DIR, type Isolation, type SandboxMounts } from "./bwrap";
@@ -25,18 +25,31 @@ export interface SandboxSettings {
   isolation: Isolation;
 }
 
+/**
+ * The folder for task folders under `base`: `skillopt-ssb-<uid>`, shared by this user's processes —
+ * unless something else holds that name (another user's folder, one others can enter, a symlink),
+ * in which case a fresh private folder is made instead.
+ */
+export function pickScratchRoot(base: string, uid: number | undefined): string {
+  const shared = path.join(base, `skillopt-ssb-${uid ?? "user"}`);
+  try {
+    mkdirSync(shared, { recursive: true, mode: 0o700 });
+    const st = lstatSync(shared);
+    if (st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0))) return shared;
+  } catch {
+    // a file or something unreadable holds the name: use a fresh folder
+  }
+  return mkdtempSync(path.join(base, "skillopt-ssb-"));
+}
+
 let scratchRootDir: string | null = null;
 
 /**
- * The one folder (per process) that holds every task folder, so a long-lived sandboxed workbook helper
- * can be given read access to all of them at once. Created on first use, removed when the process exits.
+ * The one folder that holds every task folder, so a long-lived sandboxed workbook helper can be given
+ * read access to all of them at once (task folders inside are removed after each run of a script).
  */
 export function scratchRoot(): string {
-  if (scratchRootDir === null || !existsSync(scratchRootDir)) {
-    scratchRootDir = mkdtempSync(path.join(tmpdir(), "skillopt-ssb-"));
-    const dir = scratchRootDir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
+  if (scratchRootDir === null || !existsSync(scratchRootDir)) scratchRootDir = pickScratchRoot(tmpdir(), process.getuid?.());
   return scratchRootDir;
 }
 
