@@ -3,13 +3,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { pathWithoutBwrap, removeTempDirs } from "../lib/envs/spreadsheetbench/test-fixtures";
 
 const root = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-cli-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+  removeTempDirs();
+});
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -127,4 +131,18 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
     expect(summary).toMatchObject({ split: "valid_unseen", n_items: 15 });
     expect(summary.hard).toBeLessThan(0.5);
   });
+
+  it("refuses SpreadsheetBench without bubblewrap and writes nothing; with env.allow_unsandboxed it runs and warns", () => {
+    const PATH = pathWithoutBwrap();
+    const out = join(tmp, "eval-ssb");
+    const args = ["eval", "--config", "configs/spreadsheetbench/sample.yaml", "--skill", "lib/envs/spreadsheetbench/initial.md", "--split", "valid_unseen", "--out", out];
+    const refused = cli(args, { PATH });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(/^error: SpreadsheetBench runs model-written Python only inside the bubblewrap sandbox, and it is unavailable: .*set env\.allow_unsandboxed: true/);
+    expect(existsSync(out)).toBe(false);
+    const allowed = cli([...args, "--cfg-options", "env.allow_unsandboxed=true", "env.limit=2"], { PATH });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain("warning: SpreadsheetBench scripts run WITHOUT a sandbox (env.allow_unsandboxed: true; bubblewrap (bwrap) is not installed or not on PATH)");
+    expect(existsSync(join(out, "eval_summary.json"))).toBe(true);
+  }, 120_000);
 });

@@ -181,7 +181,7 @@ const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
   spreadsheetbench: [
     { key: "env.mode", label: "Mode", help: "single = one script; multi = errors (and, in training, wrong cells) are fed back.", kind: oneOf(["single", "multi"]) },
     { key: "env.max_turns", label: "Turns (multi)", help: "Script attempts per task in multi mode.", kind: int(1) },
-    { key: "env.sandbox_timeout", label: "Script time limit (s)", help: "Wall-clock limit of one script run; the process group is killed.", kind: num(0.1, undefined, 1) },
+    { key: "env.sandbox_timeout", label: "Script time limit (s)", help: "Wall-clock limit of one script run; the whole sandbox is killed.", kind: num(0.1, undefined, 1) },
     { key: "env.memory_mb", label: "Script memory (MB)", help: "Address-space limit of the script; 0 = none.", kind: int(0) },
     { key: "env.exec_cache", label: "Reuse script results", help: "The same script on the same test case runs once per run.", kind: bool },
   ],

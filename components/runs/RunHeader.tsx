@@ -8,6 +8,7 @@ import { RunActions } from "./RunActions";
 import { RunProgress } from "./RunProgress";
 import { RunStateNotice } from "./RunStateNotice";
 import { RunStats } from "./RunStats";
+import { SandboxNotice } from "./SandboxNotice";
 import type { StreamState } from "./use-run-events";
 
 const STREAM_LABEL: Record<StreamState, { text: string; dot: string }> = {
@@ -50,6 +51,7 @@ export function RunHeader({ run, streamState }: { run: RunDetail; streamState: S
       </div>
       <RunProgress run={run} />
       <RunStateNotice run={run} />
+      <SandboxNotice run={run} />
       <RunStats run={run} />
     </div>
   );

@@ -14,6 +14,8 @@ export interface BenchmarkContext {
   vars: Readonly<Record<string, string | undefined>>;
   /** The run's optimizer model, for benchmarks graded by a model (custom's LLM judge). */
   optimizer?: ModelClient;
+  /** Receives what the user must know about how the run will execute (e.g. model code without a sandbox). */
+  warn?: (message: string) => void;
 }
 
 /** One benchmark implementation. */

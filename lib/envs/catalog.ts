@@ -59,6 +59,11 @@ const SpreadsheetBenchOptionsSchema = z.strictObject({
   memory_mb: z.number().int().min(0).default(2048),
   /** Reuse the result when the same script runs on the same test case again within a run. */
   exec_cache: z.boolean().default(true),
+  /**
+   * Run the model's scripts without the bubblewrap sandbox when it is unavailable (otherwise such a run
+   * is refused before any model call). Only for a machine you trust: the scripts can read your files.
+   */
+  allow_unsandboxed: z.boolean().default(false),
 });
 
 const AlfworldOptionsSchema = z.strictObject({

@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadRunConfig } from "../config";
+import { pathWithoutBwrap, removeTempDirs, TEST_VARS } from "../envs/spreadsheetbench/test-fixtures";
 import { prepareRun } from "./prepare";
+
+afterAll(removeTempDirs);
 
 const load = (overrides: string[]) => loadRunConfig("configs/searchqa/sample.yaml", overrides).config;
 
@@ -29,6 +32,18 @@ describe("prepareRun and the model backends", () => {
     }
     expect(err).toMatchObject({ field: "env.mode", message: "env.mode: SpreadsheetBench runs the codex-exec target in single mode only; set env.mode: single" });
     expect(prepareRun({ config: ssb("single"), rootDir: process.cwd(), env }).target.backend).toBe("codex-exec");
+  });
+
+  it("refuses SpreadsheetBench without bubblewrap before any model call, unless env.allow_unsandboxed says so (then warns)", () => {
+    const config = loadRunConfig("configs/spreadsheetbench/sample.yaml", []).config;
+    const env = { PATH: pathWithoutBwrap() };
+    expect(() => prepareRun({ config, rootDir: process.cwd(), env })).toThrow(/set env.allow_unsandboxed: true/);
+    const allowed = loadRunConfig("configs/spreadsheetbench/sample.yaml", ["env.allow_unsandboxed=true"]).config;
+    expect(prepareRun({ config: allowed, rootDir: process.cwd(), env }).warnings).toEqual([
+      "SpreadsheetBench scripts run WITHOUT a sandbox (env.allow_unsandboxed: true; bubblewrap (bwrap) is not installed or not on PATH): model-written code can read your files and reach the network",
+    ]);
+    // With bubblewrap available the option changes nothing and nobody is warned.
+    expect(prepareRun({ config: allowed, rootDir: process.cwd(), env: { PATH: TEST_VARS.PATH } }).warnings).toEqual([]);
   });
 
   it("builds both clients on one policy: one budget, usage per role", async () => {

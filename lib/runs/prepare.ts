@@ -31,6 +31,8 @@ export interface PreparedRun {
   simulated: boolean;
   /** Policy state both clients share: one budget, usage per role and stage (`policy.stats()`), the cache. */
   policy: RunPolicy;
+  /** What the user must be told about how this run executes (the CLI prints them, the worker logs them). */
+  warnings: string[];
 }
 
 export interface PrepareRunOptions {
@@ -86,11 +88,13 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   const optimizer = createModelClient("optimizer", config, ctx);
   const targetProblem = getBenchmark(config.env.name).checkTarget?.(config, roles.target);
   if (targetProblem) throw new AppError("INVALID_REQUEST", targetProblem.message, { field: targetProblem.field });
+  const warnings: string[] = [];
   return {
     config,
     splits,
     // The optimizer is handed to the benchmark for model-graded metrics (custom's LLM judge).
-    env: createEnvironment(config, splits, { rootDir, vars: opts.env ?? {}, optimizer }),
+    env: createEnvironment(config, splits, { rootDir, vars: opts.env ?? {}, optimizer, warn: (m) => warnings.push(m) }),
+    warnings,
     initialSkill,
     skillSource,
     optimizer,

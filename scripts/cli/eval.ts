@@ -34,6 +34,7 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
+  for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
   mkdirSync(out, { recursive: true });

@@ -85,7 +85,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
     throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
   }
-  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const w of [...loaded.warnings, ...run.warnings]) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
   mkdirSync(out, { recursive: true });

@@ -32,6 +32,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
     await ensureRunPackages(config, { install: true, env: process.env, say: (m) => ctx.log.info(`[run ${runId}] ${m}`) });
     const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
+    for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
       target: { backend: run.targetBackend, model: run.targetModel },

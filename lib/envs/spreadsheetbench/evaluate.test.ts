@@ -6,7 +6,7 @@ import { removeTempDirs, tempDir, testSettings, writeWorkbooks, type WorkbookSpe
 import { XlsxToolPool } from "./tool-pool";
 
 const dir = tempDir();
-const tools = new XlsxToolPool(testSettings(), 2);
+const tools = new XlsxToolPool(testSettings(), { size: 2, readable: [dir] });
 const cell = (value: string): WorkbookSpec => ({ S: [["A1", value]] });
 const two: WorkbookSpec = { "My, Sheet": [["A1", "1"], ["B2", "2"]], Other: [["C3", "'ok'"]] };
 const twoBad: WorkbookSpec = { ...two, Other: [["C3", "'no'"]] };
@@ -95,7 +95,7 @@ describe("SpreadsheetBench cell comparison (port of the official checker)", () =
 
 describe("workbook helper pool", () => {
   it("answers a bad request with an error and keeps serving; a killed helper is replaced", async () => {
-    const pool = new XlsxToolPool(testSettings(), 1);
+    const pool = new XlsxToolPool(testSettings(), { size: 1, readable: [dir] });
     const bad = await pool.call({ op: "preview", path: path.join(dir, "missing.xlsx") });
     expect(bad).toMatchObject({ ok: false, message: expect.stringMatching(/^FileNotFoundError/) });
     const good = await pool.call<{ sheets: Array<{ name: string }> }>({ op: "preview", path: path.join(dir, "round-gold.xlsx") });

@@ -1,6 +1,6 @@
 /**
- * SpreadsheetBench: the target writes a Python script that edits a workbook; the script runs in a
- * subprocess sandbox on every test case and the answer cells are compared with the gold workbooks.
+ * SpreadsheetBench: the target writes a Python script that edits a workbook; the script runs in the
+ * bubblewrap sandbox on every test case and the answer cells are compared with the gold workbooks.
  */
 import path from "node:path";
 import type { RunConfig } from "../../contracts/run-config";
@@ -12,6 +12,7 @@ import { benchmarkOptions, type BenchmarkOptions } from "../common/env-options";
 import { sampleSplits, simRules } from "../common/sample-files";
 import { CaseRunner } from "./evaluate";
 import { normaliseSpreadsheetRow } from "./normalise";
+import { chooseIsolation, probeIsolation, unsandboxedWarning } from "./bwrap";
 import { PYTHON_DIR, pythonHasModule, resolvePython, SPREADSHEET_DIR } from "./python";
 import { rolloutSpreadsheet, type SpreadsheetRuntime } from "./rollout";
 import sampleRules from "./sample/sim-rules.json";
@@ -44,21 +45,26 @@ export function spreadsheetOptions(config: RunConfig): SpreadsheetOptions {
 }
 
 /**
- * The SpreadsheetBench environment. Resolves the Python interpreter once (an `AppError` with the
- * install hint when there is none with openpyxl). In `split_mode: sample` the task folders are the
- * built-in sample's, whatever `data_root` says.
+ * The SpreadsheetBench environment. Resolves the Python interpreter and the sandbox once, so a machine
+ * without either fails here, before any model call: an `AppError` with the install hint (Python with
+ * openpyxl; bubblewrap, unless the run sets `env.allow_unsandboxed: true`, which `context.warn` then
+ * reports). In `split_mode: sample` the task folders are the built-in sample's, whatever `data_root` says.
  */
 export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContext = { rootDir: process.cwd(), vars: {} }): Environment {
   const options = spreadsheetOptions(config);
+  const python = resolvePython(context.vars);
+  const protect = [context.rootDir, context.vars.HOME ?? ""];
+  const isolation = chooseIsolation(probeIsolation({ python, vars: context.vars, pythonDir: PYTHON_DIR, protect }), options.allow_unsandboxed);
+  if (isolation.kind === "none") context.warn?.(unsandboxedWarning(isolation.reason));
   const settings = {
-    python: resolvePython(context.vars), vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb,
-    pythonDir: PYTHON_DIR,
+    python, vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb, pythonDir: PYTHON_DIR, isolation,
   };
-  const tools = new XlsxToolPool(settings, 2);
+  const dataRoot = config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root);
+  const tools = new XlsxToolPool(settings, { size: 2, readable: [dataRoot] });
   const rt: SpreadsheetRuntime = {
     config,
     mode: options.mode,
-    dataRoot: config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root),
+    dataRoot,
     settings,
     runner: new CaseRunner(settings, tools, options.exec_cache),
     tools,

@@ -16,7 +16,8 @@ export const SPREADSHEET_DIR: string = import.meta.dirname ?? path.resolve("lib/
 /** Folder of our Python helpers (runner.py, xlsx_tool.py). */
 export const PYTHON_DIR = path.join(SPREADSHEET_DIR, "python");
 
-const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+/** The PATH children get (and programs are looked up on) when the parent has none. */
+export const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /** Variables passed through unchanged when the parent has them (interpreter location, locale, Windows essentials). */
 const PASSTHROUGH = [

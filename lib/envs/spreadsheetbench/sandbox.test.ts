@@ -1,8 +1,8 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pythonCandidates, resolvePython, scrubbedEnv } from "./python";
-import { disposeScratch, executeScript, stripPathAssignments, type ExecOutcome } from "./sandbox";
+import { disposeScratch, executeScript, pickScratchRoot, scratchRoot, stripPathAssignments, type ExecOutcome } from "./sandbox";
 import { removeTempDirs, tempDir, testSettings, TEST_PYTHON, TEST_VARS, writeWorkbook } from "./test-fixtures";
 
 const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), { S: [["A1", "1"]] });
@@ -33,7 +33,7 @@ describe("SpreadsheetBench sandbox", () => {
     expect((await run(`${SAVE}print("done")\n`)).kind).toBe("no-output");
   });
 
-  it("kills an infinite loop within the time limit (SIGKILL to its whole process group)", async () => {
+  it("kills an infinite loop and its children within the time limit (the whole sandbox is killed)", async () => {
     const code = "import subprocess\nsubprocess.Popen(['sleep', '30'])\nwhile True:\n    pass\n";
     const out = await run(code, testSettings({ timeoutSec: 1 }));
     expect(out.kind).toBe("timeout");
@@ -47,14 +47,14 @@ describe("SpreadsheetBench sandbox", () => {
     expect(out.ms).toBeLessThan(5000);
   });
 
-  it("blocks network sockets (best effort, inside the interpreter)", async () => {
+  it("answers ordinary socket use with a clear message (the in-interpreter block; the sandbox is the boundary)", async () => {
     const out = await run("import socket\nsocket.create_connection(('127.0.0.1', 9))\n");
     expect(out.kind !== "ok" && out.message).toMatch(/PermissionError: network access is disabled in the SpreadsheetBench sandbox/);
     const raw = await run("import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)\n");
     expect(raw.kind !== "ok" && raw.message).toMatch(/network access is disabled/);
   });
 
-  it("hides the parent's environment: secrets are absent, HOME and TMPDIR are the scratch folder", async () => {
+  it("hides the parent's environment: secrets are absent, HOME and TMPDIR are the task folder", async () => {
     const vars = { ...TEST_VARS, SKILLOPT_TEST_SECRET: "hunter2", OPENAI_API_KEY: "sk-test", LANG: "C.UTF-8" };
     const code = [
       "import os",
@@ -73,6 +73,32 @@ describe("SpreadsheetBench sandbox", () => {
     const out = await run("x = bytearray(4 * 1024 ** 3)\n", testSettings({ memoryMb: 256 }));
     expect(out.kind).toBe("error");
     expect(out.kind !== "ok" && out.message).toMatch(/MemoryError/);
+  });
+});
+
+describe("task folders", () => {
+  it("live in one private folder per user, and each is removed after its script ran", async () => {
+    const out = await executeScript({ settings: testSettings(), code: `${SAVE}wb.save(OUTPUT_PATH)\n`, inputPath: input });
+    expect(path.dirname(out.scratch)).toBe(scratchRoot());
+    disposeScratch(out.scratch);
+    expect(existsSync(out.scratch)).toBe(false);
+    const base = tempDir();
+    const uid = process.getuid!();
+    const own = pickScratchRoot(base, uid);
+    expect(own).toBe(path.join(base, `skillopt-ssb-${uid}`));
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    expect(pickScratchRoot(base, uid)).toBe(own);
+  });
+
+  it("never uses a folder of that name that others can enter or that is a symlink", () => {
+    const open = tempDir();
+    mkdirSync(path.join(open, "skillopt-ssb-7"));
+    chmodSync(path.join(open, "skillopt-ssb-7"), 0o777);
+    const owned = pickScratchRoot(open, 7); // also owned by someone else: we are not uid 7
+    expect(path.basename(owned)).toMatch(/^skillopt-ssb-(?!7$)/);
+    const linked = tempDir();
+    symlinkSync(tempDir(), path.join(linked, `skillopt-ssb-${process.getuid!()}`));
+    expect(path.basename(pickScratchRoot(linked, process.getuid!()))).not.toBe(`skillopt-ssb-${process.getuid!()}`);
   });
 });
 

@@ -3,9 +3,10 @@
  * for the interpreter the tests run with. Only tests import this file.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findOnPath, probeIsolation, type Isolation } from "./bwrap";
 import { PYTHON_DIR, resolvePython } from "./python";
 import type { SandboxSettings } from "./sandbox";
 
@@ -15,9 +16,16 @@ export const TEST_VARS = { PATH: "/usr/local/bin:/usr/bin:/bin" } as const;
 /** Python with openpyxl, found the way the env finds it. */
 export const TEST_PYTHON = resolvePython(TEST_VARS);
 
-/** Sandbox settings with short limits. */
+/** The real bubblewrap sandbox for the test interpreter; the tests need it (as CI does: apt-get install bubblewrap). */
+export function testIsolation(): Isolation {
+  const probe = probeIsolation({ python: TEST_PYTHON, vars: TEST_VARS, pythonDir: PYTHON_DIR, protect: [process.cwd()] });
+  if (!probe.ok) throw new Error(`the SpreadsheetBench tests need a working bubblewrap: ${probe.reason}`);
+  return { kind: "bwrap", bwrap: probe.bwrap, layout: probe.layout };
+}
+
+/** Sandbox settings with short limits, in the real sandbox unless `isolation` says otherwise. */
 export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxSettings {
-  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: PYTHON_DIR, ...overrides };
+  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: PYTHON_DIR, isolation: testIsolation(), ...overrides };
 }
 
 const created: string[] = [];
@@ -58,4 +66,14 @@ export function writeWorkbooks(books: Array<{ file: string; sheets: WorkbookSpec
 export function writeWorkbook(file: string, sheets: WorkbookSpec): string {
   writeWorkbooks([{ file, sheets }]);
   return file;
+}
+
+/** A PATH (one temporary folder) holding only the test interpreter as `python3` plus `extra` scripts: no bubblewrap. */
+export function pathWithoutBwrap(extra: Record<string, string> = {}): string {
+  const bin = tempDir("ssb-bin-");
+  const python = path.isAbsolute(TEST_PYTHON) ? TEST_PYTHON : findOnPath(TEST_PYTHON, TEST_VARS.PATH);
+  if (python === null) throw new Error(`${TEST_PYTHON} is not on ${TEST_VARS.PATH}`);
+  symlinkSync(python, path.join(bin, "python3"));
+  for (const [name, body] of Object.entries(extra)) writeFileSync(path.join(bin, name), body, { mode: 0o755 });
+  return bin;
 }

@@ -1,15 +1,17 @@
 /**
- * A small pool of long-lived `xlsx_tool.py --serve` helpers (trusted code: workbook previews and the
+ * A small pool of long-lived `xlsx_tool.py --serve` helpers (our code: workbook previews and the
  * comparison with the gold workbook). Importing openpyxl costs more than most comparisons, so a helper
  * answers many requests, one at a time, and exits by itself after a quiet spell; the pool starts a new
  * one when needed. The helpers do not keep Node alive, and a request that overruns its limit kills its
- * helper. The model's code never runs here (see sandbox.ts).
+ * helper. The model's code never runs here (see sandbox.ts), but the workbooks it parses are the
+ * model's output (any bytes a script chose to write), so a helper runs in the same sandbox as the
+ * scripts, with the same memory limit: a parser bug or a zip/XML bomb reaches no network, no file
+ * beyond the data and task folders, and no memory beyond the limit.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { tmpdir } from "node:os";
-import path from "node:path";
 import { scrubbedEnv } from "./python";
-import type { SandboxSettings } from "./sandbox";
+import { pythonCommand, scratchRoot, type SandboxSettings } from "./sandbox";
 
 /** A helper's answer: the value, or why there is none. */
 export type ToolReply<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -23,13 +25,21 @@ class ToolServer {
   private stderr = "";
   private pending: ((line: string | null) => void) | null = null;
 
-  constructor(private readonly settings: SandboxSettings) {}
+  constructor(
+    private readonly settings: SandboxSettings,
+    private readonly readable: readonly string[],
+  ) {}
 
   private start(): ChildProcess {
-    // Trusted code that writes nothing: the system temp folder is its home (no scratch folder to clean up).
+    // It writes nothing: the (empty, read-only in the sandbox) temp folder is its home.
     const home = tmpdir();
-    const child = spawn(this.settings.python, [path.join(this.settings.pythonDir, "xlsx_tool.py"), "--serve", String(IDLE_SECONDS)], {
-      cwd: home, env: scrubbedEnv(this.settings.vars, home) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"],
+    const cmd = pythonCommand(this.settings, "xlsx_tool.py", ["--serve", String(IDLE_SECONDS), String(this.settings.memoryMb)], {
+      // Requests name host paths: the data folders and the task folders are visible at their own paths.
+      readable: [...this.readable, scratchRoot()],
+    });
+    const child = spawn(cmd.command, cmd.args, {
+      cwd: home, env: scrubbedEnv(this.settings.vars, this.settings.isolation.kind === "bwrap" ? "/tmp" : home) as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
     });
     this.buffer = "";
     this.stderr = "";
@@ -104,13 +114,24 @@ class ToolServer {
   }
 }
 
+/** Options of an `XlsxToolPool`. */
+export interface ToolPoolOptions {
+  /** At most this many helpers at once. */
+  size: number;
+  /** Folders holding the workbooks requests name besides the task folders (the data root), read-only. */
+  readable: readonly string[];
+}
+
 /** Up to `size` helpers; requests beyond that wait for a free one. */
 export class XlsxToolPool {
   private readonly free: ToolServer[] = [];
   private created = 0;
   private readonly waiting: Array<(s: ToolServer) => void> = [];
 
-  constructor(private readonly settings: SandboxSettings, private readonly size = 2) {}
+  constructor(
+    private readonly settings: SandboxSettings,
+    private readonly opts: ToolPoolOptions,
+  ) {}
 
   async call<T>(request: Record<string, unknown>, signal?: AbortSignal): Promise<ToolReply<T>> {
     const server = await this.acquire();
@@ -130,9 +151,9 @@ export class XlsxToolPool {
   private acquire(): Promise<ToolServer> {
     const ready = this.free.pop();
     if (ready) return Promise.resolve(ready);
-    if (this.created < this.size) {
+    if (this.created < this.opts.size) {
       this.created += 1;
-      return Promise.resolve(new ToolServer(this.settings));
+      return Promise.resolve(new ToolServer(this.settings, this.opts.readable));
     }
     return new Promise((resolve) => this.waiting.push(resolve));
   }

@@ -1,14 +1,15 @@
-"""Runs one model-written SpreadsheetBench script inside the subprocess sandbox.
+"""Runs one model-written SpreadsheetBench script.
 
 Usage: runner.py CODE_FILE INPUT_PATH OUTPUT_PATH MEMORY_MB
 
-The parent (sandbox.ts) has already given this process a scratch working directory, a scrubbed
-environment and a wall-clock limit (it kills the whole process group on timeout). Here we add what a
-process can do to itself before the untrusted code runs:
+The parent (sandbox.ts) has already put this process in the bubblewrap sandbox (bwrap.ts: no network
+namespace, its own PID namespace, a read-only system, only the task folder writable), with a scrubbed
+environment and a wall-clock limit that kills the whole sandbox. Here we add what a process can do to
+itself before the untrusted code runs:
   * an address-space limit (RLIMIT_AS) and an output-file size limit (RLIMIT_FSIZE);
-  * a best-effort network block: the socket constructors and resolvers are replaced by functions that
-    raise. This is NOT a kernel sandbox: code that loads a C extension or spawns a program can still
-    reach the network. Run untrusted models on a machine without network access if that matters.
+  * an in-interpreter network block (the socket constructors and resolvers raise), which gives a clear
+    message to ordinary attempts. It is not the boundary: a script can undo it, and then meets the
+    sandbox's empty network namespace (or, in a run with env.allow_unsandboxed, the real network).
 The script sees INPUT_PATH and OUTPUT_PATH as globals and runs as __main__. Any exception prints the
 traceback and exits with status 2; a clean run (or sys.exit(0)) exits with 0.
 """

@@ -1,6 +1,8 @@
-"""Trusted workbook helpers for the SpreadsheetBench environment (our own port of the benchmark's cell
-comparison). Reads one JSON request on stdin and writes one JSON answer on stdout, or, with `--serve IDLE_SECONDS`,
-answers one request per line until stdin closes or it has been idle that long.
+"""Workbook helpers for the SpreadsheetBench environment (our own port of the benchmark's cell
+comparison). Reads one JSON request on stdin and writes one JSON answer on stdout, or, with
+`--serve IDLE_SECONDS [MEMORY_MB]`, answers one request per line until stdin closes or it has been idle
+that long. The code is ours but the predicted workbooks are the model's output, so the parent runs this
+in the same sandbox as the scripts and MEMORY_MB caps the address space (0 = no cap).
 
   {"op": "evaluate", "gold": path, "pred": path, "answer_position": "...", "answer_sheet": "..."}
   {"op": "preview", "path": path}
@@ -177,8 +179,19 @@ def serve(idle_seconds):
         sys.stdout.flush()
 
 
+def limit_memory(memory_mb):
+    try:
+        import resource
+    except ImportError:  # not on POSIX: no cap
+        return
+    if memory_mb > 0:
+        cap = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--serve":
+        limit_memory(int(sys.argv[3]) if len(sys.argv) > 3 else 0)
         serve(float(sys.argv[2]))
         return
     sys.stdout.write(json.dumps(answer(json.loads(sys.stdin.read()))))
