@@ -46,6 +46,13 @@ describe("ensureRunPackages", () => {
     expect(lines).toContain("running: DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap");
   });
 
+  it("a run that opted out of the sandbox (env.allow_unsandboxed) does not need bubblewrap", async () => {
+    const { m, opts } = setup();
+    const optedOut = { ...sheets, env: { ...sheets.env, allow_unsandboxed: true } } as typeof sheets;
+    await ensureRunPackages(optedOut, opts(true));
+    expect(m.calls()).toEqual(["apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl [DEBIAN_FRONTEND=noninteractive]"]);
+  });
+
   it("cannot install (not root, sudo wants a password): a run error naming the packages, the reason and the command", async () => {
     const { m, opts } = setup({ uid: 1000 });
     const err = await errorOf(ensureRunPackages(sheets, opts(true)));

@@ -25,7 +25,9 @@ export interface RunPackagesOptions {
 /** Resolves when the benchmark's packages are there; otherwise an `UNAVAILABLE` error naming them and the command. */
 export async function ensureRunPackages(config: RunConfig, opts: RunPackagesOptions): Promise<void> {
   const name = canonicalBenchmark(config.env.name) ?? config.env.name;
-  const requirements = requirementsFor(name);
+  // A run that opted out of the sandbox runs its scripts as plain processes: bubblewrap is not needed.
+  const unsandboxed = (config.env as Record<string, unknown>).allow_unsandboxed === true;
+  const requirements = requirementsFor(name).filter((r) => !(unsandboxed && r.package === "bubblewrap"));
   if (requirements.length === 0) return;
   const purpose = findBenchmark(name)?.title.split(":")[0] ?? name;
   const machine = { env: opts.env, ...opts.machine };
