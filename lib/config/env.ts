@@ -2,10 +2,23 @@
  * Process environment, parsed once with zod. The web app, the worker and the scripts import this module;
  * nothing else reads process.env. Empty strings count as unset.
  */
+import { delimiter, parse as parsePath, resolve } from "node:path";
 import { z } from "zod";
 
 const empty = (v: unknown) => (v === "" ? undefined : v);
 const opt = z.preprocess(empty, z.string().optional());
+
+/**
+ * `SKILLOPT_DATA_ROOTS`: extra folders the dashboard may read data from, separated by commas or the path
+ * delimiter; relative entries are relative to the project root. A filesystem root is refused: it would
+ * allow every file.
+ */
+export const DataRootsSchema = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(new RegExp(`[,${delimiter}]`)).map((s) => s.trim()).filter((s) => s !== "") : v),
+  z
+    .array(z.string().refine((p) => parsePath(resolve(p)).root !== resolve(p), "a filesystem root would allow every file; name a data folder"))
+    .default([]),
+);
 
 export const EnvSchema = z.object({
   DATABASE_URL: z.preprocess(empty, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgresql://").default("file:./.skillopt/skillopt.db")),
@@ -18,6 +31,8 @@ export const EnvSchema = z.object({
   WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
+  /** Data folders the dashboard may read besides configs/, data/, .skillopt/uploads/ and the built-in samples. */
+  SKILLOPT_DATA_ROOTS: z.preprocess(empty, DataRootsSchema),
   // Model backends: what the dashboard's backend list checks. The backends themselves receive the whole
   // environment (role variants such as OPTIMIZER_OPENAI_API_KEY included); see lib/backends/*/index.ts.
   OPENAI_API_KEY: opt,
