@@ -6,6 +6,7 @@ import type { RunConfig } from "../contracts/run-config";
 import type { SimResponder, SimRule } from "../contracts/sim";
 import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
+import type { PathGuard } from "./common/path-guard";
 import type { RowNormaliser } from "./common/read-items";
 
 /** Where a benchmark runs: relative data paths resolve against `rootDir`; `vars` is the process environment, passed in. */
@@ -14,6 +15,12 @@ export interface BenchmarkContext {
   vars: Readonly<Record<string, string | undefined>>;
   /** The run's optimizer model, for benchmarks graded by a model (custom's LLM judge). */
   optimizer?: ModelClient;
+  /**
+   * How config and item paths resolve (default: any path, relative to `rootDir`, as the CLI allows). A
+   * dashboard run passes a confined guard: data roots, task folders, images and game files named by the
+   * config or by the items must stay inside the allowed roots.
+   */
+  paths?: PathGuard;
 }
 
 /** One benchmark implementation. */

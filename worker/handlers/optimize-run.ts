@@ -29,7 +29,9 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     const config = runConfigOf(run);
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
-    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
+    // Created through the API: its paths are checked again (a file may have changed since), then a ratio split is written.
+    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent }, trust: "request" });
+    prepared.materialiseSplits();
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
       target: { backend: run.targetBackend, model: run.targetModel },

@@ -58,7 +58,8 @@ export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContex
   const rt: SpreadsheetRuntime = {
     config,
     mode: options.mode,
-    dataRoot: config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root),
+    dataRoot: config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : (context.paths?.input("env.data_root", options.data_root) ?? path.resolve(context.rootDir, options.data_root)),
+    ...(context.paths ? { paths: context.paths } : {}),
     settings,
     runner: new CaseRunner(settings, tools, options.exec_cache),
     tools,
