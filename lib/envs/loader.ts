@@ -186,7 +186,8 @@ export function defaultRatioOutputDir(config: RunConfig, rootDir: string, meta: 
 /**
  * Writes the ratio split of `opts` (all items, before `env.limit`) as a reusable split_dir: each split's
  * `items.json` and a manifest, in `outDir(meta)` (default `defaultRatioOutputDir`). Returns the folder.
- * Call it only for a run that was accepted: loading itself writes nothing.
+ * Call it only for a run that was accepted: loading itself writes nothing. Pass options of their own (a
+ * benchmark's normaliser may be stateful).
  */
 export function writeRatioSplit(opts: LoadSplitsOptions, outDir?: (meta: RatioSource) => string): string {
   const { splits, meta } = ratioSplit(opts);

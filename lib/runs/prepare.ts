@@ -89,8 +89,7 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
   if (!config.env.name) throw new AppError("INVALID_REQUEST", "env.name: no benchmark chosen", { field: "env.name" });
   const vars = opts.env ?? {};
   const paths = pathGuardFor(opts.trust, rootDir, vars);
-  const splitOptions = benchmarkSplitOptions(config, rootDir, paths);
-  const splits = loadSplits(splitOptions);
+  const splits = loadSplits(benchmarkSplitOptions(config, rootDir, paths));
   let initialSkill: string;
   let skillSource: string;
   if (opts.skillText !== undefined) {
@@ -125,7 +124,9 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
     materialiseSplits: () => {
       if (config.env.split_mode !== "ratio") return null;
       // A dashboard run never chooses where it writes: always under .skillopt/splits/.
-      return writeRatioSplit(splitOptions, opts.trust === "request" ? (meta) => dashboardSplitDir(rootDir, config, meta) : undefined);
+      // Fresh options: a benchmark's row normaliser may remember the rows it has seen (custom's duplicate check).
+      const again = benchmarkSplitOptions(config, rootDir, paths);
+      return writeRatioSplit(again, opts.trust === "request" ? (meta) => dashboardSplitDir(rootDir, config, meta) : undefined);
     },
   };
 }
