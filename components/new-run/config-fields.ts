@@ -156,7 +156,7 @@ export const ALL_CONFIG_FIELDS: ConfigField[] = CONFIG_SECTIONS_UI.flatMap((s) =
  * Each benchmark's own `env.*` options (lib/envs/catalog.ts), shown in a section of their own when the
  * preset's benchmark has any. The custom benchmark's options live in the "Your data" card.
  */
-const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
+export const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
   searchqa: [
     { key: "env.max_turns", label: "Answer turns", help: "Extra turns ask the model to re-check its answer; 1 = one call per question.", kind: int(1) },
   ],
