@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../contracts/run-config";
 import { planRun } from "../engine";
-import { ConfigError, loadRunConfig } from "./index";
+import { ConfigError, loadRunConfig } from "../config";
 
 const load = (overrides: string[], preset = "configs/searchqa/sample.yaml") => loadRunConfig(preset, overrides);
 
