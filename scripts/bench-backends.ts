@@ -78,7 +78,7 @@ async function scenario(latencyMs: number, faults: MockFaults = {}): Promise<Out
       `env.workers=${CONCURRENCY}`,
       `gradient.analyst_workers=${CONCURRENCY}`,
     ]);
-    const run = prepareRun({ config, rootDir: process.cwd(), env: { OPENAI_API_KEY: "bench-key" }, skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8") });
+    const run = prepareRun({ config, rootDir: process.cwd(), trust: "local", env: { OPENAI_API_KEY: "bench-key" }, skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8") });
     const calls: Call[] = [];
     const t0 = performance.now();
     const summary = await runTraining({

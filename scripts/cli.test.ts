@@ -117,6 +117,17 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
     expect(bad.stderr.trim()).toBe(`error: ${data}: item 0: missing field 'question'; the item has fields: q, a, c (env.question_field)`);
   });
 
+  it("writes nothing — no output folder, no split files — for a ratio-split run it rejects", () => {
+    const splits = join(tmp, "rejected-splits");
+    const out = join(tmp, "rejected-out");
+    const data = join(root, "configs/custom/example.jsonl");
+    const r = cli(["train", "--config", "configs/custom/sample.yaml", "--data", data, "--out", out, "--cfg-options", `env.split_output_dir=${splits}`, "train.train_size=7"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^error: train\.train_size is 7 but the train split has 20 items$/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(splits)).toBe(false);
+  });
+
   it("eval needs a skill file that exists", () => {
     const r = cli(["eval", "--config", "configs/searchqa/sample.yaml", "--skill", "nope.md"]);
     expect(r.code).toBe(2);

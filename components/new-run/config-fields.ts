@@ -128,15 +128,13 @@ export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [
   {
     id: "transport",
     title: "Real backends",
-    blurb: "How calls to OpenAI, Azure, Anthropic and compatible servers are made. Keys come only from environment variables.",
+    blurb: "How calls to OpenAI, Azure, Anthropic and compatible servers are made. Keys, endpoints and presets come only from the server's environment or its config files.",
     fields: [
       { key: "model.max_concurrency", label: "Max concurrency", help: "Requests in flight per endpoint (default 16).", kind: int(1), nullable: true },
       { key: "model.timeout_seconds", label: "Timeout per attempt (s)", help: "0 = none (default 300).", kind: int(0), nullable: true },
       { key: "model.max_retries", label: "Max retries", help: "Retries of 429s, 5xx and timeouts, with backoff (default 5).", kind: int(0), nullable: true },
       { key: "model.cache", label: "Response cache", help: "Answer identical calls from the local cache (successful answers only).", kind: bool },
       { key: "model.openai_api_style", label: "OpenAI API", help: "auto picks the Responses API for the models that need it.", kind: oneOf(["auto", "chat", "responses"]), nullable: true },
-      { key: "model.compatible_preset", label: "Compatible preset", help: "For the openai-compatible backend: which server (sets its base URL and key variable).", kind: oneOf(["qwen", "minimax", "vllm", "ollama", "lmstudio", "openrouter"]), nullable: true },
-      { key: "model.compatible_base_url", label: "Compatible base URL", help: "Overrides the preset's URL, e.g. http://localhost:8000/v1.", kind: { type: "text", pattern: /^https?:\/\/\S+$/, patternHint: "an http(s) URL" } },
     ],
   },
   {
@@ -158,7 +156,7 @@ export const ALL_CONFIG_FIELDS: ConfigField[] = CONFIG_SECTIONS_UI.flatMap((s) =
  * Each benchmark's own `env.*` options (lib/envs/catalog.ts), shown in a section of their own when the
  * preset's benchmark has any. The custom benchmark's options live in the "Your data" card.
  */
-const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
+export const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
   searchqa: [
     { key: "env.max_turns", label: "Answer turns", help: "Extra turns ask the model to re-check its answer; 1 = one call per question.", kind: int(1) },
   ],
@@ -174,8 +172,7 @@ const BENCHMARK_OPTION_FIELDS: Record<string, ConfigField[]> = {
   officeqa: [
     { key: "env.use_local_tools", label: "Document tools", help: "glob / read / grep over the corpus; off = one call with the source hints only.", kind: bool },
     { key: "env.max_tool_turns", label: "Tool rounds", help: "Model rounds per question before it must answer.", kind: int(1) },
-    { key: "env.search_mode", label: "Search mode", help: "offline = the local corpus; custom_search = POST queries to the search URL.", kind: oneOf(["offline", "custom_search"]) },
-    { key: "env.search_api_url", label: "Search URL", help: "custom_search endpoint; empty = $OFFICEQA_SEARCH_API_URL.", kind: { type: "text" } },
+    { key: "env.search_mode", label: "Search mode", help: "offline = the local corpus; custom_search = POST queries to the search URL the server is configured with.", kind: oneOf(["offline", "custom_search"]) },
     { key: "env.max_queries_per_turn", label: "Queries per round", help: "custom_search: queries run per model round.", kind: int(1) },
   ],
   spreadsheetbench: [

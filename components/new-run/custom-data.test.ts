@@ -35,7 +35,7 @@ describe("custom data form values", () => {
     expect(mapping).toEqual({ question_field: "prompt", answer_field: "Answer", id_field: "", context_field: "" });
     const v = { ...base, upload, mapping };
     expect(customOverrides(v, base)).toEqual({
-      "env.split_mode": "ratio", "env.data_path": ".skillopt/uploads/abc.csv", "env.split_output_dir": ".skillopt/splits/abc",
+      "env.split_mode": "ratio", "env.data_path": ".skillopt/uploads/abc.csv",
       "env.answer_field": "Answer", "env.id_field": "", "env.context_field": "",
     });
   });

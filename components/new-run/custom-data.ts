@@ -100,9 +100,8 @@ export function customOverrides(v: CustomDataValues, baseline: CustomDataValues)
   const out: Record<string, string | number> = {};
   if (v.upload) {
     out["env.split_mode"] = "ratio";
+    // The server writes the split files itself, under .skillopt/splits/: a request may not choose where.
     out["env.data_path"] = v.upload.path;
-    // The written split (items.json per split + manifest) goes next to the upload, not into the project root.
-    out["env.split_output_dir"] = `.skillopt/splits/${v.upload.sha256.slice(0, 12)}`;
   }
   for (const key of MAPPING_KEYS) if (v.mapping[key] !== baseline.mapping[key]) out[`env.${key}`] = v.mapping[key];
   if (v.metric !== baseline.metric) out["env.metric"] = v.metric;

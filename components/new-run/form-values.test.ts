@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALL_CONFIG_FIELDS, CONFIG_SECTIONS_UI, configFieldsFor, configSectionsFor, type ConfigField } from "./config-fields";
+import { trustKindOf } from "@/lib/contracts/config-trust";
+import { ALL_CONFIG_FIELDS, BENCHMARK_OPTION_FIELDS, CONFIG_SECTIONS_UI, configFieldsFor, configSectionsFor, type ConfigField } from "./config-fields";
 import { buildOverrides, initialValues, readKey, validateValue } from "./form-values";
 
 const field = (key: string): ConfigField => ALL_CONFIG_FIELDS.find((f) => f.key === key)!;
@@ -18,6 +19,13 @@ describe("config fields table", () => {
       expect(f.help.length).toBeGreaterThan(10);
     }
     expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "budget", "transport", "sim"]);
+  });
+});
+
+describe("what the form may send", () => {
+  it("offers no field that names a file, program, endpoint, variable or output folder (the server refuses them)", () => {
+    const fields = [...ALL_CONFIG_FIELDS, ...Object.values(BENCHMARK_OPTION_FIELDS).flat()];
+    expect(fields.filter((f) => trustKindOf(f.key) !== null).map((f) => f.key)).toEqual([]);
   });
 });
 

@@ -79,6 +79,15 @@ describe("openai-compatible settings", () => {
     expect(() => compatibleSettings(model(), "target", {}, "minimax")).toThrow(/preset 'minimax', which needs an API key: set MINIMAX_API_KEY/);
   });
 
+  it("never sends the generic key to a vendor reached only through a backend alias (a request may name one)", () => {
+    const generic = { OPENAI_COMPATIBLE_API_KEY: "generic-key" };
+    expect(() => compatibleSettings(model(), "target", generic, "qwen")).toThrow(/set DASHSCOPE_API_KEY \(TARGET_DASHSCOPE_API_KEY for the target only\)/);
+    expect(compatibleSettings(model(), "target", { ...generic, DASHSCOPE_API_KEY: "d" }, "qwen").apiKey).toBe("d");
+    // The operator's own choices still use it: a preset they set, or their server's URL.
+    expect(compatibleSettings(model(), "target", { ...generic, OPENAI_COMPATIBLE_PRESET: "qwen" }, "qwen").apiKey).toBe("generic-key");
+    expect(compatibleSettings(model(), "target", { ...generic, OPENAI_COMPATIBLE_BASE_URL: "http://gpu/v1" }, "qwen")).toMatchObject({ apiKey: "generic-key", baseURL: "http://gpu/v1" });
+  });
+
   it("base URL override, unknown presets listing the known ones, a missing server", () => {
     const s = compatibleSettings(model({ compatible_preset: "vllm" }), "optimizer", { OPENAI_COMPATIBLE_BASE_URL: "http://gpu:9000/v1" });
     expect(s.baseURL).toBe("http://gpu:9000/v1");

@@ -90,7 +90,7 @@ export const TransportOptionsSchema = z.object({
   /** Requests in flight per backend endpoint in this process. */
   max_concurrency: z.coerce.number().int().min(1).max(1024).default(16),
   /** Per-attempt timeout; 0 disables it. */
-  timeout_seconds: z.coerce.number().min(0).default(300),
+  timeout_seconds: z.coerce.number().min(0).max(86_400, "at most 86400 (one day)").default(300),
   /** Extra attempts after a rate-limited or transient failure. */
   max_retries: z.coerce.number().int().min(0).max(20).default(5),
   cache: bool.default(false),

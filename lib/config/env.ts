@@ -2,6 +2,7 @@
  * Process environment, parsed once with zod. The web app, the worker and the scripts import this module;
  * nothing else reads process.env. Empty strings count as unset.
  */
+import { delimiter, parse as parsePath, resolve } from "node:path";
 import { z } from "zod";
 import { parseHost } from "../http/host-guard";
 
@@ -19,6 +20,18 @@ const hostList = z.preprocess(
       const bad = hosts.find((h) => parseHost(h) === null);
       if (bad !== undefined) ctx.addIssue({ code: "custom", message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)` });
     }),
+);
+
+/**
+ * `SKILLOPT_DATA_ROOTS`: extra folders the dashboard may read data from, separated by commas or the path
+ * delimiter; relative entries are relative to the project root. A filesystem root is refused: it would
+ * allow every file.
+ */
+export const DataRootsSchema = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(new RegExp(`[,${delimiter}]`)).map((s) => s.trim()).filter((s) => s !== "") : v),
+  z
+    .array(z.string().refine((p) => parsePath(resolve(p)).root !== resolve(p), "a filesystem root would allow every file; name a data folder"))
+    .default([]),
 );
 
 export const EnvSchema = z.object({
@@ -41,6 +54,8 @@ export const EnvSchema = z.object({
   SKILLOPT_NO_AUTO_INSTALL: z.preprocess(empty, z.string().trim().regex(/^(1|0|true|false|yes|no)$/i, "must be 1 (no automatic installs) or 0").optional()),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
+  /** Data folders the dashboard may read besides configs/, data/, .skillopt/uploads/ and the built-in samples. */
+  SKILLOPT_DATA_ROOTS: z.preprocess(empty, DataRootsSchema),
   // Model backends: what the dashboard's backend list checks. The backends themselves receive the whole
   // environment (role variants such as OPTIMIZER_OPENAI_API_KEY included); see lib/backends/*/index.ts.
   OPENAI_API_KEY: opt,

@@ -123,7 +123,7 @@ describe("errors", () => {
   it("names path, expected type and file for a wrong type", () => {
     const path = put("type.yaml", "train:\n  batch_size: many\n");
     const e = configError(() => loadRunConfig(path));
-    expect(e.message).toMatch(/^train\.batch_size: .*expected number.* \(expected integer >= 1\) — set in /);
+    expect(e.message).toMatch(/^train\.batch_size: .*expected number.* \(expected integer in \[1, 10000\]\) — set in /);
     expect(e.message.endsWith(path)).toBe(true);
     expect(e.field).toBe("train.batch_size");
   });
@@ -149,7 +149,7 @@ describe("errors", () => {
   it("refuses out-of-range values with a one-line message", () => {
     const cfg = put("ok.yaml", "");
     const merge = configError(() => loadRunConfig(cfg, ["gradient.merge_batch_size=1"]));
-    expect(merge.message).toMatch(/^gradient\.merge_batch_size: .* \(expected integer >= 2\) — set in --cfg-options$/);
+    expect(merge.message).toMatch(/^gradient\.merge_batch_size: .* \(expected integer in \[2, 10000\]\) — set in --cfg-options$/);
     const weight = configError(() => loadRunConfig(cfg, ["evaluation.gate_mixed_weight=2"]));
     expect(weight.message).toMatch(/^evaluation\.gate_mixed_weight: .* \(expected number in \[0, 1\]\) — set in --cfg-options$/);
     expect(configError(() => loadRunConfig(cfg, ["train.seed=inf"])).field).toBe("train.seed");

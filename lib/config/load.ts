@@ -6,11 +6,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { parseDocument, stringify } from "yaml";
+import type { Trust } from "../contracts/config-trust";
 import type { RunConfig } from "../contracts/run-config";
 import { ConfigError, displayPath } from "./errors";
 import { mergeLayer, type ProvenanceMap } from "./merge";
 import { isMapping, normaliseLayer, type Layer, type Mapping } from "./normalise";
 import { overrideLayer } from "./overrides";
+import { refuseServerOnlyKeys } from "./trust";
 import { finaliseConfig } from "./validate";
 
 /** A validated run config and how it was put together. */
@@ -99,20 +101,31 @@ function layersOfFile(absPath: string, referencedBy: string | null, ctx: ChainCo
   return layers;
 }
 
-function build(layers: Layer[], overrides: readonly string[], files: string[]): LoadedConfig {
+/** Options of the loaders. */
+export interface LoadOptions {
+  /**
+   * Who wrote the overrides: "local" (the CLI's user, default) or "request" (the dashboard), whose
+   * overrides may not name programs, endpoints, output folders or environment variables.
+   */
+  trust?: Trust;
+}
+
+function build(layers: Layer[], overrides: readonly string[], files: string[], trust: Trust): LoadedConfig {
   const merged: Mapping = {};
   const prov: ProvenanceMap = new Map();
-  const all = [...layers, ...overrides.map(overrideLayer)];
+  const given = overrides.map(overrideLayer);
+  if (trust === "request") given.forEach(refuseServerOnlyKeys);
+  const all = [...layers, ...given];
   for (const layer of all) mergeLayer(merged, layer, prov);
   const config = finaliseConfig(merged, prov);
   return { config, files, resolvedYaml: stringify(config), warnings: all.flatMap((l) => l.warnings) };
 }
 
 /** Loads a config file (with its `_base_` chain), applies `key=value` overrides in order and validates. */
-export function loadRunConfig(path: string, overrides: readonly string[] = []): LoadedConfig {
+export function loadRunConfig(path: string, overrides: readonly string[] = [], opts: LoadOptions = {}): LoadedConfig {
   const ctx: ChainContext = { chain: [], files: [] };
   const layers = layersOfFile(resolve(path), null, ctx);
-  return build(layers, overrides, ctx.files);
+  return build(layers, overrides, ctx.files, opts.trust ?? "local");
 }
 
 /**
@@ -122,11 +135,11 @@ export function loadRunConfig(path: string, overrides: readonly string[] = []): 
  */
 export function parseRunConfigText(
   yamlText: string,
-  opts: { baseDir?: string; sourceName?: string; overrides?: readonly string[] } = {},
+  opts: LoadOptions & { baseDir?: string; sourceName?: string; overrides?: readonly string[] } = {},
 ): LoadedConfig {
   const source = opts.sourceName ?? "posted config";
   const baseDir = resolve(opts.baseDir ?? process.cwd());
   const ctx: ChainContext = { chain: [], files: [], jail: baseDir };
   const layers = layersOf(parseYamlText(yamlText, source), source, baseDir, ctx);
-  return build(layers, opts.overrides ?? [], ctx.files);
+  return build(layers, opts.overrides ?? [], ctx.files, opts.trust ?? "local");
 }

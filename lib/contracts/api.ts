@@ -17,7 +17,11 @@ export const MAX_OVERRIDES = 500;
 export const CreateRunSchema = z.object({
   name: z.string().trim().max(120).optional(),
   /** Preset path relative to configs/, e.g. "searchqa/sample.yaml"; its YAML is the base of the run. */
-  preset: z.string().regex(/^[\w./-]+\.ya?ml$/, "expected a preset path like searchqa/sample.yaml"),
+  preset: z
+    .string()
+    .regex(/^[\w./-]+\.ya?ml$/, "expected a preset path like searchqa/sample.yaml")
+    // Relative to configs/ and inside it: no absolute path, no `..` segment (presetPath also checks the real path).
+    .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "expected a preset path inside configs/, like searchqa/sample.yaml"),
   /** Dotted config keys → values the user changed in the form (same rules as --cfg-options). */
   overrides: z
     .record(z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"), z.union([z.string(), z.number(), z.boolean(), z.null()]))

@@ -8,6 +8,25 @@ import { z } from "zod";
 
 const int = (min: number) => z.number().int().min(min);
 const num = z.number();
+/**
+ * An integer with an upper bound no real run reaches: a typo like `num_epochs=1e9` (3·10⁹ steps) is refused
+ * with the bound in the message instead of being queued.
+ */
+const capped = (min: number, max: number) => int(min).max(max, `at most ${max}`);
+
+/** Upper bounds of the run's sizes (shown in messages; planRun also bounds the product, the total steps). */
+export const LIMITS = {
+  epochs: 1000,
+  stepsPerEpoch: 100_000,
+  totalSteps: 100_000,
+  batchSize: 10_000,
+  accumulation: 1000,
+  items: 1_000_000,
+  workers: 256,
+  turns: 1000,
+  tokens: 1_000_000,
+  editBudget: 1000,
+} as const;
 
 /** A string enum that accepts aliases (case-insensitive, trimmed) and yields the canonical value. */
 export function aliasEnum<T extends string>(canonical: readonly T[], aliases: Record<string, T>) {
@@ -75,7 +94,7 @@ export const ModelSectionSchema = z.object({
   target_backend: z.string().default(""),
   reasoning_effort: z.string().default("medium"),
   rewrite_reasoning_effort: z.string().default(""),
-  rewrite_max_completion_tokens: int(1).default(64000),
+  rewrite_max_completion_tokens: capped(1, LIMITS.tokens).default(64000),
   codex_trace_to_optimizer: z.boolean().default(true),
   /** Simulated model: probability that a guided answer still slips (seeded, deterministic). */
   sim_slip_rate: num.min(0).max(1).default(0.04),
@@ -84,42 +103,42 @@ export const ModelSectionSchema = z.object({
   /** Simulated optimizer: probability of an unparseable answer (exercises the fallbacks). */
   sim_malformed_rate: num.min(0).max(1).default(0),
   /** Simulated model: added latency per call in milliseconds. */
-  sim_latency_ms: int(0).default(0),
+  sim_latency_ms: capped(0, 600_000).default(0),
 }).catchall(z.unknown()); // transport keys of the real backends are checked by the loader against lib/backends
 
 export const TrainSectionSchema = z.strictObject({
-  num_epochs: int(1).default(4),
-  train_size: int(0).default(0),
-  steps_per_epoch: int(0).nullable().default(null),
-  batch_size: int(1).default(40),
-  accumulation: int(1).default(1),
+  num_epochs: capped(1, LIMITS.epochs).default(4),
+  train_size: capped(0, LIMITS.items).default(0),
+  steps_per_epoch: capped(0, LIMITS.stepsPerEpoch).nullable().default(null),
+  batch_size: capped(1, LIMITS.batchSize).default(40),
+  accumulation: capped(1, LIMITS.accumulation).default(1),
   seed: z.number().int().default(42),
 });
 
 export const GradientSectionSchema = z.strictObject({
-  minibatch_size: int(1).default(8),
-  merge_batch_size: int(2).default(8),
-  analyst_workers: int(1).default(16),
+  minibatch_size: capped(1, LIMITS.batchSize).default(8),
+  merge_batch_size: capped(2, LIMITS.batchSize).default(8),
+  analyst_workers: capped(1, LIMITS.workers).default(16),
   failure_only: z.boolean().default(false),
   /** deep = analysts read whole trajectories (the original); shallow = task, prediction, reference, reason. */
   reflect_mode: z.enum(REFLECT_MODES).default("deep"),
 });
 
 export const OptimizerSectionSchema = z.strictObject({
-  learning_rate: int(0).default(4),
-  min_learning_rate: int(0).default(2),
+  learning_rate: capped(0, LIMITS.editBudget).default(4),
+  min_learning_rate: capped(0, LIMITS.editBudget).default(2),
   meta_learning_rate: num.nullable().default(null),
   lr_scheduler: SchedulerSchema.default("cosine"),
   lr_control_mode: LrControlModeSchema.default("fixed"),
   skill_update_mode: UpdateModeSchema.default("patch"),
   use_slow_update: z.boolean().default(true),
-  slow_update_samples: int(1).default(20),
+  slow_update_samples: capped(1, LIMITS.batchSize).default(20),
   slow_update_gate_with_selection: z.boolean().default(false),
   longitudinal_pair_policy: PairPolicySchema.default("mixed"),
   use_meta_skill: z.boolean().default(true),
   use_skill_aware_reflection: z.boolean().default(false),
   skill_aware_appendix_source: z.enum(["both", "failure_only"]).default("both"),
-  skill_aware_consolidate_threshold: int(0).default(0),
+  skill_aware_consolidate_threshold: capped(0, LIMITS.items).default(0),
 });
 
 export const EvaluationSectionSchema = z.strictObject({
@@ -129,11 +148,11 @@ export const EvaluationSectionSchema = z.strictObject({
   use_semantic_density: z.boolean().default(false),
   semantic_density_weight: num.default(0.05),
   leading_words: z.union([z.array(z.string()), z.string()]).nullable().default(null),
-  sel_env_num: int(0).default(0),
-  test_env_num: int(0).default(0),
+  sel_env_num: capped(0, LIMITS.items).default(0),
+  test_env_num: capped(0, LIMITS.items).default(0),
   eval_test: z.boolean().default(true),
   /** 0 = off; otherwise stop after N consecutive rejected candidates. */
-  gate_patience: int(0).default(0),
+  gate_patience: capped(0, LIMITS.totalSteps).default(0),
 });
 
 export const EnvSectionSchema = z.object({
@@ -148,12 +167,12 @@ export const EnvSectionSchema = z.object({
   split_dir: z.string().default(""),
   data_path: z.string().default(""),
   split_output_dir: z.string().default(""),
-  exec_timeout: num.min(0).default(120),
+  exec_timeout: num.min(0).max(86_400, "at most 86400 (one day)").default(120),
   out_root: z.string().default(""),
-  limit: int(0).default(0),
-  workers: int(1).default(16),
-  max_turns: int(1).default(1),
-  max_completion_tokens: int(1).default(16384),
+  limit: capped(0, LIMITS.items).default(0),
+  workers: capped(1, LIMITS.workers).default(16),
+  max_turns: capped(1, LIMITS.turns).default(1),
+  max_completion_tokens: capped(1, LIMITS.tokens).default(16384),
 }).catchall(z.unknown()); // benchmark-specific keys are checked by the loader against lib/envs/catalog
 
 export const BudgetSectionSchema = z.strictObject({

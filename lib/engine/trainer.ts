@@ -3,7 +3,7 @@
  * training. It is resumable at any point: completed work is read back from the checkpoint store.
  */
 import { redactSecrets } from "../contracts/redact";
-import type { RunConfig } from "../contracts/run-config";
+import { LIMITS, type RunConfig } from "../contracts/run-config";
 import { EngineError, RunCancelledError, createContext, skillKey, stepDir, type RunContext, type RunPlan } from "./context";
 import { readMetaContent, runEpochBoundary } from "./epoch-boundary";
 import { finishTraining } from "./finish";
@@ -30,12 +30,19 @@ export function planRun(cfg: RunConfig, splits: Splits): RunPlan {
   if (trainSize <= 0) throw new EngineError("the train split is empty; set train.train_size or provide train items", "env.split_dir");
   if (splits.val.length === 0) throw new EngineError("the selection (val) split is empty", "env.split_dir");
   const stepsPerEpoch = Math.ceil(trainSize / (cfg.train.batch_size * cfg.train.accumulation));
+  const totalSteps = cfg.train.num_epochs * stepsPerEpoch;
+  if (totalSteps > LIMITS.totalSteps) {
+    throw new EngineError(
+      `train.num_epochs: ${cfg.train.num_epochs} epochs × ${stepsPerEpoch} steps per epoch is ${totalSteps} steps; at most ${LIMITS.totalSteps} (raise train.batch_size or lower the epochs)`,
+      "train.num_epochs",
+    );
+  }
   const updateMode = cfg.optimizer.skill_update_mode;
   return {
     trainSize,
     stepsPerEpoch,
     batchesPerEpoch: stepsPerEpoch * cfg.train.accumulation,
-    totalSteps: cfg.train.num_epochs * stepsPerEpoch,
+    totalSteps,
     updateMode,
     lrControl: updateMode === "full_rewrite_minibatch" ? "none" : cfg.optimizer.lr_control_mode,
     pairPolicy: cfg.optimizer.longitudinal_pair_policy,

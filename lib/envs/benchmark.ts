@@ -6,6 +6,7 @@ import type { RunConfig } from "../contracts/run-config";
 import type { SimResponder, SimRule } from "../contracts/sim";
 import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
+import type { PathGuard } from "./common/path-guard";
 import type { RowNormaliser } from "./common/read-items";
 
 /** Where a benchmark runs: relative data paths resolve against `rootDir`; `vars` is the process environment, passed in. */
@@ -16,6 +17,12 @@ export interface BenchmarkContext {
   optimizer?: ModelClient;
   /** Receives what the user must know about how the run will execute (e.g. model code without a sandbox). */
   warn?: (message: string) => void;
+  /**
+   * How config and item paths resolve (default: any path, relative to `rootDir`, as the CLI allows). A
+   * dashboard run passes a confined guard: data roots, task folders, images and game files named by the
+   * config or by the items must stay inside the allowed roots.
+   */
+  paths?: PathGuard;
 }
 
 /** One benchmark implementation. */

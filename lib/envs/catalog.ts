@@ -11,7 +11,8 @@ import { z } from "zod";
 import { CUSTOM_METRICS } from "../contracts/api";
 import { aliasEnum } from "../contracts/run-config";
 
-const posInt = (fallback: number) => z.number().int().min(1).default(fallback);
+/** A positive integer option with an upper bound no real run reaches (the bound is in the message). */
+const posInt = (fallback: number, max = 1000) => z.number().int().min(1).max(max, `at most ${max}`).default(fallback);
 
 /** One folder or several: a lone string is accepted for convenience and becomes a one-item list. */
 const pathList = z
@@ -40,10 +41,10 @@ const OfficeQaOptionsSchema = z.strictObject({
     custom: "custom_search",
     azure: "azure_search",
   }).default("offline"),
-  max_queries_per_turn: posInt(4),
+  max_queries_per_turn: posInt(4, 100),
   search_provider: z.string().default("duckduckgo"),
-  search_max_num_results: posInt(4),
-  search_timeout_seconds: z.number().positive().default(20),
+  search_max_num_results: posInt(4, 100),
+  search_timeout_seconds: z.number().positive().max(3600, "at most 3600").default(20),
   /** Empty means "use $OFFICEQA_SEARCH_API_URL or the local default". */
   search_api_url: z.string().default(""),
   /** The NAME of the environment variable holding the search Authorization header, never its value. */
@@ -54,9 +55,9 @@ const SpreadsheetBenchOptionsSchema = z.strictObject({
   data_root: z.string().default("data/spreadsheetbench_verified_400"),
   mode: z.enum(["single", "multi"]).default("single"),
   /** Wall-clock limit of one run of the model's script, seconds (env.exec_timeout is the whole task's budget). */
-  sandbox_timeout: z.number().positive().default(120),
+  sandbox_timeout: z.number().positive().max(86_400, "at most 86400 (one day)").default(120),
   /** Address-space limit of the script's process, MB; 0 = none. */
-  memory_mb: z.number().int().min(0).default(2048),
+  memory_mb: z.number().int().min(0).max(1_048_576, "at most 1048576 (1 TB)").default(2048),
   /** Reuse the result when the same script runs on the same test case again within a run. */
   exec_cache: z.boolean().default(true),
   /**
@@ -70,7 +71,7 @@ const AlfworldOptionsSchema = z.strictObject({
   /** builtin = the procedural TypeScript simulator; alfworld = the real ALFWorld through a Python bridge. */
   simulator: z.enum(["builtin", "alfworld"]).default("builtin"),
   max_steps: posInt(50),
-  max_api_workers: posInt(8),
+  max_api_workers: posInt(8, 256),
 });
 
 export { CUSTOM_METRICS } from "../contracts/api";

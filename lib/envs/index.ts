@@ -1,8 +1,9 @@
 /**
  * Public surface of lib/envs: the registry, the split loader and the two built-in benchmarks.
  */
-export { createEnvironment, getBenchmark, initialSkillPath, listBenchmarks, loadBenchmarkSplits, loadSimKnowledge } from "./registry";
-export { loadSplits, parseSplitRatio, SPLIT_NAMES, type LoadSplitsOptions, type RowNormaliser } from "./loader";
+export { benchmarkSplitOptions, createEnvironment, getBenchmark, initialSkillPath, listBenchmarks, loadBenchmarkSplits, loadSimKnowledge } from "./registry";
+export { loadSplits, parseSplitRatio, writeRatioSplit, SPLIT_NAMES, type LoadSplitsOptions, type RatioSource, type RowNormaliser } from "./loader";
+export { confinedPathGuard, localPathGuard, type PathGuard } from "./common/path-guard";
 export { parseCsv, parseJsonl } from "./common/read-items";
 export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 export { createSearchQaEnv, searchQaSample, searchQaSimRules, scoreSearchQa, SEARCHQA_FAILURE_TAXONOMY } from "./searchqa";

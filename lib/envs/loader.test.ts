@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAppError } from "../errors";
-import { loadSplits } from "./loader";
+import { loadSplits, writeRatioSplit } from "./loader";
 import { buildRunConfig } from "./test-helpers";
 
 let root = "";
@@ -141,7 +141,10 @@ describe("ratio mode", () => {
     expect(splits.train.map((i) => i.id)).toEqual(order.slice(0, 2));
     expect(splits.val.map((i) => i.id)).toEqual(order.slice(2, 3));
     expect(splits.test.map((i) => i.id)).toEqual(order.slice(3));
+    // Loading writes nothing; the split files appear only when the caller materialises an accepted run.
+    expect(readdirSync(root)).toEqual(["raw"]);
     const out = path.join(root, "_generated_splits", "searchqa_2-1-7_seed42");
+    expect(writeRatioSplit({ config, rootDir: root })).toBe(out);
     const manifest = JSON.parse(readFileSync(path.join(out, "split_manifest.json"), "utf8")) as Record<string, unknown>;
     expect(manifest).toEqual({
       source_data_path: data,
@@ -166,11 +169,14 @@ describe("ratio mode", () => {
     const splits = loadSplits({ config, rootDir: root });
     // python3 -c "import random; l=list(range(10)); random.Random(7).shuffle(l); print(l)"
     expect(splits.train.map((i) => i.id)).toEqual(["8", "3"]);
+    expect(existsSync(path.join(root, "out"))).toBe(false);
+    writeRatioSplit({ config, rootDir: root });
     const manifest = JSON.parse(readFileSync(path.join(root, "out/here/split_manifest.json"), "utf8")) as { split_seed: number };
     expect(manifest.split_seed).toBe(7);
     write("wrapped.json", { data: ten });
-    const wrapped = loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "wrapped.json", out_root: "o" }), rootDir: root });
-    expect(wrapped.test).toHaveLength(7);
+    const wrappedConfig = buildRunConfig({ split_mode: "ratio", data_path: "wrapped.json", out_root: "o" });
+    expect(loadSplits({ config: wrappedConfig, rootDir: root }).test).toHaveLength(7);
+    expect(writeRatioSplit({ config: wrappedConfig, rootDir: root })).toBe(path.join(root, "o", "_generated_splits", "searchqa_2-1-7_seed42"));
   });
 
   it("names the file and line of a bad JSONL row, and errors on tiny data", () => {

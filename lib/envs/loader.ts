@@ -3,6 +3,8 @@
  * materialised `split_dir` (`train/`, `val/`, `test/`), or a seeded ratio split of one data file that
  * is written out with a manifest so the same split can be reused as a `split_dir`. The ratio shuffle is
  * CPython's `random.Random(seed).shuffle`, so a split made by the Python SkillOpt is reproduced exactly.
+ * Loading writes nothing; `writeRatioSplit` materialises a ratio split once the caller has accepted the
+ * run. Every path goes through the run's `PathGuard` (confined to the allowed roots for dashboard runs).
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +13,7 @@ import { pyShuffled } from "../engine/py-random";
 import { largestRemainderCounts } from "../engine/split-plan";
 import type { Item, Splits } from "../engine/types";
 import { AppError } from "../errors";
+import { localPathGuard, type PathGuard } from "./common/path-guard";
 import { invalidFile, readRawDataFile, readSplitFile, toItems, type RowNormaliser } from "./common/read-items";
 
 export type { RowNormaliser } from "./common/read-items";
@@ -33,7 +36,11 @@ export interface LoadSplitsOptions {
    * `["json", "jsonl"]`; DocVQA reads `["csv"]`, OfficeQA `["csv", "json"]`).
    */
   splitFileTypes?: readonly string[];
+  /** How config paths resolve (default: the CLI's, any path relative to `rootDir`). */
+  paths?: PathGuard;
 }
+
+const guardOf = (opts: LoadSplitsOptions) => opts.paths ?? localPathGuard(opts.rootDir);
 
 /** Loads train/val/test for `config.env.split_mode`, validates every item and applies `env.limit`. */
 export function loadSplits(opts: LoadSplitsOptions): Splits {
@@ -72,12 +79,14 @@ function fromSplitDir(opts: LoadSplitsOptions): Splits {
       field: "env.split_dir",
     });
   }
-  const root = path.resolve(opts.rootDir, configured);
+  const paths = guardOf(opts);
+  const root = paths.input("env.split_dir", configured);
   const out = {} as Splits;
   for (const name of SPLIT_NAMES) {
     const folder = path.join(root, name);
     if (!isDirectory(folder)) invalidFile(folder, `missing split folder '${name}/' in ${root}`);
-    const file = firstItemsFile(folder, opts.splitFileTypes ?? DEFAULT_SPLIT_FILE_TYPES);
+    // Checked again: a split folder or file inside the root may be a symlink that leads out of it.
+    const file = paths.input("env.split_dir", firstItemsFile(folder, opts.splitFileTypes ?? DEFAULT_SPLIT_FILE_TYPES));
     out[name] = requireNonEmpty(name, toItems(readSplitFile(file), file, opts.normalise), file);
   }
   return out;
@@ -111,12 +120,15 @@ export function parseSplitRatio(ratio: string): [number, number, number] {
   return [a, b, c];
 }
 
-/** The data file of a ratio split: `configured` resolved against `rootDir`, or the one data file of a folder. */
-export function resolveDataFile(rootDir: string, configured: string): string {
+/**
+ * The data file of a ratio split: `configured` resolved against `rootDir` through `paths`, or the one
+ * data file of a folder.
+ */
+export function resolveDataFile(rootDir: string, configured: string, paths: PathGuard = localPathGuard(rootDir)): string {
   if (configured.trim() === "") {
     throw new AppError("INVALID_REQUEST", "env.data_path is required when env.split_mode is ratio", { field: "env.data_path" });
   }
-  const target = path.resolve(rootDir, configured);
+  const target = paths.input("env.data_path", configured);
   if (!existsSync(target)) return invalidFile(target, "data_path does not exist");
   if (!isDirectory(target)) return target;
   if (SPLIT_NAMES.some((n) => isDirectory(path.join(target, n)))) {
@@ -126,12 +138,19 @@ export function resolveDataFile(rootDir: string, configured: string): string {
   if (files.length !== 1) {
     return invalidFile(target, `expected exactly one .json/.jsonl/.csv file in the folder, found ${files.length}`);
   }
-  return path.join(target, files[0] as string);
+  return paths.input("env.data_path", path.join(target, files[0] as string));
 }
 
-function fromRatio(opts: LoadSplitsOptions): Splits {
+/** What a ratio split was made from, as recorded in its manifest. */
+export interface RatioSource {
+  source: string;
+  ratio: string;
+  seed: number;
+}
+
+function ratioSplit(opts: LoadSplitsOptions): { splits: Splits; meta: RatioSource } {
   const env = opts.config.env;
-  const file = resolveDataFile(opts.rootDir, env.data_path);
+  const file = resolveDataFile(opts.rootDir, env.data_path, guardOf(opts));
   const items = toItems(readRawDataFile(file), file, opts.normalise);
   const weights = parseSplitRatio(env.split_ratio);
   const seed = env.split_seed || opts.config.train.seed;
@@ -145,20 +164,39 @@ function fromRatio(opts: LoadSplitsOptions): Splits {
   for (const name of SPLIT_NAMES) {
     requireNonEmpty(name, splits[name], `ratio ${weights.join(":")} of ${items.length} items from ${file}`);
   }
-  const outDir = ratioOutputDir(opts, weights, seed);
-  writeRatioSplits(outDir, splits, { source: file, ratio: weights.join(":"), seed });
-  return splits;
+  return { splits, meta: { source: file, ratio: weights.join(":"), seed } };
 }
 
-function ratioOutputDir(opts: LoadSplitsOptions, weights: number[], seed: number): string {
-  const env = opts.config.env;
-  if (env.split_output_dir.trim() !== "") return path.resolve(opts.rootDir, env.split_output_dir);
-  const base = env.out_root.trim() !== "" ? path.resolve(opts.rootDir, env.out_root) : opts.rootDir;
+function fromRatio(opts: LoadSplitsOptions): Splits {
+  return ratioSplit(opts).splits;
+}
+
+/**
+ * Where the CLI writes a ratio split: `env.split_output_dir`, else
+ * `<env.out_root or rootDir>/_generated_splits/<benchmark>_<ratio>_seed<seed>`.
+ */
+export function defaultRatioOutputDir(config: RunConfig, rootDir: string, meta: RatioSource): string {
+  const env = config.env;
+  if (env.split_output_dir.trim() !== "") return path.resolve(rootDir, env.split_output_dir);
+  const base = env.out_root.trim() !== "" ? path.resolve(rootDir, env.out_root) : rootDir;
   const name = env.name.trim() || "dataset";
-  return path.join(base, "_generated_splits", `${name}_${weights.join("-")}_seed${seed}`);
+  return path.join(base, "_generated_splits", `${name}_${meta.ratio.replaceAll(":", "-")}_seed${meta.seed}`);
 }
 
-function writeRatioSplits(outDir: string, splits: Splits, meta: { source: string; ratio: string; seed: number }): void {
+/**
+ * Writes the ratio split of `opts` (all items, before `env.limit`) as a reusable split_dir: each split's
+ * `items.json` and a manifest, in `outDir(meta)` (default `defaultRatioOutputDir`). Returns the folder.
+ * Call it only for a run that was accepted: loading itself writes nothing. Pass options of their own (a
+ * benchmark's normaliser may be stateful).
+ */
+export function writeRatioSplit(opts: LoadSplitsOptions, outDir?: (meta: RatioSource) => string): string {
+  const { splits, meta } = ratioSplit(opts);
+  const dir = outDir ? outDir(meta) : defaultRatioOutputDir(opts.config, opts.rootDir, meta);
+  writeRatioSplits(dir, splits, meta);
+  return dir;
+}
+
+function writeRatioSplits(outDir: string, splits: Splits, meta: RatioSource): void {
   for (const name of SPLIT_NAMES) {
     mkdirSync(path.join(outDir, name), { recursive: true });
     writeFileSync(path.join(outDir, name, "items.json"), `${JSON.stringify(splits[name], null, 2)}\n`, "utf8");

@@ -8,12 +8,13 @@ import type { Environment } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
+import type { PathGuard } from "./common/path-guard";
 import { canonicalBenchmark } from "./catalog";
 import { alfworldBenchmark } from "./alfworld";
 import { customBenchmark } from "./custom";
 import { docVqaBenchmark } from "./docvqa";
 import { liveMathBenchmark } from "./livemath";
-import { loadSplits } from "./loader";
+import { loadSplits, type LoadSplitsOptions } from "./loader";
 import { officeQaBenchmark } from "./officeqa";
 import { searchQaBenchmark } from "./searchqa";
 import { spreadsheetBenchmark } from "./spreadsheetbench";
@@ -51,13 +52,22 @@ export function createEnvironment(config: RunConfig, splits?: Splits, context?: 
   return getBenchmark(config.env.name).create(config, splits, context);
 }
 
-/** The three splits of `config.env.name` per `env.split_mode`, normalised and validated by the benchmark. */
-export function loadBenchmarkSplits(config: RunConfig, rootDir: string): Splits {
+/** The split-loader options of `config.env.name` (its sample, row normaliser and split file types). */
+export function benchmarkSplitOptions(config: RunConfig, rootDir: string, paths?: PathGuard): LoadSplitsOptions {
   const bench = getBenchmark(config.env.name);
-  return loadSplits({
+  return {
     config, rootDir, sample: bench.sample, normalise: bench.normaliserFor?.(config) ?? bench.normalise,
     ...(bench.splitFileTypes ? { splitFileTypes: bench.splitFileTypes } : {}),
-  });
+    ...(paths ? { paths } : {}),
+  };
+}
+
+/**
+ * The three splits of `config.env.name` per `env.split_mode`, normalised and validated by the benchmark;
+ * `paths` decides which files the config may name (default: any, as the CLI allows).
+ */
+export function loadBenchmarkSplits(config: RunConfig, rootDir: string, paths?: PathGuard): Splits {
+  return loadSplits(benchmarkSplitOptions(config, rootDir, paths));
 }
 
 /**

@@ -11,7 +11,7 @@ import { createRun } from "../db/runs";
 import { EngineError, planRun } from "../engine";
 import { AppError } from "../errors";
 import { enqueueRun } from "../queue/producer";
-import { loadPreset, seedSkillOf } from "./presets";
+import { loadPreset } from "./presets";
 import { prepareRun, type PreparedRun } from "./prepare";
 import { ensureRunPackages } from "./system-packages";
 
@@ -54,8 +54,8 @@ async function validate(raw: unknown, rootDir: string, packages: SystemPackages)
   const input = CreateRunSchema.parse(raw);
   const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
   await ensureRunPackages(loaded.config, { install: packages === "install", env: process.env, say: (line) => console.log(`[skillopt] ${line}`) });
-  const skill = input.skill ?? seedSkillOf(rootDir, loaded.config);
-  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: skill, env: process.env });
+  // A request's run reads only inside the allowed roots; without a pasted skill, env.skill_init is read so.
+  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: input.skill, env: process.env, trust: "request" });
   planRun(loaded.config, prepared.splits); // sizes must be consistent before anything is written
   const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
   return {

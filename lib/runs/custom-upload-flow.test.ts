@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as estimate } from "../../app/api/runs/estimate/route";
@@ -9,12 +8,14 @@ import { toOverrideArgs } from "./create";
 
 // The New run flow for the custom benchmark without a database: upload a file, then ask for the
 // pre-flight estimate with the mapping (the same validation the create route runs before writing).
-const out = mkdtempSync(join(tmpdir(), "custom-flow-"));
+// The estimate is a read: it must write nothing, not even the ratio split's files.
 const stored: string[] = [];
 afterAll(() => {
-  rmSync(out, { recursive: true, force: true });
   for (const p of stored) rmSync(p, { force: true });
 });
+
+const splitsDir = join(process.cwd(), ".skillopt", "splits");
+const writtenSplits = () => (existsSync(splitsDir) ? readdirSync(splitsDir).sort() : []);
 
 const csv = ["Q,A,Notes", ...Array.from({ length: 12 }, (_, i) => `What is ${i} + ${i}?,${2 * i},n${i}`)].join("\n");
 
@@ -29,19 +30,29 @@ async function uploaded(): Promise<UploadInfo> {
 }
 
 function estimateRequest(overrides: Record<string, string | number>) {
-  const body = { preset: "custom/default.yaml", overrides: { "model.backend": "sim", "model.optimizer": "sim-optimizer", "model.target": "sim-target", "train.batch_size": 2, "env.split_ratio": "2:1:1", "env.split_output_dir": out, ...overrides } };
+  const body = { preset: "custom/default.yaml", overrides: { "model.backend": "sim", "model.optimizer": "sim-optimizer", "model.target": "sim-target", "train.batch_size": 2, "env.split_ratio": "2:1:1", ...overrides } };
   return estimate(new Request("http://127.0.0.1/api/runs/estimate", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }));
 }
 
 describe("custom dataset: upload then estimate", () => {
-  it("estimates a run on the uploaded file and shows the data and split hashes", async () => {
+  it("estimates a run on the uploaded file and shows the data and split hashes, writing no split files", async () => {
     const info = await uploaded();
+    const before = writtenSplits();
     const res = await estimateRequest({ "env.data_path": info.path, "env.question_field": "Q", "env.answer_field": "A", "env.metric": "numeric", "env.id_field": "" });
     expect(res.status).toBe(200);
     const e = (await res.json()) as Estimate;
     expect(e.splitSizes).toEqual({ train: 6, val: 3, test: 3 });
     expect(e.dataset).toMatchObject({ splitMode: "ratio", dataPath: info.path, dataSha256: info.sha256.slice(0, 12) });
     expect(e.dataset?.splits.train).toMatchObject({ count: 6, sha256: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect(writtenSplits()).toEqual(before);
+  });
+
+  it("refuses an output folder chosen by the request, naming the field", async () => {
+    const info = await uploaded();
+    const res = await estimateRequest({ "env.data_path": info.path, "env.question_field": "Q", "env.answer_field": "A", "env.split_output_dir": "/tmp/anywhere" });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { field: string } }).error.field).toBe("env.split_output_dir");
+    expect(existsSync("/tmp/anywhere")).toBe(false);
   });
 
   it("counts one optimizer call per rollout when the LLM judge grades", async () => {

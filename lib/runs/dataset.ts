@@ -6,10 +6,11 @@ import type { DatasetFingerprint } from "../contracts/api";
 import type { RunConfig } from "../contracts/run-config";
 import { getRun, runConfigOf } from "../db/runs";
 import type { Splits } from "../engine/types";
-import { fingerprintSplits, loadBenchmarkSplits } from "../envs";
+import { fingerprintSplits, loadBenchmarkSplits, type PathGuard } from "../envs";
+import { pathGuardFor } from "./trust";
 
-export function datasetFingerprint(config: RunConfig, splits: Splits, rootDir: string): DatasetFingerprint {
-  return fingerprintSplits(config, splits, rootDir);
+export function datasetFingerprint(config: RunConfig, splits: Splits, rootDir: string, paths?: PathGuard): DatasetFingerprint {
+  return fingerprintSplits(config, splits, rootDir, paths);
 }
 
 // Runs never change their data (uploads are content-addressed), so one computation per run is enough.
@@ -21,7 +22,9 @@ export async function getRunDataset(id: string, rootDir: string): Promise<Datase
   const hit = cache.get(id);
   if (hit) return hit;
   const config = runConfigOf(await getRun(id));
-  const fp = fingerprintSplits(config, loadBenchmarkSplits(config, rootDir), rootDir);
+  // The stored config came through the API: its files are read only inside the allowed roots.
+  const paths = pathGuardFor("request", rootDir, process.env);
+  const fp = fingerprintSplits(config, loadBenchmarkSplits(config, rootDir, paths), rootDir, paths);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(id, fp);
   return fp;

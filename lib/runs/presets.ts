@@ -1,15 +1,17 @@
 /**
  * The presets the dashboard offers: every YAML under configs/ except the base and feature fragments,
- * each with its resolved config and seed skill.
+ * each with its resolved config and seed skill. A preset is named by its path relative to configs/ and
+ * must really lie there (no `..`, no absolute path, no symlink leading out).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { loadRunConfig, type LoadedConfig } from "../config";
 import type { PresetInfo } from "../contracts/api";
 import { findBenchmark } from "../envs/catalog";
 import { AppError } from "../errors";
 import { resolveRoles } from "../backends/registry";
-import { getBenchmark, initialSkillPath } from "../envs";
+import { confinedPathGuard, getBenchmark, initialSkillPath } from "../envs";
+import { pathGuardFor } from "./trust";
 
 export const CONFIGS_DIR = "configs";
 
@@ -21,26 +23,38 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Absolute path of a preset, refusing anything outside configs/. */
-export function presetPath(rootDir: string, preset: string): string {
-  const base = resolve(rootDir, CONFIGS_DIR);
-  const p = resolve(base, preset);
-  if (isAbsolute(preset) || !p.startsWith(base + sep) || !existsSync(p)) {
-    throw new AppError("INVALID_REQUEST", `preset: unknown preset '${preset}'`, { field: "preset" });
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
   }
-  return p;
 }
 
-/** Loads a preset with the form's overrides (same rules as --cfg-options). */
+/** The real path of a preset file inside configs/; anything else (or a missing file) is an unknown preset. */
+export function presetPath(rootDir: string, preset: string): string {
+  const unknown = () => new AppError("INVALID_REQUEST", `preset: unknown preset '${preset}'`, { field: "preset" });
+  if (isAbsolute(preset) || preset.split(/[\\/]/).includes("..")) throw unknown();
+  // Real path, so a symlink inside configs/ cannot make a file elsewhere a preset.
+  const checked = confinedPathGuard({ rootDir, roots: [CONFIGS_DIR], rootsLabel: "configs/" }).check("preset", join(CONFIGS_DIR, preset));
+  if (!checked.ok || !isFile(checked.path)) throw unknown();
+  return checked.path;
+}
+
+/**
+ * Loads a preset with the form's overrides (same rules as --cfg-options). The overrides come from a
+ * request: keys that name programs, endpoints, output folders or environment variables are refused.
+ */
 export function loadPreset(rootDir: string, preset: string, overrides: string[] = []): LoadedConfig & { yaml: string; path: string } {
   const path = presetPath(rootDir, preset);
   const yaml = readFileSync(path, "utf8");
-  return { ...loadRunConfig(path, overrides), yaml, path };
+  return { ...loadRunConfig(path, overrides, { trust: "request" }), yaml, path };
 }
 
+/** A preset's seed skill, read as a dashboard run would (only inside the allowed roots). */
 export function seedSkillOf(rootDir: string, config: LoadedConfig["config"]): string {
-  const p = config.env.skill_init || initialSkillPath(config.env.name);
-  return readFileSync(isAbsolute(p) ? p : resolve(rootDir, p), "utf8");
+  const paths = pathGuardFor("request", rootDir, process.env);
+  return readFileSync(paths.input("env.skill_init", config.env.skill_init || initialSkillPath(config.env.name)), "utf8");
 }
 
 export function listPresets(rootDir: string): PresetInfo[] {

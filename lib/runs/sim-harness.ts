@@ -20,7 +20,7 @@ export interface SimRunResult {
 /** Loads `configPath` with `overrides`, prepares it against the working directory and trains to the end. */
 export async function simRunPreset(configPath: string, overrides: string[] = []): Promise<SimRunResult> {
   const { config } = loadRunConfig(configPath, overrides);
-  const run = prepareRun({ config, rootDir: process.cwd() });
+  const run = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const store = new MemoryCheckpointStore();
   const events: EngineEvent[] = [];
   let t = 0;

@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRunConfig } from "../../lib/config";
-import { runEvalOnly, type EvalSplit } from "../../lib/engine";
+import { planRun, runEvalOnly, type EvalSplit } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
@@ -31,12 +31,14 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const skillPath = resolve(cwd, args.skill);
   const skill = readSkillFile(skillPath, "--skill");
   await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
-  const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env });
+  const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env, trust: "local" });
+  planRun(config, run.splits); // the eval refuses the same inconsistent sizes, but before anything is written
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
   const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
   for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
+  run.materialiseSplits();
   mkdirSync(out, { recursive: true });
   const summary = await runEvalOnly({
     config,

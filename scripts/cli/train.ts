@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
 import type { RunConfig } from "../../lib/contracts/run-config";
-import { RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
+import { planRun, RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
@@ -80,7 +80,9 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   const loaded = loadConfig(args, cwd);
   const config = loaded.config;
   await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
-  const run = prepareRun({ config, rootDir: cwd, env: process.env, policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
+  // The machine's own user: any path it names is read. Nothing is written until every check has passed.
+  const run = prepareRun({ config, rootDir: cwd, env: process.env, trust: "local", policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
+  planRun(config, run.splits);
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
     throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
@@ -88,6 +90,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   for (const w of [...loaded.warnings, ...run.warnings]) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
+  run.materialiseSplits();
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, RUN_CONFIG), loaded.resolvedYaml);
   const phaseTotals: Record<RolloutPhase, number> = {

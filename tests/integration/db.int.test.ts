@@ -15,7 +15,7 @@ import { PROVIDERS, freshDb } from "../helpers/db";
 
 async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
   const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
-  const prepared = prepareRun({ config, rootDir: process.cwd() });
+  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const id = randomUUID();
   await createRun({ id, name: "t", config, sourceYaml: resolvedYaml, seedSkill: prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 6 }, { db });
   return { id, config, prepared };

@@ -31,7 +31,9 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
     await ensureRunPackages(config, { install: true, env: process.env, say: (m) => ctx.log.info(`[run ${runId}] ${m}`) });
-    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent } });
+    // Created through the API: its paths are checked again (a file may have changed since), then a ratio split is written.
+    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent }, trust: "request" });
+    prepared.materialiseSplits();
     for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
     const sink = createEventSink(runId, run.stepsDone, ctx, {
       optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },

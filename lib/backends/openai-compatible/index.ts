@@ -28,28 +28,35 @@ export interface CompatibleSettings {
   temperature: number | null;
 }
 
-function presetOf(model: ModelSection, role: Role, env: EnvVars, rawBackend: string): CompatiblePreset | null {
+/** The preset, and whether it was only implied by a backend alias (`qwen`), which a request may choose. */
+function presetOf(model: ModelSection, role: Role, env: EnvVars, rawBackend: string): { preset: CompatiblePreset | null; byAlias: boolean } {
   const found = stringSetting(model, role, "compatible_preset", roleEnvNames(role, "OPENAI_COMPATIBLE_PRESET"), env);
   const name = (found?.value ?? PRESET_ALIASES[rawBackend.trim().toLowerCase()] ?? "").toLowerCase();
-  if (!name || name === "custom") return null;
+  if (!name || name === "custom") return { preset: null, byAlias: false };
   const preset = COMPATIBLE_PRESETS[name];
   if (!preset) {
     const field = found?.source ?? "model.compatible_preset";
     throw new AppError("INVALID_REQUEST", `${field}: unknown preset '${found?.value}'; known: ${PRESET_NAMES.join(", ")} (or custom)`, { field });
   }
-  return preset;
+  return { preset, byAlias: found === null };
 }
 
-function keyOf(env: EnvVars, role: Role, preset: CompatiblePreset | null): { value: string; source: string } | null {
+/**
+ * The API key: the role's generic variable, the preset's own variables, then OPENAI_COMPATIBLE_API_KEY.
+ * The generic keys belong to the server the operator configured; they are not sent to a vendor reached
+ * only because the backend was named by its alias (`qwen`, `minimax`), which a dashboard request may do.
+ */
+function keyOf(env: EnvVars, role: Role, preset: CompatiblePreset | null, genericAllowed = true): { value: string; source: string } | null {
   const R = role.toUpperCase();
+  const generic = genericAllowed ? [`${R}_OPENAI_COMPATIBLE_API_KEY`] : [];
   const names = preset?.keyVar
-    ? [`${R}_OPENAI_COMPATIBLE_API_KEY`, `${R}_${preset.keyVar}`, preset.keyVar, "OPENAI_COMPATIBLE_API_KEY"]
+    ? [...generic, `${R}_${preset.keyVar}`, preset.keyVar, ...(genericAllowed ? ["OPENAI_COMPATIBLE_API_KEY"] : [])]
     : [`${R}_OPENAI_COMPATIBLE_API_KEY`, "OPENAI_COMPATIBLE_API_KEY"];
   const hit = fromEnv(env, names);
   if (hit || !preset?.keyVar) return hit;
   throw new AppError(
     "INVALID_REQUEST",
-    `model.${role}_backend: the ${role} uses backend 'openai-compatible' with preset '${preset.name}', which needs an API key: set ${preset.keyVar} (or OPENAI_COMPATIBLE_API_KEY; ${R}_${preset.keyVar} for the ${role} only)`,
+    `model.${role}_backend: the ${role} uses backend 'openai-compatible' with preset '${preset.name}', which needs an API key: set ${preset.keyVar} (${genericAllowed ? "or OPENAI_COMPATIBLE_API_KEY; " : ""}${R}_${preset.keyVar} for the ${role} only)`,
     { field: `model.${role}_backend` },
   );
 }
@@ -65,7 +72,7 @@ function temperatureOf(model: ModelSection, role: Role, env: EnvVars): number | 
 }
 
 export function compatibleSettings(model: ModelSection, role: Role, env: EnvVars, rawBackend = ""): CompatibleSettings {
-  const preset = presetOf(model, role, env, rawBackend);
+  const { preset, byAlias } = presetOf(model, role, env, rawBackend);
   const base = stringSetting(model, role, "compatible_base_url", roleEnvNames(role, "OPENAI_COMPATIBLE_BASE_URL"), env);
   if (!base && !preset) {
     throw new AppError(
@@ -74,7 +81,7 @@ export function compatibleSettings(model: ModelSection, role: Role, env: EnvVars
       { field: "model.compatible_base_url" },
     );
   }
-  const key = keyOf(env, role, preset);
+  const key = keyOf(env, role, preset, !byAlias || base !== null);
   return {
     preset,
     baseURL: base ? checkHttpUrl(base.value, base.source) : preset!.baseURL,

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { PathGuard } from "../common/path-guard";
 import type { Item } from "../../engine/types";
 import { openBridgeSession } from "./bridge/client";
 import { householdSession, type GameSession } from "./session";
@@ -20,6 +21,12 @@ export interface GameContext {
   vars: Readonly<Record<string, string | undefined>>;
   /** Longest wait for one bridge answer, in milliseconds. */
   bridgeTimeoutMs: number;
+  /**
+   * The run's path guard. A game file named by an item is data (an upload is anyone's content): for a
+   * dashboard run it is taken literally (no `~` or `$VAR`, whose values could surface in messages) and
+   * must lie inside the allowed roots, which include ALFWORLD_DATA.
+   */
+  paths?: PathGuard;
 }
 
 export type ResolvedGame =
@@ -50,14 +57,19 @@ export function expandPath(raw: string, vars: GameContext["vars"]): string {
   return home.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? m);
 }
 
-/** The absolute game path of an item, or why it cannot be found. */
-export function resolveGamefile(gamefile: string, vars: GameContext["vars"]): { path: string } | { error: string } {
-  const expanded = expandPath(gamefile, vars);
+/** The absolute game path of an item, or why it cannot be found (or, for a confined guard, may not be read). */
+export function resolveGamefile(gamefile: string, vars: GameContext["vars"], paths?: PathGuard): { path: string } | { error: string } {
+  const expanded = paths?.confined ? gamefile : expandPath(gamefile, vars);
   let full = expanded;
   if (!path.isAbsolute(expanded)) {
     const data = vars.ALFWORLD_DATA?.trim();
     if (!data) return { error: `ALFWORLD_DATA is not set; it is needed to find '${gamefile}' (run alfworld-download and export ALFWORLD_DATA)` };
     full = path.resolve(expandPath(data, vars), expanded);
+  }
+  if (paths) {
+    const checked = paths.check("gamefile", full);
+    if (!checked.ok) return { error: `game file '${gamefile}' is outside the folders the dashboard may read` };
+    full = checked.path;
   }
   if (!existsSync(full)) return { error: `game file not found: ${full}` };
   return { path: full };
@@ -82,7 +94,7 @@ export function resolveGame(item: Item, ctx: GameContext): ResolvedGame {
     return { ok: true, session: householdSession(game), game };
   }
   if (typeof item.gamefile !== "string") return { ok: false, reason: "env.simulator is alfworld but the item has no 'gamefile'" };
-  const where = resolveGamefile(item.gamefile, ctx.vars);
+  const where = resolveGamefile(item.gamefile, ctx.vars, ctx.paths);
   if ("error" in where) return { ok: false, reason: where.error };
   const script = ctx.vars.ALFWORLD_BRIDGE_SCRIPT?.trim() || path.join(ctx.rootDir, "lib/envs/alfworld/bridge/alfworld_bridge.py");
   try {

@@ -48,6 +48,7 @@ export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext)
       rootDir: context?.rootDir ?? ".",
       vars: context?.vars ?? {},
       bridgeTimeoutMs: BRIDGE_TIMEOUT_SEC * 1000,
+      ...(context?.paths ? { paths: context.paths } : {}),
     },
   };
   return {

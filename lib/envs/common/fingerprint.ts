@@ -10,6 +10,7 @@ import type { DatasetFingerprint } from "../../contracts/api";
 import type { RunConfig } from "../../contracts/run-config";
 import type { Item, Splits } from "../../engine/types";
 import { resolveDataFile, SPLIT_NAMES } from "../loader";
+import type { PathGuard } from "./path-guard";
 
 /** Digits of a sha256 shown to users. */
 export const SHORT_HASH = 12;
@@ -23,13 +24,16 @@ export function splitIdsHash(items: readonly Item[]): string {
   return shortSha256(items.map((i) => i.id).join("\n"));
 }
 
-/** Hashes of the loaded splits and, for a ratio split, of its data file (paths relative to `rootDir` when inside it). */
-export function fingerprintSplits(config: RunConfig, splits: Splits, rootDir: string): DatasetFingerprint {
+/**
+ * Hashes of the loaded splits and, for a ratio split, of its data file (paths relative to `rootDir` when
+ * inside it); `paths` is the run's guard, so a dashboard run's data file is checked like when it was loaded.
+ */
+export function fingerprintSplits(config: RunConfig, splits: Splits, rootDir: string, paths?: PathGuard): DatasetFingerprint {
   const mode = config.env.split_mode;
   let dataPath: string | null = null;
   let dataSha256: string | null = null;
   if (mode === "ratio") {
-    const file = resolveDataFile(rootDir, config.env.data_path);
+    const file = resolveDataFile(rootDir, config.env.data_path, paths);
     const rel = path.relative(rootDir, file);
     dataPath = rel.startsWith("..") || path.isAbsolute(rel) ? file : rel.split(path.sep).join("/");
     dataSha256 = shortSha256(readFileSync(file));

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
 import { fingerprintSplits, splitIdsHash } from "../common/fingerprint";
-import { loadBenchmarkSplits } from "../registry";
+import { writeRatioSplit } from "../loader";
+import { benchmarkSplitOptions, loadBenchmarkSplits } from "../registry";
 import { buildRunConfig } from "../test-helpers";
 import { contentId, createCustomNormaliser, parseAnswerCell } from "./normalise";
 import { customOptions } from "./options";
@@ -85,7 +86,9 @@ describe("custom field mapping", () => {
 
   it("reads back its own generated split folders with the same config", () => {
     const file = put("again.jsonl", jsonlRows.join("\n"));
-    const first = loadBenchmarkSplits(config({ data_path: file, ...mapping, split_output_dir: join(dir, "gen") }), dir);
+    const ratio = config({ data_path: file, ...mapping, split_output_dir: join(dir, "gen") });
+    const first = loadBenchmarkSplits(ratio, dir);
+    writeRatioSplit(benchmarkSplitOptions(ratio, dir));
     const again = loadBenchmarkSplits(config({ ...mapping, split_mode: "split_dir", split_dir: join(dir, "gen") }), dir);
     expect(again).toEqual(first);
   });

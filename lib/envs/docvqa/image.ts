@@ -1,16 +1,20 @@
 /**
  * Finding and reading an item's document image. A relative path is tried, in order, against the folder
  * of the file the item came from (`source_dir`), the split_dir, and the project root; the first existing
- * file wins. The built-in sample's items carry paths relative to the project root.
+ * file wins. The built-in sample's items carry paths relative to the project root. Item paths are data
+ * (an upload is anyone's content): for a dashboard run each candidate must pass the run's path guard.
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import type { PathGuard } from "../common/path-guard";
 
 /** Where relative image paths may live, most specific first. */
 export interface ImageRoots {
   sourceDir?: string;
   splitDir?: string;
   rootDir: string;
+  /** The run's path guard; candidates it refuses are never opened. */
+  paths?: PathGuard;
 }
 
 /** Images above this size are refused (providers reject them, and they would bloat every request). */
@@ -52,9 +56,19 @@ async function statOrNull(file: string): Promise<Awaited<ReturnType<typeof stat>
   }
 }
 
+/** The candidates the run may read (real paths for a confined guard), or the refusal when there is none. */
+function permitted(raw: string, roots: ImageRoots): string[] | { reason: string } {
+  const all = imageCandidates(raw, roots);
+  if (!roots.paths) return all;
+  const checks = all.map((c) => roots.paths!.check("image_path", c));
+  const ok = checks.flatMap((c) => (c.ok ? [c.path] : []));
+  return ok.length > 0 ? ok : { reason: `document image '${raw}' is outside the folders the dashboard may read` };
+}
+
 /** Resolves and reads `raw` (asynchronously, so parallel rollouts do not block each other); never throws. */
 export async function readDocumentImage(raw: string, roots: ImageRoots): Promise<ImageOutcome> {
-  const candidates = imageCandidates(raw, roots);
+  const candidates = permitted(raw, roots);
+  if (!Array.isArray(candidates)) return { ok: false, reason: candidates.reason };
   for (const file of candidates) {
     const info = await statOrNull(file);
     if (info === null) continue;

@@ -40,7 +40,7 @@ export function createDocVqaEnv(config: RunConfig, splits?: Splits, context?: Be
   return {
     name: "docvqa",
     taskTypes: () => [...taskTypes],
-    rollout: (input) => rolloutDocVqa({ config, rootDir }, input),
+    rollout: (input) => rolloutDocVqa({ config, rootDir, ...(context?.paths ? { paths: context.paths } : {}) }, input),
     failureTaxonomy: () => [...DOCVQA_FAILURE_TAXONOMY],
   };
 }

@@ -10,6 +10,7 @@ import type { Trajectory } from "../../engine/types";
 import { formatList, hasAnswerTag } from "../common/answer";
 import { answerTurns } from "../common/answer-turns";
 import { extractDocVqaAnswer, scoreDocVqa } from "./evaluate";
+import type { PathGuard } from "../common/path-guard";
 import { readDocumentImage, type ImageRoots } from "./image";
 import { DEFAULT_TASK_TYPE, missingDocVqaField, type DocVqaItem } from "./normalise";
 import { buildDocVqaSystemPrompt, buildDocVqaUserText, buildLookAgainPrompt } from "./prompt";
@@ -22,6 +23,8 @@ export type ImageDetail = "auto" | "low" | "high";
 export interface DocVqaRolloutContext {
   config: RunConfig;
   rootDir: string;
+  /** The run's path guard (a dashboard run reads images only inside the allowed roots). */
+  paths?: PathGuard;
 }
 
 function imageDetailOf(config: RunConfig): ImageDetail {
@@ -35,6 +38,7 @@ function rootsFor(item: Record<string, unknown>, ctx: DocVqaRolloutContext): Ima
     sourceDir: typeof item.source_dir === "string" ? item.source_dir : undefined,
     splitDir: splitDir === "" ? undefined : path.resolve(ctx.rootDir, splitDir),
     rootDir: ctx.rootDir,
+    ...(ctx.paths ? { paths: ctx.paths } : {}),
   };
 }
 

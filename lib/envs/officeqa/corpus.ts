@@ -8,6 +8,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "../../errors";
+import type { PathGuard } from "../common/path-guard";
 
 /** The sample corpus, relative to the project root. */
 export const SAMPLE_DOCS_DIR = "lib/envs/officeqa/sample/docs";
@@ -23,6 +24,8 @@ export interface CorpusRootOptions {
   vars: Readonly<Record<string, string | undefined>>;
   /** True for `split_mode: sample`: only the sample's documents folder. */
   sample: boolean;
+  /** The run's path guard for `env.data_dirs` (the operator's OFFICEQA_DOCS_DIR and defaults are trusted). */
+  paths?: PathGuard;
 }
 
 function isDir(p: string): boolean {
@@ -40,7 +43,8 @@ export function corpusCandidates(opts: CorpusRootOptions): string[] {
     .split(new RegExp(`[${path.delimiter},]`))
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  return [...opts.dataDirs, ...fromVar, ...DEFAULT_DOCS_DIRS].map((d) => path.resolve(opts.rootDir, d));
+  const configured = opts.dataDirs.map((d) => opts.paths?.input("env.data_dirs", d) ?? path.resolve(opts.rootDir, d));
+  return [...configured, ...[...fromVar, ...DEFAULT_DOCS_DIRS].map((d) => path.resolve(opts.rootDir, d))];
 }
 
 /** The existing corpus roots (real paths, deduplicated, `transformed/` preferred); throws when there are none. */

@@ -73,6 +73,7 @@ function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, 
     dataDirs: options.data_dirs,
     vars: context?.vars ?? {},
     sample: config.env.split_mode === "sample",
+    ...(context?.paths ? { paths: context.paths } : {}),
   });
   return { mode, roots, files: listCorpusFiles(roots), useTools: options.use_local_tools, maxToolTurns };
 }

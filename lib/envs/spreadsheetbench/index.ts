@@ -59,12 +59,15 @@ export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContex
   const settings = {
     python, vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb, pythonDir: PYTHON_DIR, isolation,
   };
-  const dataRoot = config.env.split_mode === "sample" ? SPREADSHEET_SAMPLE_DIR : path.resolve(context.rootDir, options.data_root);
+  const dataRoot = config.env.split_mode === "sample"
+    ? SPREADSHEET_SAMPLE_DIR
+    : (context.paths?.input("env.data_root", options.data_root) ?? path.resolve(context.rootDir, options.data_root));
   const tools = new XlsxToolPool(settings, { size: 2, readable: [dataRoot] });
   const rt: SpreadsheetRuntime = {
     config,
     mode: options.mode,
     dataRoot,
+    ...(context.paths ? { paths: context.paths } : {}),
     settings,
     runner: new CaseRunner(settings, tools, options.exec_cache),
     tools,

@@ -6,6 +6,7 @@
  * is then applied to every test case and scored.
  */
 import path from "node:path";
+import type { PathGuard } from "../common/path-guard";
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
@@ -27,6 +28,8 @@ export interface SpreadsheetRuntime {
   mode: "single" | "multi";
   /** Absolute folder that `spreadsheet_path` is relative to. */
   dataRoot: string;
+  /** The run's path guard: a dashboard run's task folders and workbooks must lie inside the allowed roots. */
+  paths?: PathGuard;
   settings: SandboxSettings;
   runner: CaseRunner;
   tools: XlsxToolPool;
@@ -121,6 +124,21 @@ function finalStatus(results: readonly CaseResult[]): "ok" | "error" | "timeout"
   return first?.stage === "exec" && first.kind === "timeout" ? "timeout" : "error";
 }
 
+/**
+ * The task folder of an item and its test cases. The item's `spreadsheet_path` is data (an upload is anyone's
+ * content), so for a dashboard run the folder and every workbook in it must pass the run's path guard.
+ */
+function taskFolder(rt: SpreadsheetRuntime, rel: string): { ok: true; folder: string; cases: TestCase[] } | { ok: false; reason: string } {
+  const raw = path.resolve(rt.dataRoot, rel);
+  if (!rt.paths) return { ok: true, folder: raw, cases: findTestCases(raw) };
+  const folder = rt.paths.check("spreadsheet_path", raw);
+  if (!folder.ok) return { ok: false, reason: `task folder '${rel}' is outside the folders the dashboard may read` };
+  const cases = findTestCases(folder.path);
+  const outside = cases.flatMap((c) => [c.input, c.gold]).find((f) => !rt.paths!.check("spreadsheet_path", f).ok);
+  if (outside !== undefined) return { ok: false, reason: `workbook '${path.basename(outside)}' of task folder '${rel}' leads outside the folders the dashboard may read` };
+  return { ok: true, folder: folder.path, cases };
+}
+
 /** Runs one item with the skill and returns its scored trajectory (never throws, except on cancellation). */
 export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutInput): Promise<Trajectory> {
   const { item } = input;
@@ -133,8 +151,9 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   };
   const missing = missingSpreadsheetField(item);
   if (missing !== null) return failed(base, "error", `item is missing field '${missing}'`, [], { phase: "setup" });
-  const folder = path.resolve(rt.dataRoot, spreadsheetPathOf(item));
-  const cases = findTestCases(folder);
+  const where = taskFolder(rt, spreadsheetPathOf(item));
+  if (!where.ok) return failed(base, "error", `setup-error: ${where.reason}`, [], { phase: "setup" });
+  const { folder, cases } = where;
   if (cases.length === 0) return failed(base, "error", "no-test-cases", [], { phase: "setup", folder });
   const first = cases[0] as TestCase;
   const preview = await workbookPreview(rt, first.input, input.signal);

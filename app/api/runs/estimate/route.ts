@@ -10,7 +10,7 @@ export const runtime = "nodejs";
 export function POST(req: Request) {
   return handle("estimate run", async () => {
     const v = await validateRunRequest(await jsonBody(req, RUN_REQUEST_BODY), process.cwd());
-    const { config, splits, initialSkill } = v.prepared;
-    return Response.json({ ...estimateRun(config, splits, initialSkill), dataset: datasetFingerprint(config, splits, process.cwd()) });
+    const { config, splits, initialSkill, paths } = v.prepared;
+    return Response.json({ ...estimateRun(config, splits, initialSkill), dataset: datasetFingerprint(config, splits, process.cwd(), paths) });
   });
 }
