@@ -62,7 +62,7 @@ async function validateFinal(ctx: RunContext, st: TrainState, items: Item[], out
   Object.assign(out, { final_selection_hard: s.hard, final_selection_soft: s.soft });
   const outcomes = outcomesOf(rows);
   const sel = { ...s, cached: false, results: rows, hash: skillHash(st.currentSkill), outcomes, nItems: rows.length, counts: statusCounts(rows) };
-  const cmp = compareOnSelection(ctx, st, { sel, gate: score, skill: st.currentSkill }, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
+  const cmp = compareOnSelection(ctx, st, { sel, gate: score, skill: st.currentSkill }, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" });
   if (cmp.nPaired < cmp.nItems) Object.assign(out, coverageRecord(cmp, "final_selection"));
   if (cmp.skipReason !== null) {
     out.final_selection_skip_reason = cmp.skipReason;

@@ -80,7 +80,7 @@ describe("errors are left out of both sides of the gate comparison", () => {
   it("more unanswered items than max_error_share: the step is skipped with the reason, not decided", async () => {
     const r = await run(on(["v1", "v2", "v4"]), { max_error_share: 0.2 });
     const gate = r.of("gateDecided")[0]!;
-    const reason = "3 of 6 selection items were not answered by both skills (3 errors), more than evaluation.max_error_share = 0.2";
+    const reason = "3 of 6 selection items were not answered by both skills (3 errors; candidate 3, current skill 0 unanswered), more than evaluation.max_error_share = 0.2";
     expect(gate).toMatchObject({ action: "skip_errors", reason, currentScore: gate.currentScoreBefore });
     expect(r.history[0]).toMatchObject({ action: "skip_errors", gate_skip_reason: reason, selection_n_paired: 3 });
     expect(r.history.every((h) => String(h.action).startsWith("skip"))).toBe(true);
@@ -96,7 +96,7 @@ describe("errors are left out of both sides of the gate comparison", () => {
       return knowsAlpha(skill) === first ? "error" : null;
     };
     const r = await run(fail, { max_error_share: 1 });
-    expect(r.of("gateDecided")[0]).toMatchObject({ action: "skip_errors", nPaired: 0, reason: "no selection item was answered by both skills (6 errors)" });
+    expect(r.of("gateDecided")[0]).toMatchObject({ action: "skip_errors", nPaired: 0, reason: "no selection item was answered by both skills (6 errors; candidate 3, current skill 3 unanswered)" });
   });
 
   it("train rollout scores are over the answered items; errors are counted apart", async () => {
@@ -120,7 +120,7 @@ describe("the slow update's selection gate pairs too", () => {
     await runTraining(deps);
     const result = await deps.store.getJson<Record<string, unknown>>("slow_update/epoch_02/slow_result.json");
     expect(result).toMatchObject({ action: "skip_errors", selection_n_paired: 3, selection_errors: 3 });
-    expect(String(result!.gate_skip_reason)).toMatch(/3 of 6 selection items were not answered by both skills \(3 errors\)/);
+    expect(String(result!.gate_skip_reason)).toMatch(/3 of 6 selection items were not answered by both skills \(3 errors; candidate 3, current skill 0 unanswered\)/);
   });
 });
 

@@ -146,7 +146,7 @@ describe.each(PROVIDERS)("the run page's read model on %s", (provider) => {
     const detail = await getRunDetail(id, { db });
     const skipped = detail.steps.find((s) => s.action === "skip_errors")!;
     expect(skipped.coverage).toMatchObject({ nItems: 15, nTruncated: 15 - skipped.coverage!.nPaired });
-    expect(skipped.coverage!.skipReason).toMatch(/selection items were not answered by both skills \(\d+ truncated\), more than evaluation.max_error_share = 0.5$/);
+    expect(skipped.coverage!.skipReason).toMatch(/selection items were not answered by both skills \(\d+ truncated; candidate \d+, current skill \d+ unanswered\), more than evaluation.max_error_share = 0.5$/);
     const decided = detail.steps.find((s) => s.action !== "skip_errors" && s.coverage !== null && s.coverage.nPaired < s.coverage.nItems)!;
     expect(decided.coverage!.skipReason).toBeNull();
 

@@ -80,6 +80,8 @@ export interface Incumbent {
   score: number;
   skill: string;
   ref: string | null;
+  /** How a skip reason names it. */
+  label?: "current skill" | "best skill";
 }
 
 export interface Comparison {
@@ -109,24 +111,35 @@ export function compareOnSelection(
   const own = cand.sel.outcomes;
   const theirs = inc.ref === null ? null : (st.selOutcomes[inc.ref] ?? null);
   const counts = own ? statusCounts(own) : cand.sel.counts;
+  const sides = { candidate: unansweredOf(counts), incumbent: theirs ? unansweredOf(statusCounts(theirs)) : null, label: inc.label ?? "current skill" };
   if (!own || !theirs) {
     // Unknown outcomes on one side: only the candidate's own unanswered items can be counted.
     const n = cand.sel.nItems;
     const out = { candidate: cand.gate, incumbent: inc.score, nItems: n, nPaired: n - unansweredOf(counts), excluded: counts };
-    return { ...out, skipReason: skipReason(ctx, out) };
+    return { ...out, skipReason: skipReason(ctx, out, sides) };
   }
   const p = pairOutcomes(own, theirs);
   const out = p.complete
     ? { candidate: cand.gate, incumbent: inc.score, nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded }
     : { candidate: gateScoreOf(ctx, p.a, cand.skill), incumbent: gateScoreOf(ctx, p.b, inc.skill), nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded };
-  return { ...out, skipReason: skipReason(ctx, out) };
+  return { ...out, skipReason: skipReason(ctx, out, sides) };
 }
 
-function skipReason(ctx: RunContext, c: Omit<Comparison, "skipReason">): string | null {
+/**
+ * Why a comparison cannot decide, or null. It names how many items each side left unanswered, so a
+ * user can tell a flaky candidate evaluation from an incumbent whose own evaluation was mostly errors
+ * (which no later candidate can get past).
+ */
+function skipReason(
+  ctx: RunContext,
+  c: Omit<Comparison, "skipReason">,
+  sides: { candidate: number; incumbent: number | null; label: string },
+): string | null {
   const left = c.nItems - c.nPaired;
   if (left === 0) return null;
+  const bySide = `candidate ${sides.candidate}${sides.incumbent === null ? "" : `, ${sides.label} ${sides.incumbent}`} unanswered`;
   const unanswered = describeUnanswered(c.excluded);
-  const why = unanswered ? ` (${unanswered})` : "";
+  const why = ` (${unanswered ? `${unanswered}; ` : ""}${bySide})`;
   if (c.nPaired === 0) return `no selection item was answered by both skills${why}`;
   const limit = ctx.cfg.evaluation.max_error_share;
   if (left / c.nItems <= limit) return null;
