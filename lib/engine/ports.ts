@@ -116,7 +116,7 @@ export interface RolloutInput {
 
 /**
  * A benchmark. `rollout` must not throw for a bad item or a model failure: it returns a trajectory with
- * status error/timeout and a reason. A throw is treated the same way by the engine, as a last resort.
+ * status error/timeout/truncated and a reason. A throw is treated the same way by the engine, as a last resort.
  */
 export interface Environment {
   readonly name: string;
