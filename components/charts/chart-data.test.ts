@@ -21,6 +21,7 @@ const row = (step: number, epoch: number, extra: Partial<StepRow> = {}): StepRow
   candidateScore: 0.55,
   currentScore: 0.55,
   bestScore: 0.55,
+  coverage: null,
   createdAt: "2026-03-01T12:00:00Z",
   ...extra,
 });

@@ -96,6 +96,12 @@ export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [
       { key: "evaluation.gate_metric", label: "Gate metric", help: "hard (exact), soft (partial credit) or a weighted mix.", kind: oneOf(GATE_METRICS) },
       { key: "evaluation.gate_mixed_weight", label: "Mixed weight", help: "Weight of the soft score when the gate metric is mixed (0–1).", kind: num(0, 1, 0.05) },
       { key: "evaluation.gate_patience", label: "Gate patience", help: "Stop after this many rejected candidates in a row; 0 = never.", kind: int(0) },
+      {
+        key: "evaluation.max_error_share",
+        label: "Max unanswered share",
+        help: "Errors, timeouts and truncated answers are never scored; the gate compares skills on the items both answered. Above this share of unanswered items the step is skipped (0–1).",
+        kind: num(0, 1, 0.05),
+      },
       { key: "evaluation.sel_env_num", label: "Selection items", help: "Items of the selection split used by the gate; 0 = all.", kind: int(0) },
       { key: "evaluation.test_env_num", label: "Test items", help: "Items of the test split scored; 0 = all.", kind: int(0) },
       { key: "evaluation.eval_test", label: "Evaluate test", help: "Score the test split for the seed, the best and the final skill.", kind: bool },
@@ -146,6 +152,7 @@ export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [
       { key: "model.sim_unhelpful_rate", label: "Simulated unhelpful-edit rate", help: "Chance that an analyst adds an edit that breaks other rules (the gate should reject it).", kind: num(0, 1, 0.05) },
       { key: "model.sim_malformed_rate", label: "Simulated malformed-answer rate", help: "Chance of an unparseable optimizer answer (exercises the fallbacks).", kind: num(0, 1, 0.05) },
       { key: "model.sim_latency_ms", label: "Simulated latency (ms)", help: "Added delay per call, to watch a run unfold.", kind: int(0) },
+      { key: "model.sim_truncate_rate", label: "Simulated truncation rate", help: "Chance that a target answer is cut off by the token limit (retried once with a larger limit).", kind: num(0, 1, 0.01) },
     ],
   },
 ];

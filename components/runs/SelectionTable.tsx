@@ -12,7 +12,8 @@ const PAGE = 100;
 const FILTERS: Array<{ key: Filter; label: string; test: (r: Row) => boolean }> = [
   { key: "flipped", label: "Flipped", test: (r) => r.flipped },
   { key: "wrong", label: "Wrong", test: (r) => r.status === "ok" && r.hard < 1 },
-  { key: "errors", label: "Errors / timeouts", test: (r) => r.status !== "ok" },
+  // Errors, timeouts and truncated answers are not answers: never scored, only counted.
+  { key: "errors", label: "Not answered", test: (r) => r.status !== "ok" },
   { key: "all", label: "All", test: () => true },
 ];
 
@@ -37,7 +38,8 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
         <h3 className="text-sm font-semibold">Selection items</h3>
         {rows.length > 0 && (
           <span className="text-xs text-gray-600 tabular-nums">
-            candidate correct {correct}/{rows.length}
+            candidate correct {correct}/{rows.length - counts.errors}
+            {counts.errors > 0 && ` · ${counts.errors} not answered`}
             {currentKnown && ` · fixed ${fixed} · broken ${counts.flipped - fixed}`}
           </span>
         )}

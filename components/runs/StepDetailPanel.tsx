@@ -1,5 +1,6 @@
 "use client";
 import type { StepDetail } from "@/lib/contracts/api";
+import { describeCoverage, isPartial, type SelectionCoverage } from "@/lib/contracts/coverage";
 import { isApiError } from "../api-client";
 import { SkillDiff } from "../diff/SkillDiff";
 import { formatScore, shortHash } from "../format";
@@ -65,6 +66,7 @@ export function StepDetailPanel({ runId, step, isLatest, hasSteps }: { runId: st
           <Notice>{NO_CANDIDATE[data.step.action] ?? `No candidate was built at this step (${data.step.action}); the skill stayed as it was.`}</Notice>
         )}
       </section>
+      <CoverageNotice c={data.step.coverage} />
       <EditsTable edits={data.edits} />
       <SelectionTable rows={data.selection} currentKnown={data.currentKnown} />
       <RolloutTable runId={runId} step={step} />
@@ -73,6 +75,18 @@ export function StepDetailPanel({ runId, step, isLatest, hasSteps }: { runId: st
         <pre className="mt-2 max-h-72 overflow-auto rounded bg-gray-50 p-2 font-mono text-gray-800">{JSON.stringify(data.step.record, null, 2)}</pre>
       </details>
     </Card>
+  );
+}
+
+/** What the gate compared, when some selection items went unanswered (and why it skipped, if it did). */
+function CoverageNotice({ c }: { c: SelectionCoverage | null }) {
+  if (!isPartial(c)) return null;
+  const text = `The gate compared the candidate with the current skill on the items both answered: ${describeCoverage(c)}. Unanswered items are never scored as wrong.`;
+  return (
+    <Notice tone={c.skipReason ? "warn" : "info"}>
+      <span data-testid="step-coverage">{text}</span>
+      {c.skipReason && <> Skipped instead of deciding: {c.skipReason}.</>}
+    </Notice>
   );
 }
 
@@ -87,6 +101,7 @@ function StepSummary({ d }: { d: StepDetail }) {
           candidate hard {formatScore(c.selectionHard)} · soft {formatScore(c.selectionSoft)} · gate {formatScore(c.gateScore)}
         </span>
       )}
+      {isPartial(d.step.coverage) && <span className="text-amber-700">{describeCoverage(d.step.coverage)}</span>}
       <span className="tabular-nums">
         current {formatScore(d.step.currentScore)} · best {formatScore(d.step.bestScore)}
       </span>

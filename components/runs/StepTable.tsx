@@ -1,6 +1,7 @@
 "use client";
 import { useMemo, useState } from "react";
 import type { StepRow } from "@/lib/contracts/api";
+import { describeCoverage, isPartial } from "@/lib/contracts/coverage";
 import { formatScore } from "../format";
 import { ActionBadge } from "../ui/ActionBadge";
 import { Card } from "../ui/Card";
@@ -98,7 +99,14 @@ function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean
       <td className={TD_NUM}>
         {formatScore(s.trainHard)} <span className="text-gray-400">/</span> {formatScore(s.trainSoft)}
       </td>
-      <td className={TD_NUM}>{formatScore(s.candidateScore)}</td>
+      <td className={TD_NUM}>
+        {formatScore(s.candidateScore)}
+        {isPartial(s.coverage) && (
+          <span className="ml-1 text-xs text-amber-700" title={describeCoverage(s.coverage)} data-testid={`step-coverage-${s.step}`}>
+            ({s.coverage.nPaired}/{s.coverage.nItems})
+          </span>
+        )}
+      </td>
       <td className={TD_NUM}>{formatScore(s.currentScore)}</td>
       <td className={`${TD_NUM} font-medium`}>{formatScore(s.bestScore)}</td>
       <td className={`${TD_NUM} text-gray-700`}>

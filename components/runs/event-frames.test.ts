@@ -31,6 +31,21 @@ describe("frame summaries", () => {
     expect(frameStep(f)).toBe(3);
     expect(summarizeFrame(f)).toBe("reject: candidate 0.500 vs current 0.600; best 0.600");
   });
+  it("shows the paired scores and the coverage when items went unanswered, and a skip's reason", () => {
+    const partial = frame(7, "gateDecided", {
+      step: 3, action: "accept", candidateScore: 0.9, currentScoreBefore: 0.6, bestScore: 0.9,
+      nItems: 10, nPaired: 8, nErrors: 1, nTimeouts: 0, nTruncated: 1, candidatePairedScore: 0.875, currentPairedScore: 0.625, reason: null,
+    });
+    expect(summarizeFrame(partial)).toBe("accept: candidate 0.875 vs current 0.625; best 0.900; scored on 8 of 10 items (1 error, 1 truncated)");
+    const skip = frame(8, "gateDecided", {
+      step: 4, action: "skip_errors", candidateScore: 0.9, currentScoreBefore: 0.6, bestScore: 0.6,
+      nItems: 10, nPaired: 5, nErrors: 5, nTimeouts: 0, nTruncated: 0, candidatePairedScore: 1, currentPairedScore: 0.6, reason: "too many",
+    });
+    expect(summarizeFrame(skip)).toBe("skip_errors: candidate 1.000 vs current 0.600; best 0.600; scored on 5 of 10 items (5 errors) — too many");
+    expect(summarizeFrame(frame(9, "rolloutCompleted", { step: 4, hard: 0.5, soft: 0.5, n: 10, nErrors: 0, nTimeouts: 1, nTruncated: 2 }))).toBe(
+      "train rollout hard 0.500 soft 0.500 on 10 items (1 timeout, 2 truncated not answered)",
+    );
+  });
   it("counts applied edits from the apply report", () => {
     const f = frame(8, "candidateBuilt", {
       step: 3,

@@ -3,6 +3,7 @@
  * the step a frame belongs to, and a one-line summary for the event log.
  */
 import type { StreamFrame } from "@/lib/contracts/run-events";
+import { describeCoverage, describeUnanswered } from "@/lib/contracts/coverage";
 import { formatScore, shortHash } from "../format";
 
 /** The event log keeps the most recent frames only; the run's tables hold the full history. */
@@ -34,6 +35,23 @@ export function frameStep(frame: StreamFrame): number | null {
   return num(frame.payload, "step");
 }
 
+const counts = (p: Payload) => ({ nErrors: num(p, "nErrors") ?? 0, nTimeouts: num(p, "nTimeouts") ?? 0, nTruncated: num(p, "nTruncated") ?? 0 });
+
+/** " (2 errors, 1 truncated not answered)" or "". */
+function unanswered(p: Payload): string {
+  const text = describeUnanswered(counts(p));
+  return text ? ` (${text} not answered)` : "";
+}
+
+/** The gate's basis when some items were left out, and its skip reason. */
+function gateCoverage(p: Payload): string {
+  const nItems = num(p, "nItems");
+  const nPaired = num(p, "nPaired");
+  if (nItems === null || nPaired === null || nPaired >= nItems) return "";
+  const reason = str(p, "reason");
+  return `; ${describeCoverage({ nItems, nPaired, ...counts(p) })}${reason ? ` — ${reason}` : ""}`;
+}
+
 function countApplied(p: Payload): string {
   const report = p.applyReport;
   if (!Array.isArray(report)) return "";
@@ -50,17 +68,20 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
     ((num(p, "resumedFromStep") ?? 0) > 0 ? `; resumed after step ${num(p, "resumedFromStep")}` : ""),
   baselineScored: (p) => `baseline selection ${sc(p, "score")} (hard ${sc(p, "hard")}, soft ${sc(p, "soft")})`,
   stepStarted: (p) => `step ${num(p, "step")} started (epoch ${num(p, "epoch")}, #${num(p, "stepInEpoch")})`,
-  rolloutCompleted: (p) =>
-    `train rollout hard ${sc(p, "hard")} soft ${sc(p, "soft")} on ${num(p, "n")} items` +
-    ((num(p, "nErrors") ?? 0) + (num(p, "nTimeouts") ?? 0) > 0 ? ` (${num(p, "nErrors")} errors, ${num(p, "nTimeouts")} timeouts)` : ""),
+  rolloutCompleted: (p) => `train rollout hard ${sc(p, "hard")} soft ${sc(p, "soft")} on ${num(p, "n")} items${unanswered(p)}`,
   patchesProposed: (p) =>
     `${num(p, "nFailurePatches")} failure + ${num(p, "nSuccessPatches")} success patches` +
     ((num(p, "nInvalid") ?? 0) > 0 ? `, ${num(p, "nInvalid")} invalid` : ""),
   patchesMerged: (p) => `merged into ${num(p, "nMerged")} edits` + ((num(p, "fallbacks") ?? 0) > 0 ? ` (${num(p, "fallbacks")} fallbacks)` : ""),
   editsSelected: (p) => `${num(p, "nEdits") ?? "?"} edits selected, budget ${num(p, "budget") ?? "none"}${p.ranked ? " (ranked)" : ""}`,
   candidateBuilt: (p) => `candidate ${shortHash(str(p, "candidateHash"))}${countApplied(p)}`,
-  candidateScored: (p) => `candidate hard ${sc(p, "hard")} soft ${sc(p, "soft")}, gate ${sc(p, "gateScore")}${p.cached ? " (cached)" : ""}`,
-  gateDecided: (p) => `${str(p, "action")}: candidate ${sc(p, "candidateScore")} vs current ${sc(p, "currentScoreBefore")}; best ${sc(p, "bestScore")}`,
+  candidateScored: (p) => `candidate hard ${sc(p, "hard")} soft ${sc(p, "soft")}, gate ${sc(p, "gateScore")}${p.cached ? " (cached)" : ""}${unanswered(p)}`,
+  gateDecided: (p) => {
+    // When items went unanswered, the comparison was over the paired items: show those scores.
+    const partial = gateCoverage(p);
+    const [cand, cur] = partial ? ["candidatePairedScore", "currentPairedScore"] : ["candidateScore", "currentScoreBefore"];
+    return `${str(p, "action")}: candidate ${sc(p, cand)} vs current ${sc(p, cur)}; best ${sc(p, "bestScore")}${partial}`;
+  },
   stepCommitted: (p) => `committed (${str(p, "action")}): current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
   slowUpdateApplied: (p) => `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` + (num(p, "selectionHard") !== null ? `, selection ${sc(p, "selectionHard")}` : ""),
   metaSkillUpdated: (p) => `epoch ${num(p, "epoch")} meta skill: ${str(p, "action")}`,

@@ -12,6 +12,8 @@ const ACTION_TONE: Record<string, Tone> = {
   rejected: "red",
   skip_no_patches: "gray",
   skip_no_rewrite: "gray",
+  skip_errors: "amber",
+  skipped_errors: "amber",
   skipped: "gray",
 };
 
@@ -20,6 +22,8 @@ const LABEL: Record<string, string> = {
   accepted_new_best: "new best",
   skip_no_patches: "skip · no patches",
   skip_no_rewrite: "skip · no rewrite",
+  skip_errors: "skip · errors",
+  skipped_errors: "skipped · errors",
   force_accept: "force accept",
   force_accepted: "force accepted",
 };

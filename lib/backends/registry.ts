@@ -106,6 +106,7 @@ function simProvider(ctx: ClientContext): ProviderFactory {
       unhelpfulRate: m.sim_unhelpful_rate,
       malformedRate: m.sim_malformed_rate,
       latencyMs: m.sim_latency_ms,
+      truncateRate: m.sim_truncate_rate,
     });
     return { endpoint: "sim", retries: false, transport: { params: () => ({}), send: (req, signal) => sim.complete({ ...req, signal }) } };
   };

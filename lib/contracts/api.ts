@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BudgetSectionSchema, type RunConfig } from "./run-config";
+import type { SelectionCoverage } from "./coverage";
 import type { DatasetFingerprint } from "./datasets";
 
 // ---------- requests ----------
@@ -113,6 +114,8 @@ export interface StepRow {
   candidateScore: number | null;
   currentScore: number | null;
   bestScore: number | null;
+  /** What the gate's scores were taken over (items both skills answered); null for steps without a gate. */
+  coverage: SelectionCoverage | null;
   createdAt: string;
 }
 

@@ -8,7 +8,8 @@ export const EvalItemSchema = z.object({
   id: z.string(),
   hard: z.number(),
   soft: z.number(),
-  status: z.enum(["ok", "error", "timeout"]),
+  /** Only `ok` rows are answers; the others are never scored (error, timeout, cut off by the token limit). */
+  status: z.enum(["ok", "error", "timeout", "truncated"]),
   prediction: z.string().optional(),
   reference: z.string().optional(),
   failReason: z.string().optional(),
@@ -50,6 +51,10 @@ export const TokensByStageSchema = z.record(z.string(), TokenStatsSchema);
 
 const step = z.number().int();
 const score = z.number();
+const count = z.number().int();
+
+/** Rows that were not answers, by why; they are never scored, only counted. */
+const unanswered = { nErrors: count, nTimeouts: count, nTruncated: count };
 
 export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -64,21 +69,24 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("baselineScored"),
+    /** Means over the answered items. */
     hard: score,
     soft: score,
     score,
     skillHash: z.string(),
+    nItems: count,
+    ...unanswered,
     results: z.array(EvalItemSchema),
   }),
   z.object({ type: z.literal("stepStarted"), step, epoch: step, stepInEpoch: step }),
   z.object({
     type: z.literal("rolloutCompleted"),
     step,
+    /** Means over the answered items. */
     hard: score,
     soft: score,
     n: z.number().int(),
-    nErrors: z.number().int(),
-    nTimeouts: z.number().int(),
+    ...unanswered,
     results: z.array(EvalItemSchema),
   }),
   z.object({
@@ -115,21 +123,34 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("candidateScored"),
     step,
+    /** The candidate's own means over the items it answered. */
     hard: score,
     soft: score,
     gateScore: score,
     cached: z.boolean(),
+    nItems: count,
+    ...unanswered,
     results: z.array(EvalItemSchema),
   }),
   z.object({
     type: z.literal("gateDecided"),
     step,
-    action: z.enum(["accept_new_best", "accept", "reject", "force_accept"]),
+    /** skip_errors: too many selection items unanswered to compare; `reason` says how many and why. */
+    action: z.enum(["accept_new_best", "accept", "reject", "force_accept", "skip_errors"]),
     candidateScore: score,
     currentScoreBefore: score,
     currentScore: score,
     bestScore: score,
     bestStep: z.number().int(),
+    /** Selection items, and those both skills answered: the comparison is over these only. */
+    nItems: count,
+    nPaired: count,
+    /** Items left out of the comparison, by why (the candidate's reason first). */
+    ...unanswered,
+    /** Both skills' gate scores over the paired items (equal to the stored scores when nothing was left out). */
+    candidatePairedScore: score,
+    currentPairedScore: score,
+    reason: z.string().nullable(),
   }),
   z.object({
     type: z.literal("stepCommitted"),
@@ -164,8 +185,11 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("testScored"),
     which: z.enum(["initial", "best", "final"]),
+    /** Means over the answered items. */
     hard: score,
     soft: score,
+    nItems: count,
+    ...unanswered,
     byTaskType: z.record(z.string(), z.object({ total: z.number(), hard_acc: z.number() })),
     results: z.array(EvalItemSchema),
   }),

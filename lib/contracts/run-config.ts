@@ -104,6 +104,8 @@ export const ModelSectionSchema = z.object({
   sim_malformed_rate: num.min(0).max(1).default(0),
   /** Simulated model: added latency per call in milliseconds. */
   sim_latency_ms: capped(0, 600_000).default(0),
+  /** Simulated target: probability that an answer is cut off by the token limit (drawn per call and limit). */
+  sim_truncate_rate: num.min(0).max(1).default(0),
 }).catchall(z.unknown()); // transport keys of the real backends are checked by the loader against lib/backends
 
 export const TrainSectionSchema = z.strictObject({
@@ -153,6 +155,11 @@ export const EvaluationSectionSchema = z.strictObject({
   eval_test: z.boolean().default(true),
   /** 0 = off; otherwise stop after N consecutive rejected candidates. */
   gate_patience: capped(0, LIMITS.totalSteps).default(0),
+  /**
+   * Largest share of selection items that may go unanswered (error, timeout, truncated on either skill)
+   * for the gate still to decide; above it the step is skipped (`skip_errors`).
+   */
+  max_error_share: num.min(0).max(1).default(0.2),
 });
 
 export const EnvSectionSchema = z.object({
@@ -173,6 +180,11 @@ export const EnvSectionSchema = z.object({
   workers: capped(1, LIMITS.workers).default(16),
   max_turns: capped(1, LIMITS.turns).default(1),
   max_completion_tokens: capped(1, LIMITS.tokens).default(16384),
+  /**
+   * Token limit of the one retry of a target answer cut off by the limit: null = twice the call's limit.
+   * Set it to the model's output cap when that is lower; at or below the call's limit there is no retry.
+   */
+  truncation_retry_max_tokens: capped(1, LIMITS.tokens).nullable().default(null),
 }).catchall(z.unknown()); // benchmark-specific keys are checked by the loader against lib/envs/catalog
 
 export const BudgetSectionSchema = z.strictObject({

@@ -76,6 +76,14 @@ async function upsertSkill(tx: DbTx, runId: string, v: { kind: string; step: num
   });
 }
 
+const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
+  force_accept: "force_accepted",
+  reject: "rejected",
+  accept: "accepted",
+  accept_new_best: "accepted_new_best",
+  skip_errors: "skipped_errors",
+};
+
 /** Applies the derived-row changes of one event. */
 async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: string) => string): Promise<void> {
   switch (e.type) {
@@ -116,9 +124,10 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       return;
     }
     case "gateDecided": {
-      const status = e.action === "force_accept" ? "force_accepted" : e.action === "reject" ? "rejected" : e.action === "accept" ? "accepted" : "accepted_new_best";
+      const status = CANDIDATE_STATUS[e.action];
       await tx.skillVersion.updateMany({ where: { runId, kind: "candidate", step: e.step }, data: { status } });
-      await tx.edit.updateMany({ where: { runId, step: e.step, stage: "selected" }, data: { gateStatus: e.action === "reject" ? "rejected" : "accepted" } });
+      const gateStatus = e.action === "reject" ? "rejected" : e.action === "skip_errors" ? "skipped" : "accepted";
+      await tx.edit.updateMany({ where: { runId, step: e.step, stage: "selected" }, data: { gateStatus } });
       await tx.run.update({ where: { id: runId }, data: { currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep } });
       return;
     }

@@ -3,6 +3,7 @@
  * (current vs candidate skill, edits, per-item selection outcomes with flips). Dates become ISO strings.
  */
 import type { EditRow, RunDetail, RunListItem, StepDetail, StepRow } from "../contracts/api";
+import { coverageOfRecord } from "../contracts/coverage";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
@@ -15,9 +16,15 @@ export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }):
   return { ...row, createdAt: row.createdAt.toISOString(), startedAt: iso(row.startedAt), finishedAt: iso(row.finishedAt) };
 }
 
-function toStepRow(s: Record<string, unknown> & { createdAt: Date }): StepRow {
-  const { runId: _r, recordJson: _j, candidateHash: _h, createdAt, ...rest } = s;
-  return { ...(rest as unknown as Omit<StepRow, "createdAt">), createdAt: createdAt.toISOString() };
+function toStepRow(s: Record<string, unknown> & { createdAt: Date; recordJson: string }): StepRow {
+  const { runId: _r, recordJson, candidateHash: _h, createdAt, ...rest } = s;
+  const coverage = coverageOfRecord(parseRecord(recordJson));
+  return { ...(rest as unknown as Omit<StepRow, "createdAt" | "coverage">), coverage, createdAt: createdAt.toISOString() };
+}
+
+function parseRecord(json: string): Record<string, unknown> {
+  const v: unknown = JSON.parse(json);
+  return v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
 }
 
 export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Promise<RunDetail> {
@@ -88,7 +95,7 @@ export async function getStepDetail(runId: string, step: number, hash: (s: strin
   const curHard = new Map(currentEvals.map((e) => [e.itemId, e.hard]));
   const { runId: _r, recordJson, candidateHash: _h, ...stepCols } = row;
   return {
-    step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: JSON.parse(recordJson) as Record<string, unknown> },
+    step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: parseRecord(recordJson) },
     current: { content: current, hash: currentHash },
     candidate: cand
       ? { content: cand.content, hash: cand.contentHash, status: cand.status, selectionHard: cand.selectionHard, selectionSoft: cand.selectionSoft, gateScore: cand.gateScore }

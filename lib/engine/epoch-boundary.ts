@@ -7,11 +7,12 @@ import { epochDir, skillKey, type RunContext } from "./context";
 import { decideGate } from "./gate";
 import { extractJson } from "./json-extract";
 import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
-import { gateScoreOf, scoreOnSelection } from "./phases/evaluate";
+import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
 import { extractSlowUpdate, injectEmptySlowUpdate, replaceSlowUpdate } from "./protected";
 import { metaSkillSystemPrompt, metaSkillUserPrompt, slowUpdateSystemPrompt, slowUpdateUserPrompt } from "./prompts/epoch";
 import { skillHash } from "./scoring";
 import { saveState, type TrainState } from "./state";
+import { coverageRecord } from "./step-gate";
 import type { Item } from "./types";
 
 export interface BoundaryInput {
@@ -123,30 +124,43 @@ async function applyGuidance(
     update_origin: "slow_update_momentum",
     update_target: UPDATE_TARGET,
   };
-  if (ctx.cfg.optimizer.slow_update_gate_with_selection) {
-    // The slow gate is always a real gate, even with use_gate off (as in the original).
-    const s = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${opts.dir}/selection_eval`, items: opts.selectionItems });
-    const score = gateScoreOf(ctx, s, candidate);
-    const d = decideGate({ candidateScore: score, currentScore: st.currentScore ?? 0, bestScore: st.bestScore ?? 0, bestStep: st.bestStep, step: opts.lastStep, useGate: true });
-    if (d.candidateBecomesCurrent) {
-      st.currentSkill = candidate;
-      st.currentScore = d.currentScore;
-      st.currentOrigin = origin;
-    }
-    if (d.candidateBecomesBest) {
-      st.bestSkill = candidate;
-      st.bestScore = d.bestScore;
-      st.bestStep = d.bestStep;
-      st.bestOrigin = origin;
-    }
-    return { ...result, selection_hard: s.hard, selection_soft: s.soft, action: d.action };
-  }
+  if (ctx.cfg.optimizer.slow_update_gate_with_selection) return { ...result, ...(await gateGuidance(ctx, st, { ...opts, candidate, origin })) };
   // Force mode: the guidance becomes current without competing for best; the cache holds the gate-space
-  // score in the hard slot (a known quirk of the original, kept for identical decisions).
+  // score in the hard slot (a known quirk of the original, kept for identical decisions). The score, and
+  // so `currentRef`, stays that of the skill it was injected into.
   st.currentSkill = candidate;
   st.selCache[skillHash(candidate)] = [st.currentScore ?? 0, 0];
   st.currentOrigin = origin;
   return { ...result, action: "force_accept" };
+}
+
+/** The slow gate is always a real gate, even with use_gate off (as in the original), and pairs like the step gate. */
+async function gateGuidance(
+  ctx: RunContext,
+  st: TrainState,
+  opts: BoundaryInput & { dir: string; candidate: string; origin: string },
+): Promise<Record<string, unknown>> {
+  const { candidate, origin } = opts;
+  const s = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${opts.dir}/selection_eval`, items: opts.selectionItems });
+  const score = gateScoreOf(ctx, s, candidate);
+  const cand = { sel: s, gate: score, skill: candidate };
+  const cur = compareOnSelection(ctx, st, cand, { score: st.currentScore ?? 0, skill: st.currentSkill, ref: st.currentRef });
+  const scored = { selection_hard: s.hard, selection_soft: s.soft, ...(cur.nPaired < cur.nItems ? coverageRecord(cur) : {}) };
+  if (cur.skipReason !== null) return { ...scored, action: "skip_errors", gate_skip_reason: cur.skipReason };
+  const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
+  const d = decideGate({
+    candidateScore: score,
+    currentScore: st.currentScore ?? 0,
+    bestScore: st.bestScore ?? 0,
+    bestStep: st.bestStep,
+    step: opts.lastStep,
+    useGate: true,
+    vsCurrent: [cur.candidate, cur.incumbent],
+    vsBest: [best.candidate, best.incumbent],
+  });
+  if (d.candidateBecomesCurrent) Object.assign(st, { currentSkill: candidate, currentScore: d.currentScore, currentRef: s.hash, currentOrigin: origin });
+  if (d.candidateBecomesBest) Object.assign(st, { bestSkill: candidate, bestScore: d.bestScore, bestRef: s.hash, bestStep: d.bestStep, bestOrigin: origin });
+  return { ...scored, action: d.action };
 }
 
 async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, lastStepSkill: string): Promise<void> {

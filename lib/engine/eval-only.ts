@@ -4,7 +4,7 @@
 import { createContext } from "./context";
 import { rolloutItems } from "./phases/rollout";
 import { planRun } from "./trainer";
-import { computeScore } from "./scoring";
+import { answeredScore, statusCounts } from "./outcomes";
 import { buildEvalBatch } from "./split-plan";
 import type { EngineDeps } from "./ports";
 import type { Item } from "./types";
@@ -16,10 +16,12 @@ export interface EvalSummary {
   skill: string;
   split: EvalSplit;
   n_items: number;
+  /** Means over the answered items; the unanswered ones are counted below. */
   hard: number;
   soft: number;
   n_errors: number;
   n_timeouts: number;
+  n_truncated: number;
   by_task_type: ReturnType<typeof taskTypeBuckets>;
 }
 
@@ -38,15 +40,17 @@ export async function runEvalOnly(
   const seed = deps.config.train.seed;
   if (ctx.env.prepareBatch) items = ctx.env.prepareBatch(items, seed);
   const rows = await rolloutItems(ctx, { dir: "eval", items, skill: deps.skill, phase: "test", seed });
-  const { hard, soft } = computeScore(rows);
+  const { hard, soft } = answeredScore(rows);
+  const counts = statusCounts(rows);
   const summary: EvalSummary = {
     skill: deps.skillLabel,
     split: deps.split,
     n_items: rows.length,
     hard,
     soft,
-    n_errors: rows.filter((r) => r.status === "error").length,
-    n_timeouts: rows.filter((r) => r.status === "timeout").length,
+    n_errors: counts.nErrors,
+    n_timeouts: counts.nTimeouts,
+    n_truncated: counts.nTruncated,
     by_task_type: taskTypeBuckets(rows, ctx.env.taskTypes()),
   };
   await ctx.store.putJson("eval_summary.json", summary);

@@ -4,19 +4,22 @@
  * skills, and write summary.json.
  */
 import type { RunContext } from "./context";
-import { evalItems, gateScoreOf } from "./phases/evaluate";
+import { answeredScore, isAnswered, outcomesOf, statusCounts } from "./outcomes";
+import { compareOnSelection, evalItems, gateScoreOf } from "./phases/evaluate";
 import { rolloutItems, toEvalItem } from "./phases/rollout";
-import { computeScore, skillHash } from "./scoring";
+import { skillHash } from "./scoring";
+import { coverageRecord } from "./step-gate";
 import { saveState, type TrainState } from "./state";
 import type { Item, Splits, Trajectory } from "./types";
 import { redactSecrets } from "../contracts/redact";
 
 export type Buckets = Record<string, { total: number; hard_acc: number }>;
 
+/** Hard accuracy per task type over the answered rows (unanswered ones are counted in the events instead). */
 export function taskTypeBuckets(rows: readonly Trajectory[], taskTypes: readonly string[]): Buckets {
   const acc = new Map<string, { total: number; hard: number }>();
   for (const t of [...taskTypes, "overall"]) acc.set(t, { total: 0, hard: 0 });
-  for (const r of rows) {
+  for (const r of rows.filter(isAnswered)) {
     for (const k of [r.taskType || "other", "overall"]) {
       const b = acc.get(k) ?? { total: 0, hard: 0 };
       b.total += 1;
@@ -36,8 +39,8 @@ async function testRun(
   const rows = opts.reuse ?? (await rolloutItems(ctx, { dir: opts.dir, items: opts.items, skill: opts.skill, phase: "test", seed: ctx.cfg.train.seed }));
   const buckets = taskTypeBuckets(rows, ctx.env.taskTypes());
   await ctx.store.putJson(`${opts.dir}/summary.json`, buckets);
-  const { hard, soft } = computeScore(rows);
-  await ctx.emit({ type: "testScored", which: opts.which, hard, soft, byTaskType: buckets, results: rows.map(toEvalItem) });
+  const { hard, soft } = answeredScore(rows);
+  await ctx.emit({ type: "testScored", which: opts.which, hard, soft, nItems: rows.length, ...statusCounts(rows), byTaskType: buckets, results: rows.map(toEvalItem) });
   return { hard, soft, rows };
 }
 
@@ -46,6 +49,30 @@ export interface FinishInput {
   initialSkill: string;
   selectionItems: Item[];
   startedAt: number;
+}
+
+/**
+ * Scores the final skill on the selection items and promotes it when it beats best on the items both
+ * answered — unless too many items went unanswered to tell (then best stays, and the summary says why).
+ */
+async function validateFinal(ctx: RunContext, st: TrainState, items: Item[], out: Record<string, unknown>): Promise<void> {
+  const rows = await rolloutItems(ctx, { dir: "final_selection_eval", items, skill: st.currentSkill, phase: "selection", seed: ctx.cfg.train.seed });
+  const s = answeredScore(rows);
+  const score = gateScoreOf(ctx, s, st.currentSkill);
+  Object.assign(out, { final_selection_hard: s.hard, final_selection_soft: s.soft });
+  const outcomes = outcomesOf(rows);
+  const sel = { ...s, cached: false, results: rows, hash: skillHash(st.currentSkill), outcomes, nItems: rows.length, counts: statusCounts(rows) };
+  const cmp = compareOnSelection(ctx, st, { sel, gate: score, skill: st.currentSkill }, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" });
+  if (cmp.nPaired < cmp.nItems) Object.assign(out, coverageRecord(cmp, "final_selection"));
+  if (cmp.skipReason !== null) {
+    out.final_selection_skip_reason = cmp.skipReason;
+    return;
+  }
+  if (st.bestScore === null || cmp.candidate > cmp.incumbent) {
+    Object.assign(st, { bestSkill: st.currentSkill, bestScore: score, bestRef: sel.hash, bestStep: st.lastCompletedStep, bestOrigin: st.currentOrigin });
+    await ctx.store.putText("best_skill.md", st.bestSkill);
+    await saveState(ctx, st);
+  }
 }
 
 export async function finishTraining(ctx: RunContext, st: TrainState, input: FinishInput): Promise<Record<string, unknown>> {
@@ -66,15 +93,7 @@ export async function finishTraining(ctx: RunContext, st: TrainState, input: Fin
     if (same) {
       out.final_selection_hard = st.bestScore;
     } else {
-      const rows = await rolloutItems(ctx, { dir: "final_selection_eval", items: input.selectionItems, skill: st.currentSkill, phase: "selection", seed: ctx.cfg.train.seed });
-      const s = computeScore(rows);
-      const score = gateScoreOf(ctx, s, st.currentSkill);
-      Object.assign(out, { final_selection_hard: s.hard, final_selection_soft: s.soft });
-      if (st.bestScore === null || score > st.bestScore) {
-        Object.assign(st, { bestSkill: st.currentSkill, bestScore: score, bestStep: st.lastCompletedStep, bestOrigin: st.currentOrigin });
-        await ctx.store.putText("best_skill.md", st.bestSkill);
-        await saveState(ctx, st);
-      }
+      await validateFinal(ctx, st, input.selectionItems, out);
     }
     const testItems = evalItems(ctx, input.splits, "test");
     const base = await testRun(ctx, { skill: input.initialSkill, dir: "test_eval_baseline", items: testItems, which: "initial" });
@@ -106,6 +125,7 @@ function buildSummary(ctx: RunContext, st: TrainState, input: FinishInput, tests
   const epochs = [...new Set(h.map((r) => r.epoch))].sort((a, b) => a - b);
   const baseline = st.selCache[skillHash(input.initialSkill)];
   const delta = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? a - b : null);
+  const errorSkips = actions.filter((a) => a === "skip_errors").length;
   return {
     version: "skillopt-ts-0.1.0",
     config: redactSecrets(ctx.cfg),
@@ -119,6 +139,8 @@ function buildSummary(ctx: RunContext, st: TrainState, input: FinishInput, tests
     total_accepts: actions.filter((a) => a.includes("accept")).length,
     total_rejects: actions.filter((a) => a === "reject").length,
     total_skips: actions.filter((a) => a === "skip_no_patches").length,
+    // Only present when it happened, so summaries of runs without unanswered items stay as they were.
+    ...(errorSkips > 0 ? { total_error_skips: errorSkips } : {}),
     stop_reason: st.stopReason ?? "completed",
     epoch_stats: epochs.map((e) => {
       const rs = h.filter((r) => r.epoch === e);

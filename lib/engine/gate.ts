@@ -98,6 +98,7 @@ export interface GateDecision {
 }
 
 export interface DecideGateOptions {
+  /** The candidate's own score: the one stored when it becomes current or best. */
   candidateScore: number;
   currentScore: number;
   bestScore: number;
@@ -105,6 +106,12 @@ export interface DecideGateOptions {
   /** The global step credited when the candidate becomes best. */
   step: number;
   useGate: boolean;
+  /**
+   * [candidate, incumbent] scores over the items both skills answered, when they differ from the stored
+   * scores (some items went unanswered); the comparisons use these instead.
+   */
+  vsCurrent?: readonly [number, number];
+  vsBest?: readonly [number, number];
 }
 
 /**
@@ -113,7 +120,9 @@ export interface DecideGateOptions {
  */
 export function decideGate(opts: DecideGateOptions): Readonly<GateDecision> {
   const { candidateScore: c, currentScore, bestScore, bestStep, step, useGate } = opts;
-  const beatsBest = c > bestScore;
+  const [cb, b] = opts.vsBest ?? [c, bestScore];
+  const [cc, cur] = opts.vsCurrent ?? [c, currentScore];
+  const beatsBest = cb > b;
   let decision: GateDecision;
   if (!useGate) {
     decision = {
@@ -124,7 +133,7 @@ export function decideGate(opts: DecideGateOptions): Readonly<GateDecision> {
       candidateBecomesCurrent: true,
       candidateBecomesBest: beatsBest,
     };
-  } else if (c > currentScore) {
+  } else if (cc > cur) {
     decision = {
       action: beatsBest ? "accept_new_best" : "accept",
       currentScore: c,

@@ -74,7 +74,7 @@ export interface PairsResult {
   all: Pair[];
   /** True when the policy dropped or added pairs (then both lists are saved). */
   changed: boolean;
-  /** Hard accuracy of each skill on the sampled items (top-ups excluded). */
+  /** Hard accuracy of each skill on the sampled items both answered (top-ups excluded). */
   prevHard: number;
   currHard: number;
 }
@@ -97,13 +97,16 @@ export async function longitudinalPairs(
   const currRows = await roll(opts.currSkill, `${opts.dirBase}/rollout_curr`, items, seed);
   const byId = (rows: Trajectory[]) => new Map(rows.map((r) => [r.id, r]));
   const [pm, cm] = [byId(prevRows), byId(currRows)];
-  const all = items.map((it) => buildPair(it, pm.get(it.id), cm.get(it.id)));
-  const scores = { prevHard: computeScore(prevRows).hard, currHard: computeScore(currRows).hard };
+  // An item either skill did not answer (error, timeout, truncated) says nothing about the skills: no pair.
+  const both = items.filter((it) => pm.get(it.id)?.status === "ok" && cm.get(it.id)?.status === "ok");
+  const all = both.map((it) => buildPair(it, pm.get(it.id), cm.get(it.id)));
+  const answeredByBoth = (rows: Trajectory[]) => rows.filter((r) => pm.get(r.id)?.status === "ok" && cm.get(r.id)?.status === "ok");
+  const scores = { prevHard: computeScore(answeredByBoth(prevRows)).hard, currHard: computeScore(answeredByBoth(currRows)).hard };
   const keep = KEEP[ctx.plan.pairPolicy];
   if (!keep) return { selected: all, all, changed: false, ...scores };
   const selected = all.filter((p) => keep.includes(p.category));
   if (ctx.plan.pairPolicy === "changed" && selected.length < n) {
-    const paired = new Set(all.map((p) => p.id));
+    const paired = new Set(items.map((it) => it.id));
     const candidates = pyShuffled(opts.train, seed).filter((it) => !paired.has(it.id));
     for (let i = 0; i < candidates.length && selected.length < n; i++) {
       const s = seed + i + 1;
@@ -111,6 +114,7 @@ export async function longitudinalPairs(
       const sid = safeId(candidates[i]!.id);
       const [pr] = await roll(opts.prevSkill, `${opts.dirBase}/rollout_prev/topup/${sid}`, one, s);
       const [cr] = await roll(opts.currSkill, `${opts.dirBase}/rollout_curr/topup/${sid}`, one, s);
+      if (pr?.status !== "ok" || cr?.status !== "ok") continue;
       const pair = buildPair(one[0]!, pr, cr);
       all.push(pair);
       if (keep.includes(pair.category)) selected.push(pair);

@@ -41,6 +41,13 @@ export interface CompletionResult {
   usage: { promptTokens: number; completionTokens: number };
   latencyMs: number;
   cached: boolean;
+  /**
+   * The provider stopped the answer at the token limit (`finish_reason: length`, `stop_reason:
+   * max_tokens`, a Responses answer incomplete for `max_output_tokens`). Every backend that has a token
+   * limit sets it; absent means false. A cut-off answer is not an answer: target calls retry it once with a
+   * larger limit, then record the item as `truncated`.
+   */
+  truncated?: boolean;
 }
 
 /**
@@ -109,7 +116,7 @@ export interface RolloutInput {
 
 /**
  * A benchmark. `rollout` must not throw for a bad item or a model failure: it returns a trajectory with
- * status error/timeout and a reason. A throw is treated the same way by the engine, as a last resort.
+ * status error/timeout/truncated and a reason. A throw is treated the same way by the engine, as a last resort.
  */
 export interface Environment {
   readonly name: string;

@@ -6,6 +6,7 @@
  */
 import type { RunContext } from "./context";
 import { skillKey } from "./context";
+import type { Outcomes } from "./outcomes";
 import type { StepRecord, TokensByStage } from "./types";
 
 export interface TrainState {
@@ -18,8 +19,18 @@ export interface TrainState {
   bestOrigin: string;
   lastCompletedStep: number;
   schedulerStep: number;
-  /** Selection (hard, soft) by skill hash. */
+  /** Selection (hard, soft) by skill hash, over the items the skill answered. */
   selCache: Record<string, [number, number]>;
+  /** Per-item selection outcomes by skill hash, so any two skills can be compared on the items both answered. */
+  selOutcomes: Record<string, Outcomes>;
+  /**
+   * The selection-cache hash whose outcomes stand behind `currentScore` / `bestScore`. It can differ from
+   * the hash of the skill text: the appendix flush and a force-injected slow update change the text but
+   * keep the score. Null when unknown (a state saved before outcomes were kept): comparisons then use the
+   * stored scores.
+   */
+  currentRef: string | null;
+  bestRef: string | null;
   consecutiveRejects: number;
   /** Last epoch whose slow update / meta skill finished. */
   slowDoneEpoch: number;
@@ -43,6 +54,10 @@ interface RuntimeStateFile {
   best_origin: string;
   scheduler: { current_step: number };
   sel_cache: Record<string, [number, number]>;
+  /** Added after the original's format; absent in older states. */
+  sel_outcomes?: Record<string, Outcomes>;
+  current_score_hash?: string | null;
+  best_score_hash?: string | null;
   consecutive_rejects: number;
   slow_update_done_epoch: number;
   meta_skill_done_epoch: number;
@@ -65,6 +80,9 @@ export function freshState(initialSkill: string): TrainState {
     lastCompletedStep: 0,
     schedulerStep: 0,
     selCache: {},
+    selOutcomes: {},
+    currentRef: null,
+    bestRef: null,
     consecutiveRejects: 0,
     slowDoneEpoch: 0,
     metaDoneEpoch: 0,
@@ -89,6 +107,9 @@ export async function loadState(ctx: RunContext): Promise<TrainState | null> {
     lastCompletedStep: s.last_completed_step,
     schedulerStep: s.scheduler?.current_step ?? 0,
     selCache: s.sel_cache ?? {},
+    selOutcomes: s.sel_outcomes ?? {},
+    currentRef: s.current_score_hash ?? null,
+    bestRef: s.best_score_hash ?? null,
     consecutiveRejects: s.consecutive_rejects ?? 0,
     slowDoneEpoch: s.slow_update_done_epoch ?? 0,
     metaDoneEpoch: s.meta_skill_done_epoch ?? 0,
@@ -114,6 +135,9 @@ export async function saveState(ctx: RunContext, st: TrainState): Promise<void> 
     best_origin: st.bestOrigin,
     scheduler: { current_step: st.schedulerStep },
     sel_cache: st.selCache,
+    sel_outcomes: st.selOutcomes,
+    current_score_hash: st.currentRef,
+    best_score_hash: st.bestRef,
     consecutive_rejects: st.consecutiveRejects,
     slow_update_done_epoch: st.slowDoneEpoch,
     meta_skill_done_epoch: st.metaDoneEpoch,

@@ -4,18 +4,18 @@
  */
 import { flushAppendix } from "./appendix-flush";
 import { stepDir, type RunContext } from "./context";
-import { decideGate } from "./gate";
 import { summarizeApplyReport } from "./patch";
 import { mergePatches, patchItems } from "./phases/aggregate";
-import { gateScoreOf, scoreOnSelection } from "./phases/evaluate";
 import { normalisePatches, reflect } from "./phases/reflect";
-import { countStatus, rolloutItems, toEvalItem } from "./phases/rollout";
+import { rolloutItems, toEvalItem } from "./phases/rollout";
 import { editViews } from "./edit-view";
 import { selectEdits } from "./phases/select";
 import { buildCandidate } from "./phases/update";
 import { metaBlock } from "./prompts/epoch";
 import type { Scheduler } from "./schedule";
-import { computeScore, round6, skillHash } from "./scoring";
+import { answeredScore, statusCounts, unansweredOf } from "./outcomes";
+import { round6, skillHash } from "./scoring";
+import { scoreAndGate } from "./step-gate";
 import type { TrainBatch } from "./split-plan";
 import type { TrainState } from "./state";
 import { buildBufferEntry, formatStepBuffer, type StepBufferEntry } from "./step-buffer";
@@ -47,6 +47,7 @@ async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInp
   const sd = stepDir(input.step);
   const out: Collected = { results: [], raw: [], failure: [], success: [], nInvalid: 0 };
   const perBatch: Record<string, unknown>[] = [];
+  const answeredPerBatch: number[] = [];
   let rolloutMs = 0;
   let reflectMs = 0;
   for (let a = 0; a < acc; a++) {
@@ -68,7 +69,8 @@ async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInp
     });
     reflectMs += ctx.clock.now() - t;
     const { failure, success } = normalisePatches(r.raw, ctx.plan.updateMode);
-    const score = computeScore(results);
+    const score = answeredScore(results);
+    answeredPerBatch.push(results.length - unansweredOf(statusCounts(results)));
     perBatch.push({
       batch_idx: a,
       batch_seed: batch.seed,
@@ -85,14 +87,18 @@ async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInp
     out.nInvalid += r.nInvalid;
   }
   const n = perBatch.reduce((s, b) => s + (b.n_envs as number), 0);
+  // Each batch's mean is over its answered items, so it weighs by those; unanswered items count apart.
+  const answered = answeredPerBatch.reduce((s, k) => s + k, 0);
   const weighted = (k: "hard" | "soft") =>
-    n === 0 ? 0 : round6(perBatch.reduce((s, b) => s + (b[k] as number) * (b.n_envs as number), 0) / n);
+    answered === 0 ? 0 : round6(perBatch.reduce((s, b, i) => s + (b[k] as number) * answeredPerBatch[i]!, 0) / answered);
+  const counts = statusCounts(out.results);
   Object.assign(rec, {
     rollout_hard: weighted("hard"),
     rollout_soft: weighted("soft"),
     rollout_n: n,
-    n_errors: countStatus(out.results).nErrors,
-    n_timeouts: countStatus(out.results).nTimeouts,
+    n_errors: counts.nErrors,
+    n_timeouts: counts.nTimeouts,
+    n_truncated: counts.nTruncated,
     accumulation_batches: perBatch,
     n_patches: out.raw.length,
     n_failure_patches: out.failure.length,
@@ -122,7 +128,7 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     hard: rec.rollout_hard as number,
     soft: rec.rollout_soft as number,
     n: c.results.length,
-    ...countStatus(c.results),
+    ...statusCounts(c.results),
     results: c.results.map(toEvalItem),
   });
   await ctx.emit({
@@ -199,16 +205,12 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   await ctx.emit({ type: "candidateBuilt", step: input.step, candidateHash, candidate, applyReport: upd.applyReport });
   ctx.checkAbort();
 
-  t = ctx.clock.now();
-  const sel2 = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${sd}/selection_eval`, items: input.selectionItems });
-  const candScore = gateScoreOf(ctx, sel2, candidate);
-  timing.evaluate_s = secs(ctx.clock.now() - t);
-  await ctx.emit({ type: "candidateScored", step: input.step, hard: sel2.hard, soft: sel2.soft, gateScore: candScore, cached: sel2.cached, results: sel2.results.map(toEvalItem) });
-  const before = st.currentScore ?? 0;
-  const d = decideGate({ candidateScore: candScore, currentScore: before, bestScore: st.bestScore ?? 0, bestStep: st.bestStep, step: input.step, useGate: ctx.cfg.evaluation.use_gate });
-  applyDecision(st, d, candidate, input.step);
-  Object.assign(rec, { selection_hard: sel2.hard, selection_soft: sel2.soft, gate_metric: ctx.plan.gateMetric, candidate_gate_score: candScore, action: d.action });
-  await ctx.emit({ type: "gateDecided", step: input.step, action: d.action, candidateScore: candScore, currentScoreBefore: before, currentScore: st.currentScore ?? 0, bestScore: st.bestScore ?? 0, bestStep: st.bestStep });
+  const g = await scoreAndGate(ctx, st, { step: input.step, candidate, dir: `${sd}/selection_eval`, items: input.selectionItems, rec });
+  if (g.action === "skip_errors") {
+    // The candidate's evaluation was paid for, so unlike the other skips this one records its tokens.
+    rec.tokens = UsageTracker.delta(tokensBefore, ctx.usage.snapshot());
+    return skipStep(ctx, st, { rec, raw: c.raw, action: g.action, started, input });
+  }
 
   if (ctx.cfg.optimizer.use_skill_aware_reflection) {
     const flush = await flushAppendix(ctx, { stepDir: sd, skill: st.currentSkill, raw: c.raw });
@@ -219,33 +221,20 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   }
   const entry = buildBufferEntry({
     step: input.step,
-    action: d.action,
+    action: g.action,
     results: c.results,
     failureResults: c.raw.filter((r) => r.source_type === "failure"),
     ranked: rankedItems,
     mode,
-    scoreBefore: st.currentScore ?? 0,
-    scoreAfter: candScore,
+    // The scores the decision compared (over the items both skills answered).
+    scoreBefore: g.vsCurrent.incumbent,
+    scoreAfter: g.vsCurrent.candidate,
   });
   await ctx.store.putJson(`${sd}/trajectory_digest.json`, entry);
-  st.consecutiveRejects = d.action === "reject" ? st.consecutiveRejects + 1 : 0;
+  st.consecutiveRejects = g.action === "reject" ? st.consecutiveRejects + 1 : 0;
   rec.tokens = UsageTracker.delta(tokensBefore, ctx.usage.snapshot());
   await commitStep(ctx, st, { rec, started, withOrigins: true });
   return entry;
-}
-
-function applyDecision(st: TrainState, d: ReturnType<typeof decideGate>, candidate: string, step: number): void {
-  if (d.candidateBecomesCurrent) {
-    st.currentSkill = candidate;
-    st.currentScore = d.currentScore;
-    st.currentOrigin = `step_${String(step).padStart(4, "0")}`;
-  }
-  if (d.candidateBecomesBest) {
-    st.bestSkill = candidate;
-    st.bestScore = d.bestScore;
-    st.bestStep = d.bestStep;
-    st.bestOrigin = st.currentOrigin;
-  }
 }
 
 async function recordLrDecision(ctx: RunContext, sd: string, decision: Record<string, unknown>): Promise<void> {
@@ -258,7 +247,7 @@ async function recordLrDecision(ctx: RunContext, sd: string, decision: Record<st
 async function skipStep(
   ctx: RunContext,
   st: TrainState,
-  opts: { rec: StepRecord; raw: AnalystResult[]; action: "skip_no_patches" | "skip_no_rewrite"; started: number; input: StepInput },
+  opts: { rec: StepRecord; raw: AnalystResult[]; action: "skip_no_patches" | "skip_no_rewrite" | "skip_errors"; started: number; input: StepInput },
 ): Promise<null> {
   if (ctx.cfg.optimizer.use_skill_aware_reflection) {
     const flush = await flushAppendix(ctx, { stepDir: stepDir(opts.input.step), skill: st.currentSkill, raw: opts.raw });
@@ -268,7 +257,7 @@ async function skipStep(
     }
   }
   opts.rec.action = opts.action;
-  // A skip records no token delta and no step-buffer entry (as in the original).
+  // A skip leaves no step-buffer entry, and records no token delta unless it made selection calls (as in the original).
   await commitStep(ctx, st, { rec: opts.rec, started: opts.started, withOrigins: false });
   return null;
 }

@@ -12,7 +12,6 @@ import { toEvalItem } from "./phases/rollout";
 import { injectEmptyAppendix } from "./protected";
 import { stopRunOf, type EngineDeps } from "./ports";
 import { createScheduler } from "./schedule";
-import { skillHash } from "./scoring";
 import { planTrainEpoch } from "./split-plan";
 import { freshState, loadState, saveState, type TrainState } from "./state";
 import { runStep } from "./step";
@@ -67,8 +66,8 @@ function configRecord(cfg: RunConfig, plan: RunPlan): Record<string, unknown> {
 async function baseline(ctx: RunContext, st: TrainState, skillInit: string, selectionItems: ReturnType<typeof evalItems>) {
   const s = await scoreOnSelection(ctx, st, { skill: skillInit, dir: "selection_eval_baseline", items: selectionItems });
   const score = gateScoreOf(ctx, s, skillInit);
-  Object.assign(st, { currentScore: score, bestScore: score, currentOrigin: "initial_skill", bestOrigin: "initial_skill" });
-  await ctx.emit({ type: "baselineScored", hard: s.hard, soft: s.soft, score, skillHash: skillHash(skillInit), results: s.results.map(toEvalItem) });
+  Object.assign(st, { currentScore: score, bestScore: score, currentRef: s.hash, bestRef: s.hash, currentOrigin: "initial_skill", bestOrigin: "initial_skill" });
+  await ctx.emit({ type: "baselineScored", hard: s.hard, soft: s.soft, score, skillHash: s.hash, nItems: s.nItems, ...s.counts, results: s.results.map(toEvalItem) });
   await saveState(ctx, st);
 }
 

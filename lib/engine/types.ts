@@ -9,14 +9,20 @@ export type Item = { id: string } & Record<string, unknown>;
 
 export type Splits = { train: Item[]; val: Item[]; test: Item[] };
 
-export type TrajectoryStatus = "ok" | "error" | "timeout";
+/**
+ * `ok` is an answer (right or wrong); the others are not answers: the call failed after its retries
+ * (`error`), ran out of time (`timeout`) or was cut off by the token limit even after the one retry with
+ * a larger limit (`truncated`).
+ */
+export type TrajectoryStatus = "ok" | "error" | "timeout" | "truncated";
 
 /** One entry of a rendered conversation (see spec §7.2 for how each shape renders). */
 export type ConversationEntry = string | Record<string, unknown>;
 
 /**
- * A scored rollout of one item. `status` separates infrastructure failures (error, timeout) from wrong
- * answers: those rows still score 0 but are counted and shown apart (a deliberate deviation).
+ * A scored rollout of one item. `status` separates rows that are not answers (error, timeout, truncated)
+ * from wrong answers: such rows carry 0 but are never scored — every mean and every gate comparison
+ * leaves them out and counts them apart (a deliberate deviation).
  */
 export interface Trajectory {
   id: string;
@@ -50,7 +56,8 @@ export type LrControlMode = "fixed" | "autonomous" | "none";
 export type PairPolicy = "mixed" | "changed" | "unchanged";
 
 export type GateAction = "accept_new_best" | "accept" | "reject" | "force_accept";
-export type StepAction = GateAction | "skip_no_patches" | "skip_no_rewrite";
+/** `skip_errors`: too many selection items were not answered to compare the candidate with the current skill. */
+export type StepAction = GateAction | "skip_no_patches" | "skip_no_rewrite" | "skip_errors";
 
 /** An update item: an edit (patch mode), a revise suggestion (rewrite) or a skill candidate (full rewrite). */
 export type UpdateItem = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * thin shell and the parsing is unit-tested.
  */
 import { parseArgs } from "node:util";
-import type { MockFaults, MockLatency, MockLlmOptions } from "./types";
+import type { MockFaults, MockLatency, MockLlmOptions, MockRole } from "./types";
 
 export const DEFAULT_CLI_PORT = 7871;
 
@@ -21,6 +21,8 @@ export const MOCK_LLM_USAGE = `usage: node --import tsx scripts/mock-llm-server.
   --fault-malformed P      probability of a 200 with a cut-off JSON body
   --fault-truncated P      probability of an answer cut in half (finish_reason length)
   --fault-seed N           seed of the fault draws only (default: --seed)
+  --fault-role R           only requests of role R (target or optimizer) meet faults
+  --fault-by-prompt        draw faults per prompt: the same prompt always meets the same fault (retries cannot help)
   --slip-rate P            sim target slip rate (default 0.04)
   --unhelpful-rate P       sim optimizer unhelpful-edit rate (default 0.25)
   --malformed-rate P       sim optimizer malformed-output rate (default 0)
@@ -52,6 +54,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
       ...options,
       host: { type: "string" },
       "require-key": { type: "string" },
+      "fault-role": { type: "string" },
+      "fault-by-prompt": { type: "boolean", default: false },
       knowledge: { type: "string" },
       help: { type: "boolean", default: false },
     },
@@ -78,6 +82,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
     malformedJsonRate: num("fault-malformed"),
     truncatedRate: num("fault-truncated"),
     seed: num("fault-seed"),
+    roles: roleOf(values["fault-role"]),
+    byPrompt: values["fault-by-prompt"] ? true : undefined,
   };
   const out: MockLlmOptions = {
     port,
@@ -94,6 +100,12 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
   return { help: false, options: dropUndefined(out), ...(knowledgeFile ? { knowledgeFile } : {}) };
 }
 
+function roleOf(raw: string | undefined): MockRole[] | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== "target" && raw !== "optimizer") throw new Error(`--fault-role must be target or optimizer (got '${raw}')`);
+  return [raw];
+}
+
 function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
@@ -104,8 +116,11 @@ export function describeMockOptions(o: MockLlmOptions): string {
   const l = o.latency ?? {};
   if (l.fixedMs) parts.push(`latency ${l.fixedMs} ms`);
   else if (l.meanMs || l.jitterMs) parts.push(`latency ${l.meanMs ?? 0}±${l.jitterMs ?? 0} ms`);
-  const active = Object.entries(o.faults ?? {}).filter(([k, v]) => k !== "seed" && k !== "retryAfterSeconds" && v && v > 0);
-  if (active.length > 0) parts.push(`faults ${active.map(([k, v]) => `${k}=${v}`).join(" ")}`);
+  const active = Object.entries(o.faults ?? {}).filter(([k, v]) => typeof v === "number" && k !== "seed" && k !== "retryAfterSeconds" && v > 0);
+  if (active.length > 0) {
+    const scope = [o.faults?.roles ? `${o.faults.roles.join("+")} only` : "", o.faults?.byPrompt ? "by prompt" : ""].filter(Boolean);
+    parts.push(`faults ${active.map(([k, v]) => `${k}=${v}`).join(" ")}${scope.length > 0 ? ` (${scope.join(", ")})` : ""}`);
+  }
   if (o.requireKey !== undefined) parts.push("key required");
   return parts.join(", ");
 }

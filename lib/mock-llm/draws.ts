@@ -23,13 +23,14 @@ function rate(faults: MockFaults, kind: FaultKind): number {
 /**
  * Picks at most one fault per request from a single uniform draw laid over the kinds' rates end to end
  * (in `FAULT_KINDS` order). While the rates sum to ≤ 1 each kind fires with exactly its own rate; when
- * they sum to more, the kinds listed first win the overlap.
+ * they sum to more, the kinds listed first win the overlap. The draw is the next of a counter, or with
+ * `byPrompt` a hash of the prompt (`promptKey`), so the same prompt always gets the same fault.
  */
-export function createFaultPicker(faults: MockFaults, fallbackSeed: number): () => FaultKind | null {
+export function createFaultPicker(faults: MockFaults, fallbackSeed: number): (promptKey?: string) => FaultKind | null {
   const seed = faults.seed ?? fallbackSeed;
   let n = 0;
-  return () => {
-    const u = draw(seed, "mock-fault", n++);
+  return (promptKey = "") => {
+    const u = faults.byPrompt ? draw(seed, "mock-fault-prompt", promptKey) : draw(seed, "mock-fault", n++);
     let edge = 0;
     for (const kind of FAULT_KINDS) {
       const r = rate(faults, kind);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createFaultPicker, createLatencyPicker } from "./draws";
-import { chatBody, postJson, targetPrompt, useMockServer } from "./testing";
+import { analystPrompt, chatBody, postJson, targetPrompt, useMockServer } from "./testing";
 import type { MockFaults } from "./types";
 
 const start = useMockServer();
@@ -97,6 +97,24 @@ describe("fault injection", () => {
     a.setFaults(faults);
     expect(await statuses(a.url)).toEqual(first);
     expect(new Set(first)).toEqual(new Set([200, 429, 500]));
+  });
+});
+
+describe("fault scope", () => {
+  it("roles: only the named role meets faults", async () => {
+    const s = await start({ faults: { rate500: 1, roles: ["target"] } });
+    expect((await postJson(`${s.url}/v1/chat/completions`, chatBody(targetPrompt(true)))).status).toBe(500);
+    expect((await postJson(`${s.url}/v1/chat/completions`, chatBody(analystPrompt()))).status).toBe(200);
+    expect(s.stats().faults.rate500).toBe(1);
+  });
+
+  it("byPrompt: the same prompt always meets the same fault, so a retry cannot help", async () => {
+    const s = await start({ faults: { rate500: 0.5, byPrompt: true } });
+    const prompts = Array.from({ length: 16 }, (_, i) => ({ system: `target system ${i}`, user: "question" }));
+    const first = await Promise.all(prompts.map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)));
+    const again = await Promise.all([...prompts].reverse().map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)));
+    expect(again.reverse()).toEqual(first);
+    expect(new Set(first)).toEqual(new Set([200, 500]));
   });
 });
 

@@ -50,9 +50,10 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     }
     const prompt = route.parse(body);
     if ("error" in prompt) return reply(res, route.protocol, "badRequest", prompt.error);
-    stats.role(roleOf(prompt.system));
+    const role = roleOf(prompt.system);
+    stats.role(role);
 
-    const fault = pickFault();
+    const fault = faults.roles && !faults.roles.includes(role) ? null : pickFault(`${prompt.system}\u0000${prompt.user}`);
     if (fault) stats.fault(fault);
     if (fault === "hang") return; // the close listener accounts for it once the client gives up
     if (!(await sleepUnlessAborted(pickLatency(), gone))) return;

@@ -29,6 +29,13 @@ export interface MockFaults {
   truncatedRate?: number;
   /** Seed of the fault draws (default: the server's seed). */
   seed?: number;
+  /** Only requests of these roles meet faults (default: both); the others are always answered. */
+  roles?: MockRole[];
+  /**
+   * Draw per prompt (system + messages) instead of per request: the same prompt always meets the same
+   * fault, so retries cannot help — "fails after retries" — whatever order concurrent requests arrive in.
+   */
+  byPrompt?: boolean;
 }
 
 export const FAULT_KINDS = ["quotaExhausted", "rate429", "rate500", "hang", "malformedJson", "truncated"] as const;

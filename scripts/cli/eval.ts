@@ -10,6 +10,7 @@ import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { prepareRun, readSkillFile } from "../../lib/runs/prepare";
+import { describeUnanswered } from "../../lib/contracts/coverage";
 
 export interface EvalArgs {
   config?: string;
@@ -53,9 +54,10 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
     skillLabel: skillPath,
     split: args.split as EvalSplit,
   });
+  const unanswered = describeUnanswered({ nErrors: summary.n_errors, nTimeouts: summary.n_timeouts, nTruncated: summary.n_truncated });
   process.stdout.write(
     `eval ${summary.split}: ${summary.n_items} items, hard ${summary.hard.toFixed(3)}, soft ${summary.soft.toFixed(3)}` +
-      `${summary.n_errors + summary.n_timeouts ? ` (${summary.n_errors} errors, ${summary.n_timeouts} timeouts)` : ""}\n` +
+      `${unanswered ? ` over the answered items (${unanswered} not answered)` : ""}\n` +
       `summary: ${out}/eval_summary.json\n`,
   );
   return 0;

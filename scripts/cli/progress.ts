@@ -3,6 +3,7 @@
  * line per phase otherwise (CI logs, pipes).
  */
 import cliProgress from "cli-progress";
+import { describeCoverage, describeUnanswered } from "../../lib/contracts/coverage";
 import type { EngineEvent } from "../../lib/contracts/events";
 import type { RolloutPhase } from "../../lib/engine";
 
@@ -15,6 +16,12 @@ const PHASE_LABEL: Record<RolloutPhase, string> = {
 
 const f3 = (x: number) => x.toFixed(3);
 
+/** " (1 error, 2 truncated not answered)" or "". */
+function notAnswered(c: { nErrors: number; nTimeouts: number; nTruncated: number }): string {
+  const text = describeUnanswered(c);
+  return text ? ` (${text} not answered)` : "";
+}
+
 /** One-line description of an event for logs, or null for events not worth a line. */
 export function describeEvent(e: EngineEvent, totalSteps: number): string | null {
   const s = (step: number) => `[step ${step}/${totalSteps}]`;
@@ -26,15 +33,19 @@ export function describeEvent(e: EngineEvent, totalSteps: number): string | null
     case "baselineScored":
       return `baseline selection score ${f3(e.score)} (hard ${f3(e.hard)}, soft ${f3(e.soft)})`;
     case "rolloutCompleted":
-      return `${s(e.step)} rollout hard ${f3(e.hard)} soft ${f3(e.soft)} on ${e.n} items${e.nErrors + e.nTimeouts ? ` (${e.nErrors} errors, ${e.nTimeouts} timeouts)` : ""}`;
+      return `${s(e.step)} rollout hard ${f3(e.hard)} soft ${f3(e.soft)} on ${e.n} items${notAnswered(e)}`;
     case "patchesProposed":
       return `${s(e.step)} analysts: ${e.nFailurePatches} failure + ${e.nSuccessPatches} success patches${e.nInvalid ? `, ${e.nInvalid} unusable answers` : ""}`;
     case "patchesMerged":
       return `${s(e.step)} merged into ${e.nMerged} updates${e.fallbacks ? ` (${e.fallbacks} merge fallbacks)` : ""}`;
     case "editsSelected":
       return `${s(e.step)} selected ${e.edits.length} (budget ${e.budget ?? "none"}${e.ranked ? ", ranked" : ""}${e.fallback ? ", ranking fallback" : ""})`;
-    case "gateDecided":
-      return `${s(e.step)} gate: ${e.action} (candidate ${f3(e.candidateScore)} vs current ${f3(e.currentScoreBefore)}, best ${f3(e.bestScore)})`;
+    case "gateDecided": {
+      if (e.nPaired >= e.nItems) return `${s(e.step)} gate: ${e.action} (candidate ${f3(e.candidateScore)} vs current ${f3(e.currentScoreBefore)}, best ${f3(e.bestScore)})`;
+      // Some items went unanswered: the comparison was over the items both skills answered.
+      const basis = `candidate ${f3(e.candidatePairedScore)} vs current ${f3(e.currentPairedScore)}, ${describeCoverage(e)}`;
+      return `${s(e.step)} gate: ${e.action} (${basis}${e.reason ? `; ${e.reason}` : ""})`;
+    }
     case "stepCommitted":
       return e.action.startsWith("skip") ? `${s(e.step)} ${e.action}` : null;
     case "slowUpdateApplied":
@@ -42,7 +53,7 @@ export function describeEvent(e: EngineEvent, totalSteps: number): string | null
     case "metaSkillUpdated":
       return `epoch ${e.epoch}: meta skill ${e.action}`;
     case "testScored":
-      return `test (${e.which} skill): hard ${f3(e.hard)} soft ${f3(e.soft)}`;
+      return `test (${e.which} skill): hard ${f3(e.hard)} soft ${f3(e.soft)}${notAnswered(e)}`;
     case "runFailed":
       return `run failed: ${e.message}`;
     default:

@@ -16,11 +16,13 @@ export function formatSummary(
   lines.push("", "SkillOpt run complete" + (opts.simulated ? " — simulated model: scores are synthetic" : ""));
   lines.push(`  stop reason          ${String(summary.stop_reason ?? "completed")}`);
   lines.push(`  selection            ${fmt(summary.baseline_selection_hard)} (baseline) → ${fmt(summary.best_selection_hard)} (best, step ${String(summary.best_step)})`);
+  if (typeof summary.final_selection_skip_reason === "string") lines.push(`  final skill          not compared with best: ${summary.final_selection_skip_reason}`);
   lines.push(
     `  test                 initial ${fmt(summary.baseline_test_hard)} · best ${fmt(summary.test_hard)} · final ${fmt(summary.final_test_hard)}`,
   );
   lines.push(
-    `  steps                ${String(summary.total_steps)} (${String(summary.total_accepts)} accepted, ${String(summary.total_rejects)} rejected, ${String(summary.total_skips)} skipped)`,
+    `  steps                ${String(summary.total_steps)} (${String(summary.total_accepts)} accepted, ${String(summary.total_rejects)} rejected, ${String(summary.total_skips)} skipped` +
+      (typeof summary.total_error_skips === "number" ? `, ${summary.total_error_skips} skipped: too many items not answered)` : ")"),
   );
   const tokens = (summary.token_summary ?? {}) as Record<string, Stats>;
   lines.push("  calls and tokens by stage:");

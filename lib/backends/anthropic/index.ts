@@ -85,7 +85,7 @@ function anthropicTransport(client: Anthropic, model: string, thinking: Thinking
         throw new BackendError({ kind: "fatal", backend: "anthropic", message: `anthropic: the answer was cut off at max_tokens before any text (raise the max tokens or the thinking budget)` });
       }
       if (!res?.usage) throw new BackendError({ kind: "transient", backend: "anthropic", message: "anthropic: malformed response (no usage)" });
-      return { text, usage: { promptTokens: res.usage.input_tokens ?? 0, completionTokens: res.usage.output_tokens ?? 0 } };
+      return { text, truncated: res.stop_reason === "max_tokens", usage: { promptTokens: res.usage.input_tokens ?? 0, completionTokens: res.usage.output_tokens ?? 0 } };
     },
   };
 }

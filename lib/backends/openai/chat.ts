@@ -48,7 +48,10 @@ export function chatBody(req: CompletionRequest, o: Omit<ChatTransportOptions, "
   return { model: o.model, messages: toChatMessages(req.system, req.messages), ...chatParams(req, o) };
 }
 
-/** Text and usage of a Chat Completions answer; a missing choice or a cut-off empty answer is an error. */
+/**
+ * Text, usage and truncation of a Chat Completions answer (`finish_reason: length` = cut off by the
+ * limit); a missing choice or a cut-off empty answer is an error.
+ */
 export function readChatAnswer(res: OpenAI.Chat.Completions.ChatCompletion, req: CompletionRequest, backend: string): TransportAnswer {
   const choice = res?.choices?.[0];
   if (!choice) throw new BackendError({ kind: "transient", backend, message: `${backend}: malformed response (no choices)` });
@@ -59,6 +62,7 @@ export function readChatAnswer(res: OpenAI.Chat.Completions.ChatCompletion, req:
   const u = res.usage;
   return {
     text,
+    truncated: choice.finish_reason === "length",
     usage: u
       ? { promptTokens: u.prompt_tokens ?? 0, completionTokens: u.completion_tokens ?? 0 }
       : { promptTokens: estimatePromptTokens(req), completionTokens: Math.ceil(text.length / 4) },

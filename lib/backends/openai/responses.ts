@@ -42,7 +42,9 @@ export function responsesTransport(o: ResponsesTransportOptions): Transport {
         const why = res.incomplete_details?.reason ?? "incomplete";
         throw new BackendError({ kind: "fatal", backend: o.backend, message: `${o.backend}: the answer ended before any text (${why}); raise the max tokens or lower the reasoning effort` });
       }
-      return { text, usage: { promptTokens: res.usage?.input_tokens ?? 0, completionTokens: res.usage?.output_tokens ?? 0 } };
+      // Only the token limit counts as truncation; an answer stopped by a content filter is a complete (if short) answer.
+      const truncated = res.status === "incomplete" && res.incomplete_details?.reason === "max_output_tokens";
+      return { text, truncated, usage: { promptTokens: res.usage?.input_tokens ?? 0, completionTokens: res.usage?.output_tokens ?? 0 } };
     },
   };
 }

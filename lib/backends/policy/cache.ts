@@ -27,6 +27,8 @@ export interface CacheKeyParts {
 export interface CacheEntry {
   text: string;
   usage: { promptTokens: number; completionTokens: number };
+  /** The answer was cut off by the token limit (absent in entries written before this was kept). */
+  truncated?: boolean;
   backend: string;
   model: string;
   createdAt: string;

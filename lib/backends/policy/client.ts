@@ -17,6 +17,8 @@ import type { RunPolicy } from "./run-policy";
 export interface TransportAnswer {
   text: string;
   usage: { promptTokens: number; completionTokens: number };
+  /** The provider stopped the answer at the token limit. */
+  truncated?: boolean;
 }
 
 /** One provider request through its SDK. Throws what the SDK throws; the policy classifies it. */
@@ -89,7 +91,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
     const saved = price ? costAt(price, hit.usage.promptTokens, hit.usage.completionTokens) : null;
     run.ledger.record(role, req.stage, { calls: 1, cacheHits: 1, costSavedUsd: saved });
     // A cache hit bills nothing, so it reports no tokens: the run's token and cost totals stay what was paid.
-    return { text: hit.text, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: Date.now() - started, cached: true };
+    return { text: hit.text, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: Date.now() - started, cached: true, truncated: hit.truncated === true };
   }
 
   async function reserve(req: CompletionRequest): Promise<Reservation> {
@@ -139,9 +141,9 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       run.budget.settle(reservation, cost);
       run.ledger.record(role, req.stage, { calls: 1, ...answer.usage, latencyMs, retries, costUsd: cost });
       if (key !== null) {
-        await run.cache!.put(key, { text: answer.text, usage: answer.usage, backend, model, createdAt: new Date().toISOString() });
+        await run.cache!.put(key, { text: answer.text, usage: answer.usage, truncated: answer.truncated === true, backend, model, createdAt: new Date().toISOString() });
       }
-      return { ...answer, text: answer.text, usage: answer.usage, latencyMs, cached: false };
+      return { ...answer, text: answer.text, usage: answer.usage, latencyMs, cached: false, truncated: answer.truncated === true };
     },
   };
 }

@@ -22,6 +22,11 @@ export interface SimOptions {
   unhelpfulRate: number;
   malformedRate: number;
   latencyMs: number;
+  /**
+   * Target only: chance that an answer is cut off by the token limit (half its text, reported as
+   * truncated). Drawn per prompt and limit, so a retry with a larger limit usually gets the whole answer.
+   */
+  truncateRate?: number;
 }
 
 function promptKind(system: string): PromptKind | null {
@@ -118,12 +123,16 @@ export function createSimClient(o: SimOptions): ModelClient {
       if (o.latencyMs > 0) await sleep(o.latencyMs, req.signal);
       if (req.signal?.aborted) throw req.signal.reason ?? new Error("aborted");
       const user = textOf(req);
-      const text = simAnswer(req.system, user, o);
+      const full = simAnswer(req.system, user, o);
+      const rate = o.role === "target" ? (o.truncateRate ?? 0) : 0;
+      const truncated = rate > 0 && draw(o.seed, "truncate", req.maxTokens, req.system, user) < rate;
+      const text = truncated ? full.slice(0, Math.floor(full.length / 2)) : full;
       return {
         text,
         usage: { promptTokens: approxTokens(req.system) + approxTokens(user), completionTokens: approxTokens(text) },
         latencyMs: o.latencyMs,
         cached: false,
+        truncated,
       };
     },
   };

@@ -5,9 +5,8 @@
 import type { EvalItem } from "../../contracts/events";
 import { EngineError, RunCancelledError, type RunContext } from "../context";
 import { stopRunOf, type RolloutPhase } from "../ports";
-import { computeScore } from "../scoring";
 import { trajectoryPreview } from "../trajectory-format";
-import type { Item, Score, Trajectory } from "../types";
+import type { Item, Trajectory } from "../types";
 import { mapPool } from "../usage";
 
 export interface RolloutOptions {
@@ -71,7 +70,10 @@ async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions): Pr
   }
 }
 
-/** A batch where no item produced an answer means a broken backend, not a bad skill: stop the run. */
+/**
+ * A batch where no item produced an answer (every row an error, timeout or truncation) means a broken
+ * backend or a token limit far too low, not a bad skill: stop the run with the most common reason.
+ */
 function guardSystemicFailure(rows: Trajectory[], dir: string): void {
   if (rows.length === 0 || rows.some((r) => r.status === "ok")) return;
   const counts = new Map<string, number>();
@@ -81,17 +83,6 @@ function guardSystemicFailure(rows: Trajectory[], dir: string): void {
   }
   const [reason, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
   throw new EngineError(`every item of ${dir} failed to run (${n}/${rows.length}: ${reason})`);
-}
-
-export function scoreOf(rows: readonly Trajectory[]): Score {
-  return computeScore(rows);
-}
-
-export function countStatus(rows: readonly Trajectory[]): { nErrors: number; nTimeouts: number } {
-  return {
-    nErrors: rows.filter((r) => r.status === "error").length,
-    nTimeouts: rows.filter((r) => r.status === "timeout").length,
-  };
 }
 
 /** The bounded event/dashboard view of a trajectory. */

@@ -8,7 +8,7 @@
 import type { RunConfig } from "../../contracts/run-config";
 import type { RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
-import { callTarget, type TargetCallOutcome } from "../common/target-call";
+import { callTarget, type CallFailureStatus, type TargetCallOutcome } from "../common/target-call";
 import { formatClauses, traceClauses, type TraceStep } from "./diagnose";
 import { resolveGame, type GameContext } from "./games";
 import type { Limiter } from "./limiter";
@@ -113,6 +113,7 @@ async function play(run: AlfworldRollout, input: RolloutInput, { session, first,
           maxTokens: run.config.env.max_completion_tokens, reasoningEffort: run.config.model.reasoning_effort || null,
         },
         timeoutSec: run.config.env.exec_timeout,
+        retryMaxTokens: run.config.env.truncation_retry_max_tokens,
         signal: input.signal,
       }),
     );
@@ -194,10 +195,10 @@ function score(run: AlfworldRollout, { item, base, ep, session }: Finished): Tra
 
 type TrajectoryBase = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
 
-/** An unscored trajectory (error / timeout) that keeps whatever conversation the episode had. */
+/** An unscored trajectory (error / timeout / truncated) that keeps whatever conversation the episode had. */
 function failed(
   base: TrajectoryBase,
-  o: { status: "error" | "timeout"; failReason: string; ep?: Episode; stats?: Partial<Trajectory> },
+  o: { status: CallFailureStatus; failReason: string; ep?: Episode; stats?: Partial<Trajectory> },
 ): Trajectory {
   const conversation = [...(o.ep?.conversation ?? []), { role: "system", content: `[EVALUATION RESULT] not scored: ${o.failReason}` }];
   return { ...base, ...(o.stats ?? {}), hard: 0, soft: 0, status: o.status, failReason: o.failReason, conversation, nTurns: o.ep?.steps ?? 0 };

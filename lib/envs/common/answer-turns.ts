@@ -7,7 +7,7 @@
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry } from "../../engine/types";
-import { callTarget } from "./target-call";
+import { callTarget, type CallFailureStatus } from "./target-call";
 
 export interface TurnUsage {
   latencyMs: number;
@@ -33,7 +33,7 @@ export interface AnswerTurnsOptions {
 
 export type AnswerTurns =
   | { ok: true; reply: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage }
-  | { ok: false; status: "timeout" | "error"; failReason: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage };
+  | { ok: false; status: CallFailureStatus; failReason: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage };
 
 export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns> {
   const { config, input } = opts;
@@ -57,6 +57,7 @@ export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns
         reasoningEffort: config.model.reasoning_effort || null,
       },
       timeoutSec: config.env.exec_timeout,
+      retryMaxTokens: config.env.truncation_retry_max_tokens,
       signal: input.signal,
     });
     if (!outcome.ok) return { ok: false, status: outcome.status, failReason: outcome.failReason, turns, conversation, usage };

@@ -2,13 +2,20 @@
  * One target-model call with the benchmark's per-call deadline. Failures become data (timeout / error)
  * so a rollout never throws for a bad model call — except when the run itself was cancelled, or the error
  * carries `stopRun` (fail / pause), which the engine must see as a rejection.
+ *
+ * An answer cut off by the token limit is not an answer. It is asked again once with a larger limit —
+ * twice the call's, capped by `env.truncation_retry_max_tokens` when set — and if that is not possible
+ * (the cap is not above the limit), fails, or is cut off again, the outcome is `truncated`.
  */
 import { stopRunOf, type CompletionRequest, type CompletionResult, type ModelClient } from "../../engine/ports";
 
 /** The result of `callTarget`: the completion, or why there is none. */
+/** Why a call gave no answer: it failed after its retries, ran out of time, or was cut off by the token limit. */
+export type CallFailureStatus = "timeout" | "error" | "truncated";
+
 export type TargetCallOutcome =
   | { ok: true; result: CompletionResult }
-  | { ok: false; status: "timeout" | "error"; failReason: string };
+  | { ok: false; status: CallFailureStatus; failReason: string };
 
 /** Options of `callTarget`. */
 export interface TargetCallOptions {
@@ -19,6 +26,41 @@ export interface TargetCallOptions {
   timeoutSec: number;
   /** The run's cancellation signal. */
   signal?: AbortSignal;
+  /** Cap of the retry's token limit after a cut-off answer (`env.truncation_retry_max_tokens`); null/absent = none. */
+  retryMaxTokens?: number | null;
+}
+
+/** The token limit of the retry after an answer cut off at `limit`: twice it, within the cap. */
+export function truncationRetryLimit(limit: number, cap: number | null | undefined): number {
+  return cap === null || cap === undefined ? limit * 2 : Math.min(limit * 2, cap);
+}
+
+/**
+ * Calls the target (see `callOnce`); an answer cut off by the token limit gets one retry with a larger
+ * limit. The usage and latency of both attempts are summed, since both were paid for.
+ */
+export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOutcome> {
+  const first = await callOnce(opts);
+  if (!first.ok || first.result.truncated !== true) return first;
+  const limit = opts.request.maxTokens;
+  const larger = truncationRetryLimit(limit, opts.retryMaxTokens);
+  const cut = `truncated: the answer was cut off at the ${limit}-token limit`;
+  if (larger <= limit) {
+    return { ok: false, status: "truncated", failReason: `${cut} (no retry: env.truncation_retry_max_tokens is ${opts.retryMaxTokens})` };
+  }
+  const second = await callOnce({ ...opts, request: { ...opts.request, maxTokens: larger } });
+  if (!second.ok) return { ok: false, status: "truncated", failReason: `${cut}; the retry at ${larger} tokens failed (${second.failReason})` };
+  if (second.result.truncated === true) return { ok: false, status: "truncated", failReason: `${cut}, and again at ${larger} tokens` };
+  const a = first.result;
+  const b = second.result;
+  return {
+    ok: true,
+    result: {
+      ...b,
+      latencyMs: a.latencyMs + b.latencyMs,
+      usage: { promptTokens: a.usage.promptTokens + b.usage.promptTokens, completionTokens: a.usage.completionTokens + b.usage.completionTokens },
+    },
+  };
 }
 
 /**
@@ -26,7 +68,7 @@ export interface TargetCallOptions {
  * with the client's error; if the deadline passes, the outcome is `timeout`; any other failure is `error`.
  * The call is raced against the combined signal, so a client that ignores its signal cannot hang a rollout.
  */
-export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOutcome> {
+async function callOnce(opts: TargetCallOptions): Promise<TargetCallOutcome> {
   const { client, request, timeoutSec, signal: runSignal } = opts;
   const deadline = timeoutSec > 0 ? AbortSignal.timeout(Math.max(1, Math.round(timeoutSec * 1000))) : undefined;
   const parts = [runSignal, deadline].filter((s): s is AbortSignal => s !== undefined);

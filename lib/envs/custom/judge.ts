@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { JUDGE_SIGNATURE } from "../../contracts/judge";
 import type { ModelClient } from "../../engine/ports";
-import { callTarget } from "../common/target-call";
+import { callTarget, type CallFailureStatus } from "../common/target-call";
 import { PASS_MARK, type MetricScore } from "./metrics";
 
 /** The rubric used when env.judge_rubric is empty. */
@@ -65,7 +65,7 @@ export function parseJudgeReply(text: string): { ok: true; verdict: JudgeVerdict
 /** What a judge call produced: a score, or an error/timeout to report instead of a 0. */
 export type JudgeOutcome =
   | { ok: true; score: MetricScore; verdict: JudgeVerdict; reply: string; promptTokens: number; completionTokens: number }
-  | { ok: false; status: "error" | "timeout"; failReason: string; reply?: string };
+  | { ok: false; status: CallFailureStatus; failReason: string; reply?: string };
 
 /** Asks the grader; hard = score ≥ 0.5, soft = score. */
 export async function judgeAnswer(opts: {
@@ -76,6 +76,8 @@ export async function judgeAnswer(opts: {
   rubric: string;
   timeoutSec: number;
   maxTokens: number;
+  /** `env.truncation_retry_max_tokens`. */
+  retryMaxTokens?: number | null;
   signal?: AbortSignal;
 }): Promise<JudgeOutcome> {
   if (!opts.client) return { ok: false, status: "error", failReason: "error: metric 'judge' needs the optimizer model, which this run does not provide" };
@@ -87,6 +89,7 @@ export async function judgeAnswer(opts: {
       maxTokens: opts.maxTokens,
     },
     timeoutSec: opts.timeoutSec,
+    retryMaxTokens: opts.retryMaxTokens,
     signal: opts.signal,
   });
   if (!outcome.ok) return { ok: false, status: outcome.status, failReason: `judge ${outcome.failReason}` };

@@ -64,7 +64,8 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   }
   const judged = await judgeAnswer({
     client: deps.judge, question: qa.question, golds: qa.answers, answer: prediction, rubric: options.judgeRubric,
-    timeoutSec: config.env.exec_timeout, maxTokens: Math.min(config.env.max_completion_tokens, 2048), signal: input.signal,
+    timeoutSec: config.env.exec_timeout, maxTokens: Math.min(config.env.max_completion_tokens, 2048),
+    retryMaxTokens: config.env.truncation_retry_max_tokens, signal: input.signal,
   });
   if (!judged.ok) {
     conversation.push({ role: "system", content: `[EVALUATION RESULT] question: ${qa.question} | predicted: ${prediction} | not graded: ${judged.failReason}` });

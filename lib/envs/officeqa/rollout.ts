@@ -53,6 +53,7 @@ export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntim
         maxTokens: config.env.max_completion_tokens, reasoningEffort: config.model.reasoning_effort || null,
       },
       timeoutSec: config.env.exec_timeout,
+      retryMaxTokens: config.env.truncation_retry_max_tokens,
       signal: input.signal,
     });
     if (!outcome.ok) {

@@ -46,6 +46,23 @@ describe("SearchQA rollout", () => {
     expect(t.failReason).toBe("EM=0: predicted 'Castellan lies on the River Doune.' but expected ['River Doune', 'Doune river']");
   });
 
+  it("an answer cut off by the token limit, again on the retry, is truncated — not scored as wrong", async () => {
+    const limits: number[] = [];
+    const client = {
+      backend: "fake",
+      model: "fake-target",
+      complete: async (req: { maxTokens: number }) => {
+        limits.push(req.maxTokens);
+        return { text: "Passage one says the river is", usage: { promptTokens: 100, completionTokens: req.maxTokens }, latencyMs: 5, cached: false, truncated: true };
+      },
+    };
+    const config = buildRunConfig({ max_completion_tokens: 300 });
+    const t = await createSearchQaEnv(config).rollout({ item, skill: "# Skill", client, phase: "selection", seed: 1, useEvalFeedback: false });
+    expect(limits).toEqual([300, 600]);
+    expect(t).toMatchObject({ status: "truncated", hard: 0, soft: 0, failReason: "truncated: the answer was cut off at the 300-token limit, and again at 600 tokens" });
+    expect(t.prediction).toBeUndefined();
+  });
+
   it("turns a throwing client into an error trajectory", async () => {
     const t = await run(new Error("HTTP 500\nupstream")).promise;
     expect(t).toMatchObject({ status: "error", hard: 0, soft: 0, failReason: "error: HTTP 500 upstream" });

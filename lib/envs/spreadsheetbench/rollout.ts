@@ -10,7 +10,7 @@ import type { PathGuard } from "../common/path-guard";
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
-import { callTarget } from "../common/target-call";
+import { callTarget, type CallFailureStatus } from "../common/target-call";
 import { findTestCases, type TestCase } from "./cases";
 import { scoreCases, type AnswerSpec, type CaseResult, type CaseRunner } from "./evaluate";
 import { missingSpreadsheetField, spreadsheetPathOf, spreadsheetTaskType } from "./normalise";
@@ -40,7 +40,7 @@ export interface SpreadsheetRuntime {
 
 type Base = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
 
-function failed(base: Base, status: "error" | "timeout", reason: string, conversation: ConversationEntry[], extras: Record<string, unknown>): Trajectory {
+function failed(base: Base, status: CallFailureStatus, reason: string, conversation: ConversationEntry[], extras: Record<string, unknown>): Trajectory {
   const entries = [...conversation, { role: "system", content: `[EVALUATION RESULT] ${reason}` }];
   return { ...base, hard: 0, soft: 0, status, failReason: reason, conversation: entries, extras: { ...base.extras, ...extras, ok: false } };
 }
@@ -58,7 +58,7 @@ async function workbookPreview(rt: SpreadsheetRuntime, input: string, signal?: A
 interface LoopResult {
   code: string;
   turns: number;
-  llmFailure?: { status: "error" | "timeout"; reason: string };
+  llmFailure?: { status: CallFailureStatus; reason: string };
   promptTokens: number;
   completionTokens: number;
 }
@@ -80,6 +80,7 @@ async function codeLoop(
       client: input.client,
       request: { role: "target", stage: "rollout", system: ctx.system, messages: [...messages], maxTokens: rt.config.env.max_completion_tokens, reasoningEffort: rt.config.model.reasoning_effort || null },
       timeoutSec: budgetSec,
+      retryMaxTokens: rt.config.env.truncation_retry_max_tokens,
       signal: input.signal,
     });
     if (!outcome.ok) {

@@ -1,0 +1,116 @@
+/**
+ * The gate of a training step (spec §7.8): score the candidate on the selection items, compare it with
+ * the current and the best skill over the items both answered, and decide — or skip the step when too
+ * many items went unanswered to compare anything.
+ */
+import type { RunContext } from "./context";
+import { decideGate, type GateDecision } from "./gate";
+import { compareOnSelection, gateScoreOf, scoreOnSelection, type Comparison } from "./phases/evaluate";
+import { toEvalItem } from "./phases/rollout";
+import type { TrainState } from "./state";
+import type { GateAction, Item, StepRecord } from "./types";
+
+export interface GateResult {
+  action: GateAction | "skip_errors";
+  /** The candidate's own gate score (over the items it answered). */
+  candidateScore: number;
+  /** The comparison with the current skill the decision rests on. */
+  vsCurrent: Comparison;
+}
+
+/** Step-record fields that say what the scores were taken over. */
+export function coverageRecord(c: Comparison, prefix = "selection"): Record<string, number> {
+  return {
+    [`${prefix}_n`]: c.nItems,
+    [`${prefix}_n_paired`]: c.nPaired,
+    [`${prefix}_errors`]: c.excluded.nErrors,
+    [`${prefix}_timeouts`]: c.excluded.nTimeouts,
+    [`${prefix}_truncated`]: c.excluded.nTruncated,
+  };
+}
+
+export async function scoreAndGate(
+  ctx: RunContext,
+  st: TrainState,
+  opts: { step: number; candidate: string; dir: string; items: Item[]; rec: StepRecord },
+): Promise<GateResult> {
+  const { step, candidate, rec } = opts;
+  const t = ctx.clock.now();
+  const sel = await scoreOnSelection(ctx, st, { skill: candidate, dir: opts.dir, items: opts.items });
+  const candScore = gateScoreOf(ctx, sel, candidate);
+  (rec.timing as Record<string, number>).evaluate_s = Math.round((ctx.clock.now() - t) / 100) / 10;
+  await ctx.emit({
+    type: "candidateScored",
+    step,
+    hard: sel.hard,
+    soft: sel.soft,
+    gateScore: candScore,
+    cached: sel.cached,
+    nItems: sel.nItems,
+    ...sel.counts,
+    results: sel.results.map(toEvalItem),
+  });
+  const cand = { sel, gate: candScore, skill: candidate };
+  const before = st.currentScore ?? 0;
+  const cur = compareOnSelection(ctx, st, cand, { score: before, skill: st.currentSkill, ref: st.currentRef });
+  let action: GateResult["action"] = "skip_errors";
+  if (cur.skipReason === null) {
+    const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
+    const d = decideGate({
+      candidateScore: candScore,
+      currentScore: before,
+      bestScore: st.bestScore ?? 0,
+      bestStep: st.bestStep,
+      step,
+      useGate: ctx.cfg.evaluation.use_gate,
+      vsCurrent: [cur.candidate, cur.incumbent],
+      vsBest: [best.candidate, best.incumbent],
+    });
+    applyDecision(st, d, { candidate, hash: sel.hash, step });
+    action = d.action;
+  }
+  Object.assign(rec, {
+    selection_hard: sel.hard,
+    selection_soft: sel.soft,
+    gate_metric: ctx.plan.gateMetric,
+    candidate_gate_score: candScore,
+    action,
+    ...coverageRecord(cur),
+    candidate_paired_score: cur.candidate,
+    current_paired_score: cur.incumbent,
+  });
+  if (cur.skipReason !== null) rec.gate_skip_reason = cur.skipReason;
+  await ctx.emit({
+    type: "gateDecided",
+    step,
+    action,
+    candidateScore: candScore,
+    currentScoreBefore: before,
+    currentScore: st.currentScore ?? 0,
+    bestScore: st.bestScore ?? 0,
+    bestStep: st.bestStep,
+    nItems: cur.nItems,
+    nPaired: cur.nPaired,
+    ...cur.excluded,
+    candidatePairedScore: cur.candidate,
+    currentPairedScore: cur.incumbent,
+    reason: cur.skipReason,
+  });
+  return { action, candidateScore: candScore, vsCurrent: cur };
+}
+
+function applyDecision(st: TrainState, d: GateDecision, c: { candidate: string; hash: string; step: number }): void {
+  if (d.candidateBecomesCurrent) {
+    st.currentSkill = c.candidate;
+    st.currentScore = d.currentScore;
+    st.currentRef = c.hash;
+    st.currentOrigin = `step_${String(c.step).padStart(4, "0")}`;
+  }
+  if (d.candidateBecomesBest) {
+    st.bestSkill = c.candidate;
+    st.bestScore = d.bestScore;
+    st.bestRef = c.hash;
+    st.bestStep = d.bestStep;
+    st.bestOrigin = st.currentOrigin;
+  }
+}
