@@ -149,7 +149,7 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
     const args = ["eval", "--config", "configs/spreadsheetbench/sample.yaml", "--skill", "lib/envs/spreadsheetbench/initial.md", "--split", "valid_unseen", "--out", out];
     const refused = cli(args, { PATH });
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^error: SpreadsheetBench runs model-written Python only inside the bubblewrap sandbox, and it is unavailable: .*set env\.allow_unsandboxed: true/);
+    expect(refused.stderr.trim()).toMatch(/^error: SpreadsheetBench needs these system packages: bubblewrap — .*Install them with: apt-get install -y bubblewrap \(or set env\.allow_unsandboxed: true/);
     expect(existsSync(out)).toBe(false);
     const allowed = cli([...args, "--cfg-options", "env.allow_unsandboxed=true", "env.limit=2"], { PATH });
     expect(allowed.code, allowed.stderr).toBe(0);

@@ -59,7 +59,7 @@ describe("ensureRunPackages", () => {
     expect(err.code).toBe("UNAVAILABLE");
     expect(err.field).toBe("env.name");
     expect(err.message).toBe(
-      "SpreadsheetBench needs these system packages: python3-openpyxl, bubblewrap — not running as root, and sudo asks for a password. Install them with: sudo apt-get install -y python3-openpyxl bubblewrap",
+      "SpreadsheetBench needs these system packages: python3-openpyxl, bubblewrap — not running as root, and sudo asks for a password. Install them with: sudo apt-get install -y python3-openpyxl bubblewrap (or set env.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust)",
     );
     expect(err.userMessage).toBe(err.message);
     expect(m.calls().filter((c) => c.startsWith("apt-get"))).toEqual([]);
@@ -76,7 +76,7 @@ describe("ensureRunPackages", () => {
     const { m, opts } = setup({ env: { SKILLOPT_NO_AUTO_INSTALL: "1" } });
     m.install("python3-openpyxl");
     const err = await errorOf(ensureRunPackages(sheets, opts(false)));
-    expect(err.message).toBe("SpreadsheetBench needs these system packages: bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set. Install them with: apt-get install -y bubblewrap");
+    expect(err.message).toBe("SpreadsheetBench needs these system packages: bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set. Install them with: apt-get install -y bubblewrap (or set env.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust)");
   });
 
   it("everything present: resolves without calling apt-get, in both modes", async () => {

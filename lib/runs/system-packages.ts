@@ -38,8 +38,16 @@ export async function ensureRunPackages(config: RunConfig, opts: RunPackagesOpti
     const message = plan.kind === "manual"
       ? `${purpose} needs these system packages: ${missing.join(", ")} — ${plan.reason}. Install them with: ${plan.command}`
       : `${purpose} needs these system packages: ${missing.join(", ")}; they are not installed yet and will be installed when the run is created`;
-    throw new AppError("UNAVAILABLE", message, { userMessage: message, field: "env.name" });
+    throw unavailable(message, plan.kind === "manual" ? missing : []);
   }
   const result = await ensurePackages(requirements, { ...machine, purpose, say: opts.say });
-  if (!result.ok) throw new AppError("UNAVAILABLE", result.message, { userMessage: result.message, field: "env.name" });
+  if (!result.ok) throw unavailable(result.message, requirements.map((r) => r.package));
+}
+
+/** The refusal; without bubblewrap it also names the sandbox opt-out, the other way forward. */
+function unavailable(message: string, missing: readonly string[]): AppError {
+  const text = missing.includes("bubblewrap")
+    ? `${message} (or set env.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust)`
+    : message;
+  return new AppError("UNAVAILABLE", text, { userMessage: text, field: "env.name" });
 }
