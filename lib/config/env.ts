@@ -18,6 +18,10 @@ export const EnvSchema = z.object({
   WORKER_STALLED_INTERVAL_MS: z.preprocess(empty, z.coerce.number().int().min(500).default(15_000)),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
+  /** A run whose worker was lost is restarted automatically this many times (since creation or the last Resume). */
+  SKILLOPT_MAX_AUTO_RESTARTS: z.preprocess(empty, z.coerce.number().int().min(0).max(100).default(5)),
+  /** How often each worker checks that every run that should be on the queue has a job (ms). */
+  SKILLOPT_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(60_000)),
   // Model backends: what the dashboard's backend list checks. The backends themselves receive the whole
   // environment (role variants such as OPTIMIZER_OPENAI_API_KEY included); see lib/backends/*/index.ts.
   OPENAI_API_KEY: opt,
