@@ -94,6 +94,36 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     await getRunQueue().obliterate({ force: true });
   });
 
+  it("(i) Resume works on a run whose worker died (stale heartbeat, no page load), and a second click adds no job", async () => {
+    const v = validateRunRequest({ preset: SAMPLE, overrides: {} }, process.cwd());
+    const id = crypto.randomUUID();
+    await createRun({ id, name: "stale owner", config: v.prepared.config, sourceYaml: v.resolvedYaml, seedSkill: v.prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 9 });
+    await db.run.update({ where: { id }, data: { status: "running", workerId: "dead", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date() } });
+    const first = await runRoute.PATCH(patch(id, { action: "resume" }), params(id));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ status: "queued", queued: true });
+    const second = await runRoute.PATCH(patch(id, { action: "resume" }), params(id));
+    expect(await second.json()).toEqual({ status: "queued", queued: true });
+    expect(await eventTypes(id)).toEqual(["workerLost", "runResumeRequested"]);
+    expect((await getRunQueue().getJobs(["waiting"])).filter((j) => (j.data as { runId: string }).runId === id).map((j) => j.id)).toEqual([`${id}-j1`]);
+    await db.run.update({ where: { id }, data: { status: "cancelled" } });
+    await getRunQueue().obliterate({ force: true });
+  });
+
+  it("(h) a failed run's error reaches the API as one line, without a Prisma dump or server paths", async () => {
+    const v = validateRunRequest({ preset: SAMPLE, overrides: {} }, process.cwd());
+    const id = crypto.randomUUID();
+    await createRun({ id, name: "failed with a dump", config: v.prepared.config, sourceYaml: v.resolvedYaml, seedSkill: v.prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 9 });
+    // What an older build stored: Prisma's whole invocation dump.
+    const dump = `\nInvalid \`tx.runEvent.create()\` invocation in\n${process.cwd()}/lib/db/engine-events.ts:204:26\n\n  201 \n→ 204     await tx.runEvent.create(\nOperation has timed out`;
+    await db.run.update({ where: { id }, data: { status: "failed", errorMessage: dump } });
+    const detail = (await (await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))).json()) as { errorMessage: string };
+    const list = (await (await runsRoute.GET(new Request(`${base}/api/runs?status=failed`))).json()) as { runs: { id: string; errorMessage: string }[] };
+    for (const shown of [detail.errorMessage, list.runs.find((r) => r.id === id)!.errorMessage]) {
+      expect(shown).toBe("database error: Operation has timed out");
+    }
+  });
+
   let victim = "";
   it("(a) SIGKILL the worker 5 times in one run: it finishes by itself with the best skill of an uninterrupted run", async () => {
     const overrides = { "train.num_epochs": 2, "model.sim_latency_ms": 20 };
