@@ -61,7 +61,10 @@ async function main() {
     log.warn(`job ${job?.id} failed: ${errorLine(err)}`);
     if (!job || shutdown.signal.aborted) return;
     const p = recoverAfterJobFailure(job, errorLine(err), { ...deps, signal: shutdown.signal })
-      .catch((e: unknown) => log.warn(`recovery after job ${job.id} failed: ${errorLine(e)}; the reconcile loop retries`))
+      .catch((e: unknown) => {
+        log.warn(`recovery after job ${job.id} failed: ${errorLine(e)}; a reconcile pass retries it`);
+        void reconciler?.trigger(`retry after job ${job.id} failed`);
+      })
       .finally(() => pending.delete(p));
     pending.add(p);
   });

@@ -8,6 +8,7 @@
  * a requeue names its job by the new generation, and the claim is still the guard against double runs.
  */
 import type { Queue } from "bullmq";
+import { errorLine } from "../lib/contracts/error-line";
 import { bumpJobGen, listRunsToReconcile, markWorkerLost, restartOrHold, type ReconcileRunRow } from "../lib/db/run-recovery";
 import { listRunsWithLiveJobs, tryEnqueueRun } from "../lib/queue/producer";
 import type { Logger } from "./logger";
@@ -56,6 +57,9 @@ export async function applyReconcile(run: ReconcileRunRow, action: ReconcileActi
   }
 }
 
+/** A pass (or one run's change) that failed — Redis or the database away or busy — is tried again this much later. */
+const RETRY_MS = 5_000;
+
 /** One pass over every run that should be on the queue. Returns how long to wait for runs queued too recently. */
 export async function reconcileOnce(deps: RecoveryDeps & { graceMs: number }): Promise<{ changed: number; retryInMs: number | null }> {
   // The job snapshot comes first: a run queued after it is younger than the grace period and is left alone.
@@ -67,10 +71,16 @@ export async function reconcileOnce(deps: RecoveryDeps & { graceMs: number }): P
   for (const run of runs) {
     const action = decideReconcile({ run, hasJob: live.has(run.id), now, staleAfterMs: deps.staleAfterMs, graceMs: deps.graceMs, maxAutoRestarts: deps.maxAutoRestarts });
     if (action.kind === "wait") retryInMs = Math.min(retryInMs ?? Infinity, action.retryInMs);
-    const done = await applyReconcile(run, action, deps, `reconcile: no heartbeat for over ${Math.round(deps.staleAfterMs / 1000)} s and no job`);
-    if (done) {
-      changed += 1;
-      deps.log.info(`run ${run.id} (${run.status}): ${done}`);
+    try {
+      const done = await applyReconcile(run, action, deps, `reconcile: no heartbeat for over ${Math.round(deps.staleAfterMs / 1000)} s and no job`);
+      if (done) {
+        changed += 1;
+        deps.log.info(`run ${run.id} (${run.status}): ${done}`);
+      }
+    } catch (e) {
+      // One run's failure (a busy database) must not hold up the others; this run is looked at again soon.
+      deps.log.warn(`run ${run.id} (${run.status}): ${action.kind} failed: ${errorLine(e)}`);
+      retryInMs = Math.min(retryInMs ?? Infinity, RETRY_MS);
     }
   }
   return { changed, retryInMs };
@@ -81,9 +91,6 @@ export interface Reconciler {
   trigger(reason: string): Promise<void>;
   stop(): Promise<void>;
 }
-
-/** A pass that fails (Redis or the database away) is tried again this much later. */
-const RETRY_MS = 5_000;
 
 export function startReconciler(deps: RecoveryDeps & { intervalMs: number; graceMs: number }): Reconciler {
   let current: Promise<void> | null = null;
