@@ -6,6 +6,7 @@
  * Every change is a conditional update on the state it was decided from, committed with its lifecycle event,
  * so two processes deciding at once change the run once, and a requeue yields exactly one new job id.
  */
+import { errorLine } from "../contracts/error-line";
 import type { RunConfig } from "../contracts/run-config";
 import { holdMessage, isStale } from "../contracts/run-recovery";
 import { AppError } from "../errors";
@@ -159,7 +160,7 @@ export async function markStaleRunsInterrupted(olderThanMs: number, { db = getDb
     } catch (e) {
       // Only the display waits for this (the workers recover the run themselves): a busy database must
       // not turn a page load into an error.
-      console.warn(`[api] run ${r.id}: not marked interrupted yet: ${e instanceof Error ? e.message.trim().split("\n").at(-1) : String(e)}`);
+      console.warn(`[api] run ${r.id}: not marked interrupted yet: ${errorLine(e)}`);
     }
   }
   return n;
