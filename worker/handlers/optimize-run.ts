@@ -53,9 +53,11 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       signal: watch.signal,
       logger: { info: (m) => ctx.log.info(`[run ${runId}] ${m}`), warn: (m) => ctx.log.warn(`[run ${runId}] ${m}`) },
     });
+    watch.stop();
     await finishRun(runId, { kind: "succeeded" }, ctx);
     return "succeeded";
   } catch (err) {
+    watch.stop();
     return await endAfterError(runId, err, watch, ctx);
   } finally {
     // Calls made after the last commit (a cancel, a failure) are still counted.

@@ -46,8 +46,10 @@ export interface RunWatch {
 export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
   const ac = new AbortController();
   let cause: StopCause | null = null;
+  let stopped = false;
   const abort = (c: StopCause, why: string) => {
-    if (ac.signal.aborted) return;
+    // After stop() the run's end is being recorded by this worker: a late poll must not relabel it.
+    if (ac.signal.aborted || stopped) return;
     cause = c;
     ac.abort(new Error(why));
   };
@@ -69,6 +71,7 @@ export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
     signal: ac.signal,
     cause: () => cause,
     stop() {
+      stopped = true;
       clearInterval(beat);
       clearInterval(poll);
       ctx.shutdown.removeEventListener("abort", onShutdown);
