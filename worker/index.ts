@@ -30,7 +30,8 @@ async function main() {
   let reconciler: Reconciler | null = null;
   let connectedBefore = false;
   publisher.on("ready", () => {
-    if (connectedBefore) void reconciler?.trigger("Redis reconnected");
+    // Give the queue's own connections a moment to come back too (a pass that is too early is retried anyway).
+    if (connectedBefore) setTimeout(() => void reconciler?.trigger("Redis reconnected"), 1_000);
     connectedBefore = true;
   });
   const shutdown = new AbortController();

@@ -21,9 +21,15 @@ export interface RecoveryDeps {
   log: Logger;
 }
 
+/**
+ * Nobody waits on a worker's Redis calls, so they get longer than the API's: a worker whose event loop is
+ * busy with a run must not report a slow answer as a failure (the add would still land, late).
+ */
+export const REDIS_TIMEOUT_MS = 15_000;
+
 /** Queues a run's job of generation `gen`; when Redis is away the run stays queued for the next pass. */
 async function enqueue(runId: string, gen: number, deps: RecoveryDeps): Promise<boolean> {
-  return tryEnqueueRun(runId, { gen, queue: deps.queue, onError: (e) => deps.log.warn(`run ${runId}: not queued yet (${e instanceof Error ? e.message : String(e)}); the next reconcile retries`) });
+  return tryEnqueueRun(runId, { gen, queue: deps.queue, timeoutMs: REDIS_TIMEOUT_MS, onError: (e) => deps.log.warn(`run ${runId}: not queued yet (${e instanceof Error ? e.message : String(e)}); the next reconcile retries`) });
 }
 
 /** Interrupted run: an automatic restart under the limit, else the hold message. Returns what happened. */
@@ -64,7 +70,7 @@ const RETRY_MS = 5_000;
 export async function reconcileOnce(deps: RecoveryDeps & { graceMs: number }): Promise<{ changed: number; retryInMs: number | null }> {
   // The job snapshot comes first: a run queued after it is younger than the grace period and is left alone.
   const now = Date.now();
-  const live = await listRunsWithLiveJobs(deps.queue);
+  const live = await listRunsWithLiveJobs(deps.queue, REDIS_TIMEOUT_MS);
   const runs = await listRunsToReconcile();
   let changed = 0;
   let retryInMs: number | null = null;

@@ -9,7 +9,7 @@ import { isStale } from "../../lib/contracts/run-recovery";
 import { OptimizeRunPayloadSchema } from "../../lib/queue";
 import { jobGenOf, listRunsWithLiveJobs } from "../../lib/queue/producer";
 import { decideReconcile } from "../reconcile-decision";
-import { applyReconcile, type RecoveryDeps } from "../reconcile";
+import { applyReconcile, REDIS_TIMEOUT_MS, type RecoveryDeps } from "../reconcile";
 
 const POLL_MS = 250;
 const OWNED = new Set(["running", "cancelling"]);
@@ -36,7 +36,7 @@ export async function recoverAfterJobFailure(
   if (!run) return;
   // An older job of a run that has been queued again since (Resume, restart) is history.
   if (gen !== null && gen < run.jobGen) return;
-  const hasJob = (await listRunsWithLiveJobs(deps.queue)).has(runId);
+  const hasJob = (await listRunsWithLiveJobs(deps.queue, REDIS_TIMEOUT_MS)).has(runId);
   const action = decideReconcile({ run, hasJob, now: Date.now(), staleAfterMs: deps.staleAfterMs, graceMs: 0, maxAutoRestarts: deps.maxAutoRestarts });
   if (action.kind === "enqueue") {
     // Failed before any worker claimed it: the periodic reconcile queues it again, at most once a minute.
