@@ -114,7 +114,8 @@ export function startReconciler(deps: RecoveryDeps & { intervalMs: number; grace
   const pass = async (reason: string) => {
     try {
       const r = await reconcileOnce(deps);
-      if (r.changed > 0) deps.log.info(`reconcile (${reason}): ${r.changed} run(s) recovered`);
+      // Quiet when the minute's pass finds nothing; the others (start, reconnect, retries) always say so.
+      if (r.changed > 0 || reason !== "periodic") deps.log.info(`reconcile (${reason}): ${r.changed} run(s) recovered`);
       if (r.retryInMs !== null) later(r.retryInMs + 100, "recently queued runs");
     } catch (e) {
       deps.log.warn(`reconcile (${reason}) failed: ${e instanceof Error ? e.message : String(e)}; retrying in ${RETRY_MS / 1000} s`);
@@ -124,7 +125,7 @@ export function startReconciler(deps: RecoveryDeps & { intervalMs: number; grace
   const trigger = (reason: string): Promise<void> => {
     if (stopped) return Promise.resolve();
     if (current) {
-      again = reason;
+      again ??= reason; // one pass after this one covers every request made meanwhile
       return current;
     }
     current = pass(reason).finally(() => {
