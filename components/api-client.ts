@@ -7,6 +7,7 @@ import type {
   BackendInfo,
   CompareResponse,
   CreateRunInput,
+  CreateRunResponse,
   DatasetFingerprint,
   Estimate,
   EvalResultRow,
@@ -50,7 +51,7 @@ async function request<T>(url: string, init?: RequestInit & { json?: unknown }):
   const { json, ...rest } = init ?? {};
   const res = await fetch(url, {
     ...rest,
-    headers: { accept: "application/json", ...(json === undefined ? {} : { "content-type": "application/json" }) },
+    headers: { ...(rest.headers as Record<string, string> | undefined), accept: "application/json", ...(json === undefined ? {} : { "content-type": "application/json" }) },
     body: json === undefined ? rest.body : JSON.stringify(json),
   });
   if (!res.ok) throw await toApiError(res);
@@ -95,8 +96,9 @@ export const api = {
     const q = new URLSearchParams({ step: String(filter.step), label: filter.label });
     return (await request<{ results: EvalResultRow[] }>(`/api/runs/${encodeURIComponent(id)}/evals?${q}`)).results;
   },
-  createRun(input: CreateRunInput): Promise<{ id: string }> {
-    return request("/api/runs", { method: "POST", json: input });
+  /** `idempotencyKey`: the same key for a retried submission answers with the run it created (never a second one). */
+  createRun(input: CreateRunInput, idempotencyKey?: string): Promise<CreateRunResponse> {
+    return request("/api/runs", { method: "POST", json: input, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : undefined });
   },
   estimateRun(input: CreateRunInput, signal?: AbortSignal): Promise<Estimate> {
     return request("/api/runs/estimate", { method: "POST", json: input, signal });

@@ -1,18 +1,24 @@
 /**
  * The worker process: `node --import tsx worker/index.ts` (same env as the web app). It trains queued
- * runs, recovers runs whose worker died, and shuts down cleanly on SIGTERM/SIGINT: active runs stop at a
+ * runs, recovers runs without a person (a failed or stalled job never leaves its run `running`; a reconcile
+ * loop re-queues runs whose job was lost), and shuts down cleanly on SIGTERM/SIGINT: active runs stop at a
  * safe point and go back to the queue; then the worker, Redis and the database close, in that order.
  */
 import { hostname } from "node:os";
-import { Queue, Worker } from "bullmq";
+import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { env } from "../lib/config/env";
+import { errorLine } from "../lib/contracts/error-line";
 import { closeDb } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
 import { closeQueue, getRunQueue } from "../lib/queue/producer";
+import { recoverAfterJobFailure } from "./handlers/job-failed";
 import { createLogger } from "./logger";
 import { optimizeRunProcessor } from "./processors/optimize-run";
-import { recoverRuns } from "./recover";
+import { startReconciler, type Reconciler, type RecoveryDeps } from "./reconcile";
+
+/** A run queued this recently may still be getting its job from the process that queued it. */
+const RECONCILE_GRACE_MS = 5_000;
 
 async function main() {
   const cfg = env();
@@ -20,6 +26,14 @@ async function main() {
   const log = createLogger(`worker ${workerId}`);
   const publisher = new Redis({ ...redisOptions(), maxRetriesPerRequest: 3 });
   publisher.on("error", (e) => log.warn(`redis publisher: ${e.message}`));
+  // Redis may come back empty (no persistence, a failover): every reconnect re-queues what it lost.
+  let reconciler: Reconciler | null = null;
+  let connectedBefore = false;
+  publisher.on("ready", () => {
+    // Give the queue's own connections a moment to come back too (a pass that is too early is retried anyway).
+    if (connectedBefore) setTimeout(() => void reconciler?.trigger("Redis reconnected"), 1_000);
+    connectedBefore = true;
+  });
   const shutdown = new AbortController();
   const staleAfterMs = cfg.WORKER_LOCK_MS + cfg.WORKER_STALLED_INTERVAL_MS;
   const worker = new Worker(
@@ -37,15 +51,29 @@ async function main() {
       concurrency: cfg.WORKER_CONCURRENCY,
       lockDuration: cfg.WORKER_LOCK_MS,
       stalledInterval: cfg.WORKER_STALLED_INTERVAL_MS,
-      maxStalledCount: 3,
+      // A stalled job (its worker died) fails at once instead of being retried by BullMQ: recovery is the
+      // run's own (interrupted → restart under SKILLOPT_MAX_AUTO_RESTARTS → resume from the checkpoint).
+      maxStalledCount: 0,
     },
   );
-  worker.on("failed", (job, err) => log.warn(`job ${job?.id} failed: ${err.message}`));
+  const deps: RecoveryDeps = { queue: getRunQueue(), staleAfterMs, maxAutoRestarts: cfg.SKILLOPT_MAX_AUTO_RESTARTS, log };
+  const pending = new Set<Promise<void>>();
+  worker.on("failed", (job, err) => {
+    log.warn(`job ${job?.id} failed: ${errorLine(err)}`);
+    if (!job || shutdown.signal.aborted) return;
+    const p = recoverAfterJobFailure(job, errorLine(err), { ...deps, signal: shutdown.signal })
+      .catch((e: unknown) => {
+        log.warn(`recovery after job ${job.id} failed: ${errorLine(e)}; a reconcile pass retries it`);
+        void reconciler?.trigger(`retry after job ${job.id} failed`);
+      })
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  });
   worker.on("error", (err) => log.warn(`worker error: ${err.message}`));
   await worker.waitUntilReady();
-  const queue: Queue = getRunQueue();
-  const recovered = await recoverRuns(queue, { staleAfterMs, log });
-  log.info(`ready (concurrency ${cfg.WORKER_CONCURRENCY}${recovered ? `, ${recovered} runs recovered` : ""})`);
+  reconciler = startReconciler({ ...deps, intervalMs: cfg.SKILLOPT_RECONCILE_MS, graceMs: RECONCILE_GRACE_MS });
+  await reconciler.trigger("start");
+  log.info(`ready (concurrency ${cfg.WORKER_CONCURRENCY})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -54,6 +82,8 @@ async function main() {
     log.info(`${signal}: stopping active runs at a safe point…`);
     shutdown.abort();
     await worker.close();
+    await reconciler?.stop();
+    await Promise.allSettled([...pending]);
     await closeQueue();
     await publisher.quit().catch(() => {});
     await closeDb();

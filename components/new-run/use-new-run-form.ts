@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { BackendInfo, CreateRunInput, PresetInfo } from "@/lib/contracts/api";
 import { api, isApiError } from "../api-client";
 import { queryKeys } from "../query-keys";
@@ -78,9 +78,17 @@ export function useNewRunForm() {
     };
   }, [form, preset, name, custom.overrides]);
 
+  // One Idempotency-Key per distinct request: resubmitting the same form after a timeout or a double click
+  // answers with the run already created; a changed form is a new request.
+  const submission = useRef<{ body: string; key: string } | null>(null);
   const create = useMutation({
-    mutationFn: (input: CreateRunInput) => api.createRun(input),
+    mutationFn: (input: CreateRunInput) => {
+      const body = JSON.stringify(input);
+      if (submission.current?.body !== body) submission.current = { body, key: randomKey() };
+      return api.createRun(input, submission.current.key);
+    },
     onSuccess: async ({ id }) => {
+      submission.current = null;
       await qc.invalidateQueries({ queryKey: queryKeys.runsAll });
       router.push(`/runs/${id}`);
     },
@@ -138,3 +146,8 @@ export function useNewRunForm() {
 }
 
 export type NewRunFormModel = ReturnType<typeof useNewRunForm>;
+
+/** 128 random bits as hex; `crypto.getRandomValues` also works on plain-HTTP LAN pages, unlike randomUUID. */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}

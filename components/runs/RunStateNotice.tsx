@@ -8,7 +8,8 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
     case "interrupted":
       return (
         <Notice tone="warn" title="This run was interrupted" testId="run-state-notice">
-          The worker running it stopped (killed, restarted or out of contact) after step {run.stepsDone}. Press{" "}
+          The worker running it stopped (killed, restarted or out of contact) after step {run.stepsDone}.{" "}
+          {run.errorMessage ? <>Automatic restarts are used up: {run.errorMessage}.</> : <>A running worker restarts it automatically.</>} Press{" "}
           <b>Resume run</b> to continue from the last committed step; model calls that already completed are not paid again.
         </Notice>
       );

@@ -19,6 +19,12 @@ describe("mergeFrames", () => {
     const a = mergeFrames(undefined, [frame(1)]);
     expect(mergeFrames(a, [frame(1)])).toBe(a);
   });
+  it("drops the events a resumed attempt superseded, keeping the cursor monotonic", () => {
+    const a = mergeFrames(undefined, [frame(1, "stepCommitted", { step: 1 }), frame(2, "stepStarted", { step: 2 }), frame(3, "rolloutCompleted", { step: 2 }), frame(4, "workerLost")]);
+    const b = mergeFrames(a, [frame(5, "runClaimed"), frame(6, "runResumed", { fromStep: 2, superseded: [2, 3] }), frame(7, "stepStarted", { step: 2 })]);
+    expect(b.map((f) => f.seq)).toEqual([1, 4, 5, 6, 7]);
+    expect(b.filter((f) => f.type === "stepStarted")).toHaveLength(1);
+  });
   it("keeps only the most recent frames", () => {
     const many = Array.from({ length: 10 }, (_, i) => frame(i + 1));
     expect(mergeFrames(undefined, many, 4).map((f) => f.seq)).toEqual([7, 8, 9, 10]);
@@ -53,6 +59,15 @@ describe("frame summaries", () => {
       applyReport: [{ status: "applied" }, { status: "skipped" }],
     });
     expect(summarizeFrame(f)).toBe("candidate abcdef12, 1/2 edits applied");
+  });
+  it("describes lifecycle events of a recovered run", () => {
+    expect(summarizeFrame(frame(4, "workerLost", { workerId: "w-1", detectedBy: "job failed: job stalled more than allowable limit" }))).toBe(
+      "worker w-1 lost (job failed: job stalled more than allowable limit)",
+    );
+    expect(summarizeFrame(frame(6, "runResumed", { fromStep: 3, superseded: [4, 5] }))).toBe("resumed from step 3; 2 events of the interrupted attempt replaced");
+    expect(summarizeFrame(frame(7, "runQueued", { reason: "worker shut down; the run continues on the next worker" }))).toBe(
+      "queued: worker shut down; the run continues on the next worker",
+    );
   });
   it("falls back to scalar fields for unknown types", () => {
     expect(summarizeFrame(frame(9, "somethingNew", { a: 1, b: "x", c: { nested: true } }))).toBe("a=1, b=x");

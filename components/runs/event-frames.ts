@@ -9,7 +9,21 @@ import { formatScore, shortHash } from "../format";
 /** The event log keeps the most recent frames only; the run's tables hold the full history. */
 export const MAX_FRAMES = 2_000;
 
-/** Appends frames newer than the last cached one (replays after reconnects are dropped), keeping the tail. */
+/** Seqs a `runResumed` frame says were replaced by the resumed attempt's own events. */
+function supersededBy(frames: readonly StreamFrame[]): Set<number> {
+  const out = new Set<number>();
+  for (const f of frames) {
+    const list = f.type === "runResumed" ? f.payload.superseded : null;
+    if (Array.isArray(list)) for (const s of list) if (typeof s === "number") out.add(s);
+  }
+  return out;
+}
+
+/**
+ * Appends frames newer than the last cached one (replays after reconnects are dropped), keeping the tail.
+ * A resumed run's `runResumed` frame removes the earlier attempt's uncommitted events it superseded, so a
+ * page that was open during the crash shows every step once, as a fresh load does.
+ */
 export function mergeFrames(old: readonly StreamFrame[] | undefined, incoming: readonly StreamFrame[], cap = MAX_FRAMES): StreamFrame[] {
   const base = old ?? [];
   let last = base.length > 0 ? base[base.length - 1]!.seq : 0;
@@ -21,7 +35,9 @@ export function mergeFrames(old: readonly StreamFrame[] | undefined, incoming: r
     }
   }
   if (fresh.length === 0) return base as StreamFrame[];
-  const merged = base.concat(fresh);
+  const gone = supersededBy(fresh);
+  const kept = gone.size > 0 ? base.filter((f) => !gone.has(f.seq)) : base;
+  const merged = kept.concat(fresh);
   return merged.length > cap ? merged.slice(merged.length - cap) : merged;
 }
 
@@ -60,7 +76,7 @@ function countApplied(p: Payload): string {
 }
 
 const SUMMARIES: Record<string, (p: Payload) => string> = {
-  runQueued: () => "queued",
+  runQueued: (p) => (str(p, "reason") ? `queued: ${str(p, "reason")}` : "queued"),
   runClaimed: (p) => (str(p, "workerId") ? `claimed by ${str(p, "workerId")}` : "claimed by a worker"),
   runStarted: (p) =>
     `${num(p, "totalSteps")} steps (${num(p, "numEpochs")} epochs × ${num(p, "stepsPerEpoch")}); splits ` +
@@ -93,6 +109,11 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
   cancelRequested: () => "cancel requested",
   runResumeRequested: () => "resume requested",
   runInterrupted: (p) => `interrupted${str(p, "reason") ? `: ${str(p, "reason")}` : ""}`,
+  workerLost: (p) => `worker ${str(p, "workerId") || "(unknown)"} lost${str(p, "detectedBy") ? ` (${str(p, "detectedBy")})` : ""}`,
+  runResumed: (p) => {
+    const n = Array.isArray(p.superseded) ? p.superseded.length : 0;
+    return `resumed from step ${num(p, "fromStep")}` + (n > 0 ? `; ${n} events of the interrupted attempt replaced` : "");
+  },
 };
 
 /** One line describing the frame; unknown types list their scalar fields. */
@@ -109,7 +130,7 @@ export function summarizeFrame(frame: StreamFrame): string {
 /** Event types drawn in warning/error colours in the log. */
 export function frameTone(type: string): "error" | "warn" | "good" | "plain" {
   if (type === "runFailed") return "error";
-  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested") return "warn";
+  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested" || type === "workerLost") return "warn";
   if (type === "runCompleted" || type === "baselineScored" || type === "testScored") return "good";
   return "plain";
 }

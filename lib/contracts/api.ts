@@ -34,6 +34,19 @@ export const CreateRunSchema = z.object({
 });
 export type CreateRunInput = z.input<typeof CreateRunSchema>;
 
+/**
+ * `Idempotency-Key` header of POST /api/runs: the form sends one per submission, so a retried request
+ * (a timeout, a double click, a flaky network) answers with the run it created instead of a second run.
+ */
+export const IdempotencyKeySchema = z.string().trim().min(8, "at least 8 characters").max(200).regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
+
+export interface CreateRunResponse {
+  id: string;
+  /** False when the queue (Redis) was unreachable: the run is stored as queued and starts once Redis is back. */
+  queued: boolean;
+  message?: string;
+}
+
 // Custom datasets (uploads, metrics, split fingerprints) live in ./datasets; re-exported for existing importers.
 export * from "./datasets";
 
@@ -167,6 +180,8 @@ export interface RunDetail extends RunListItem {
   stopReason: string | null;
   cancelRequested: boolean;
   lastEventSeq: number;
+  /** Automatic restarts after a lost worker since the run was created or last resumed by the user. */
+  autoRestarts: number;
   /** Seconds left at the current pace; null until a step has finished. */
   etaSeconds: number | null;
   steps: StepRow[];

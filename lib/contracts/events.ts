@@ -208,3 +208,14 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
 export type EngineEvent = z.infer<typeof EngineEventSchema>;
 export type EngineEventType = EngineEvent["type"];
 export type EngineEventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
+
+/** Events that belong to one training step (they carry its `step`). */
+export const STEP_EVENT_TYPES: readonly EngineEventType[] = [
+  "stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted",
+];
+
+/**
+ * Events the engine emits right after saving its state: a resumed run never repeats work before the last
+ * of them, so only the events after it can be replayed by a resumed attempt.
+ */
+export const COMMIT_POINT_TYPES: readonly EngineEventType[] = ["baselineScored", "stepCommitted", "slowUpdateApplied", "metaSkillUpdated", "epochCompleted"];

@@ -5,7 +5,38 @@
  */
 import { z } from "zod";
 
-export const LIFECYCLE_EVENT_TYPES = ["runQueued", "runClaimed", "runInterrupted", "cancelRequested", "runResumeRequested"] as const;
+/**
+ * Events about a run's life outside the engine: who runs it, why it stopped or went back to the queue.
+ * Past tense, discriminated by `type`, stored as RunEvent rows next to the engine's events.
+ */
+export const LifecycleEventSchema = z.discriminatedUnion("type", [
+  /** Back in the queue: a graceful worker shutdown, or an automatic restart after a lost worker. */
+  z.object({
+    type: z.literal("runQueued"),
+    reason: z.string(),
+    autoRestart: z.object({ count: z.number().int(), limit: z.number().int() }).optional(),
+  }),
+  z.object({ type: z.literal("runClaimed"), workerId: z.string(), resumed: z.boolean() }),
+  /** The worker that owned the run stopped without finishing it (killed, crashed, out of contact). */
+  z.object({
+    type: z.literal("workerLost"),
+    workerId: z.string().nullable(),
+    lastHeartbeatAt: z.string().nullable(),
+    detectedBy: z.string(),
+  }),
+  /** The run stopped and waits for Resume (e.g. after too many automatic restarts). */
+  z.object({ type: z.literal("runInterrupted"), reason: z.string() }),
+  /**
+   * A worker picked the run up again after an earlier attempt. The earlier attempt's events of the steps
+   * it had not committed (`superseded`, by seq) are replaced by this attempt's and hidden from the log.
+   */
+  z.object({ type: z.literal("runResumed"), fromStep: z.number().int(), superseded: z.array(z.number().int()) }),
+  z.object({ type: z.literal("cancelRequested"), status: z.string() }),
+  z.object({ type: z.literal("runResumeRequested") }),
+]);
+export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
+
+export const LIFECYCLE_EVENT_TYPES = LifecycleEventSchema.options.map((o) => o.shape.type.value);
 
 export const StreamFrameSchema = z.object({
   seq: z.number().int().min(1),

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EngineEvent, EvalItem, EditView } from "../contracts/events";
+import type { LifecycleEvent } from "../contracts/run-events";
 import { getDb, type Db, type DbTx } from "./client";
 
 /** The event as stored and streamed: bulky parts (skills, per-item results, edit lists) live in their own rows. */
@@ -220,18 +221,21 @@ export async function persistEngineEvent(runId: string, e: EngineEvent, hash: (s
  * SQLite has one writer: a transaction may wait for another run's (a large batch of results) before it
  * starts. Prisma's defaults (2 s to start, 5 s to finish) are too tight for that on a busy machine.
  */
-const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+export const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
-/** Appends an event that did not come from the engine (claimed, interrupted, resumed …). */
-export async function appendRunEvent(runId: string, type: string, payload: Record<string, unknown>, { db = getDb() }: { db?: Db } = {}): Promise<number> {
-  return db.$transaction(async (tx) => {
-    const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 } }, select: { lastEventSeq: true } });
-    await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type, payload: JSON.stringify({ type, ...payload }) } });
-    return run.lastEventSeq;
-  }, TX_OPTIONS);
+/** Appends a lifecycle event inside a caller's transaction (so a status change and its event commit together). */
+export async function appendRunEventTx(tx: DbTx, runId: string, event: LifecycleEvent): Promise<number> {
+  const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 } }, select: { lastEventSeq: true } });
+  await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type: event.type, payload: JSON.stringify(event) } });
+  return run.lastEventSeq;
 }
 
-/** Events after `seq`, oldest first (the SSE tail). */
+/** Appends an event that did not come from the engine (claimed, queued, worker lost …). */
+export async function appendRunEvent(runId: string, event: LifecycleEvent, { db = getDb() }: { db?: Db } = {}): Promise<number> {
+  return db.$transaction((tx) => appendRunEventTx(tx, runId, event), TX_OPTIONS);
+}
+
+/** Events after `seq`, oldest first (the SSE tail); events a resumed attempt superseded are left out. */
 export async function listEventsAfter(runId: string, seq: number, limit = 500, { db = getDb() }: { db?: DbTx } = {}) {
-  return db.runEvent.findMany({ where: { runId, seq: { gt: seq } }, orderBy: { seq: "asc" }, take: limit });
+  return db.runEvent.findMany({ where: { runId, seq: { gt: seq }, superseded: false }, orderBy: { seq: "asc" }, take: limit });
 }

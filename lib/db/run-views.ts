@@ -4,6 +4,7 @@
  */
 import type { EditRow, RunDetail, RunListItem, StepDetail, StepRow } from "../contracts/api";
 import { coverageOfRecord } from "../contracts/coverage";
+import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
@@ -13,7 +14,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }): RunListItem {
   const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: Date; startedAt: Date | null; finishedAt: Date | null };
-  return { ...row, createdAt: row.createdAt.toISOString(), startedAt: iso(row.startedAt), finishedAt: iso(row.finishedAt) };
+  // Rows stored before errors were cleaned at the source still hold multi-line dumps: show one line.
+  const errorMessage = row.errorMessage === null ? null : errorLine(row.errorMessage);
+  return { ...row, errorMessage, createdAt: row.createdAt.toISOString(), startedAt: iso(row.startedAt), finishedAt: iso(row.finishedAt) };
 }
 
 function toStepRow(s: Record<string, unknown> & { createdAt: Date; recordJson: string }): StepRow {
@@ -53,6 +56,7 @@ export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Pro
     stopReason: run.stopReason,
     cancelRequested: run.cancelRequested,
     lastEventSeq: run.lastEventSeq,
+    autoRestarts: run.autoRestarts,
     etaSeconds,
     steps: steps.map((s) => toStepRow(s)),
     skillVersions: versions.map((v) => ({

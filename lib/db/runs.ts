@@ -26,6 +26,9 @@ export interface NewRun {
   targetModel?: string;
   simulated: boolean;
   stepsTotal: number;
+  /** The creating request's Idempotency-Key and a hash of its body: a retried request finds this run. */
+  requestKey?: string;
+  requestHash?: string;
 }
 
 /** Creates a queued run. Call it before enqueueing: a worker may start the job at once. */
@@ -45,6 +48,8 @@ export async function createRun(input: NewRun, { db = getDb() }: Opts = {}) {
       simulated: input.simulated,
       stepsTotal: input.stepsTotal,
       numEpochs: input.config.train.num_epochs,
+      requestKey: input.requestKey,
+      requestHash: input.requestHash,
     },
   });
 }
@@ -53,6 +58,11 @@ export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
 
 export async function findRun(id: string, { db = getDb() }: Opts = {}) {
   return db.run.findUnique({ where: { id } });
+}
+
+/** The run a request with this Idempotency-Key created, if any. */
+export async function findRunByRequestKey(requestKey: string, { db = getDb() }: Opts = {}) {
+  return db.run.findUnique({ where: { requestKey }, select: { id: true, status: true, requestHash: true } });
 }
 
 export async function getRun(id: string, opts: Opts = {}) {
@@ -118,26 +128,15 @@ export async function listRunEnvs({ db = getDb() }: Opts = {}): Promise<string[]
 }
 
 /**
- * Makes `workerId` the owner of a queued or interrupted run (a conditional update: exactly one worker
- * wins). A job for a run that is already running elsewhere, finished or cancelled claims nothing.
+ * Makes `workerId` the owner of a queued run (a conditional update: exactly one worker wins). A job for a
+ * run that is running elsewhere, interrupted (it waits for a restart or Resume, which queue it first),
+ * finished or cancelled claims nothing.
  */
 export async function claimRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<boolean> {
   const now = new Date();
   const res = await db.run.updateMany({
-    where: { id, status: { in: ["queued", "interrupted"] }, cancelRequested: false },
+    where: { id, status: "queued", cancelRequested: false },
     data: { status: "running", workerId, heartbeatAt: now, startedAt: now, errorMessage: null },
-  });
-  return res.count === 1;
-}
-
-/**
- * Takes a run over from a worker that died while running it (its job was handed back by the queue's
- * stalled-job check), so the new owner resumes it from its checkpoint.
- */
-export async function reclaimRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<boolean> {
-  const res = await db.run.updateMany({
-    where: { id, status: { in: ["running", "cancelling"] }, workerId: { not: workerId } },
-    data: { workerId, heartbeatAt: new Date() },
   });
   return res.count === 1;
 }
@@ -146,16 +145,21 @@ export async function heartbeat(id: string, workerId: string, { db = getDb() }: 
   await db.run.updateMany({ where: { id, workerId }, data: { heartbeatAt: new Date() } });
 }
 
+/**
+ * Records how a run ended. With `ownerId`, only while that worker still owns the run (a worker that lost
+ * it to a take-over must not overwrite the new owner's state); returns whether the row changed.
+ */
 export async function markRunFinished(
   id: string,
   status: Extract<RunStatus, "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted">,
   extra: { errorMessage?: string; stopReason?: string } = {},
-  { db = getDb() }: Opts = {},
-): Promise<void> {
-  await db.run.update({
-    where: { id },
+  { db = getDb(), ownerId }: Opts & { ownerId?: string } = {},
+): Promise<boolean> {
+  const res = await db.run.updateMany({
+    where: ownerId === undefined ? { id } : { id, workerId: ownerId },
     data: { status, finishedAt: status === "interrupted" || status === "budget_exhausted" ? null : new Date(), ...extra },
   });
+  return res.count === 1;
 }
 
 /** Asks the owner to stop. A queued run is cancelled at once; a finished one is a conflict. */
@@ -172,32 +176,14 @@ export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Pr
   return "cancelling";
 }
 
-export async function isCancelRequested(id: string, { db = getDb() }: Opts = {}): Promise<boolean> {
-  const r = await db.run.findUnique({ where: { id }, select: { cancelRequested: true } });
-  return r?.cancelRequested ?? true;
+/**
+ * What the owner's watch checks every second: a pending cancel, or that the run is no longer its own (a
+ * worker-loss detector took it over while this worker was unresponsive, or the row is gone).
+ */
+export async function watchRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<"ok" | "cancel" | "lost"> {
+  const r = await db.run.findUnique({ where: { id }, select: { cancelRequested: true, workerId: true, status: true } });
+  if (!r || r.workerId !== workerId || (r.status !== "running" && r.status !== "cancelling")) return "lost";
+  return r.cancelRequested ? "cancel" : "ok";
 }
 
 export const RESUMABLE: readonly RunStatus[] = ["interrupted", "failed", "budget_exhausted"];
-
-/**
- * Puts an interrupted, failed or budget-exhausted run back in the queue; the worker resumes it from its
- * checkpoint. `budget` replaces the run's budget section (a paused run needs a larger one).
- */
-export async function requeueRun(id: string, opts: Opts & { budget?: RunConfig["budget"] } = {}): Promise<void> {
-  const db = opts.db ?? getDb();
-  const run = await getRun(id, { db });
-  if (!RESUMABLE.includes(run.status as RunStatus)) {
-    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).` });
-  }
-  const configJson = opts.budget ? JSON.stringify({ ...runConfigOf(run), budget: opts.budget }) : undefined;
-  await db.run.update({ where: { id }, data: { status: "queued", cancelRequested: false, errorMessage: null, finishedAt: null, configJson } });
-}
-
-/** Running runs whose worker stopped sending heartbeats: shown as interrupted, never as a spinner. */
-export async function markStaleRunsInterrupted(olderThanMs: number, { db = getDb() }: Opts = {}): Promise<number> {
-  const res = await db.run.updateMany({
-    where: { status: { in: ["running", "cancelling"] }, heartbeatAt: { lt: new Date(Date.now() - olderThanMs) } },
-    data: { status: "interrupted" },
-  });
-  return res.count;
-}

@@ -2,15 +2,15 @@
  * Creating a run from the dashboard: validate the preset, overrides, seed skill and backends exactly as
  * the worker will use them, then write the row and queue it. Nothing is written when anything is wrong.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { CreateRunInput } from "../contracts/api";
 import { CreateRunSchema } from "../contracts/api";
 import { redactSecrets } from "../contracts/redact";
 import { resolveRoles } from "../backends/registry";
-import { createRun } from "../db/runs";
+import { createRun, findRunByRequestKey } from "../db/runs";
 import { EngineError, planRun } from "../engine";
 import { AppError } from "../errors";
-import { enqueueRun } from "../queue/producer";
+import { tryEnqueueRun } from "../queue/producer";
 import { loadPreset } from "./presets";
 import { prepareRun, type PreparedRun } from "./prepare";
 import { ensureRunPackages } from "./system-packages";
@@ -66,26 +66,67 @@ async function validate(raw: unknown, rootDir: string, packages: SystemPackages)
   };
 }
 
-export async function createRunFromRequest(raw: CreateRunInput, rootDir: string): Promise<{ id: string }> {
+export interface CreatedRun {
+  id: string;
+  /** False when Redis was unreachable: the row is queued and a worker's reconcile loop queues its job. */
+  queued: boolean;
+  /** True when an earlier request with the same Idempotency-Key created this run. */
+  replayed: boolean;
+}
+
+/** Key order must not make two identical requests look different. */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  return v;
+}
+const requestHashOf = (raw: unknown) => createHash("sha256").update(JSON.stringify(canonical(raw))).digest("hex");
+
+/** The run an earlier request with this key created; a different body under the same key is refused. */
+async function priorRun(requestKey: string, requestHash: string): Promise<CreatedRun | null> {
+  const prior = await findRunByRequestKey(requestKey);
+  if (!prior) return null;
+  if (prior.requestHash !== requestHash) {
+    throw new AppError("INVALID_REQUEST", "Idempotency-Key reused with a different request", { field: "Idempotency-Key", userMessage: "This Idempotency-Key was already used for a different run request." });
+  }
+  return { id: prior.id, queued: true, replayed: true };
+}
+
+export async function createRunFromRequest(raw: CreateRunInput, rootDir: string, opts: { requestKey?: string } = {}): Promise<CreatedRun> {
+  const requestHash = opts.requestKey ? requestHashOf(raw) : undefined;
+  if (opts.requestKey) {
+    const prior = await priorRun(opts.requestKey, requestHash!);
+    if (prior) return prior;
+  }
   const v = await validateRunRequest(raw, rootDir, "install");
   const { config } = v.prepared;
   const roles = resolveRoles(config.model);
   const id = randomUUID();
   // The row comes first: a worker may pick the job up immediately.
-  await createRun({
-    id,
-    name: v.name,
-    config: redactSecrets(config),
-    // The effective config (preset + overrides, defaults filled in): enough to reproduce the run.
-    sourceYaml: v.resolvedYaml,
-    seedSkill: v.prepared.initialSkill,
-    optimizerBackend: roles.optimizer,
-    targetBackend: roles.target,
-    optimizerModel: v.prepared.optimizer.model,
-    targetModel: v.prepared.target.model,
-    simulated: v.prepared.simulated,
-    stepsTotal: planRun(config, v.prepared.splits).totalSteps,
-  });
-  await enqueueRun(id);
-  return { id };
+  try {
+    await createRun({
+      id,
+      name: v.name,
+      config: redactSecrets(config),
+      // The effective config (preset + overrides, defaults filled in): enough to reproduce the run.
+      sourceYaml: v.resolvedYaml,
+      seedSkill: v.prepared.initialSkill,
+      optimizerBackend: roles.optimizer,
+      targetBackend: roles.target,
+      optimizerModel: v.prepared.optimizer.model,
+      targetModel: v.prepared.target.model,
+      simulated: v.prepared.simulated,
+      stepsTotal: planRun(config, v.prepared.splits).totalSteps,
+      requestKey: opts.requestKey,
+      requestHash,
+    });
+  } catch (err) {
+    // Two requests with one key raced: the other one's row stands.
+    const prior = opts.requestKey && (err as { code?: string })?.code === "P2002" ? await priorRun(opts.requestKey, requestHash!) : null;
+    if (prior) return prior;
+    throw err;
+  }
+  // Time-boxed: with Redis down the answer still comes at once and the reconcile loop queues the job later.
+  const queued = await tryEnqueueRun(id, { gen: 0, onError: (e) => console.warn(`[api] run ${id} stored as queued; not on the queue yet: ${e instanceof Error ? e.message : String(e)}`) });
+  return { id, queued, replayed: false };
 }

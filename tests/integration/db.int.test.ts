@@ -8,7 +8,8 @@ import { compareRuns } from "../../lib/db/compare";
 import { listEventsAfter, persistEngineEvent } from "../../lib/db/engine-events";
 import { buildBundle, getBestSkill } from "../../lib/db/export";
 import { getRunDetail, getStepDetail } from "../../lib/db/run-views";
-import { claimRun, createRun, getRun, listRuns, reclaimRun, requestCancel, requeueRun } from "../../lib/db/runs";
+import { claimRun, createRun, getRun, listRuns, requestCancel } from "../../lib/db/runs";
+import { resumeRun } from "../../lib/db/run-recovery";
 import { RunCancelledError, runTraining, skillHash } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { PROVIDERS, freshDb } from "../helpers/db";
@@ -109,21 +110,22 @@ describe.each(PROVIDERS)("database layer on %s", (provider) => {
     expect(usageB).toEqual(usageA);
   });
 
-  it("claims once, reclaims only from another worker, cancels and requeues", async () => {
+  it("claims once, cancels and resumes", async () => {
     const r = await newRun(db);
     expect(await claimRun(r.id, "w1", { db })).toBe(true);
     expect(await claimRun(r.id, "w2", { db })).toBe(false);
-    expect(await reclaimRun(r.id, "w1", { db })).toBe(false);
-    expect(await reclaimRun(r.id, "w2", { db })).toBe(true);
     expect(await requestCancel(r.id, { db })).toBe("cancelling");
     await db.run.update({ where: { id: r.id }, data: { status: "cancelled" } });
     await expect(requestCancel(r.id, { db })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(requeueRun(r.id, { db })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(resumeRun(r.id, { db, staleAfterMs: 60_000 })).rejects.toMatchObject({ code: "CONFLICT" });
     const q = await newRun(db);
     expect(await requestCancel(q.id, { db })).toBe("cancelled");
     await db.run.update({ where: { id: q.id }, data: { status: "interrupted", cancelRequested: false } });
-    await requeueRun(q.id, { db });
+    expect(await resumeRun(q.id, { db, staleAfterMs: 60_000 })).toEqual({ status: "queued", gen: 1 });
     expect((await getRun(q.id, { db })).status).toBe("queued");
+    // A second click finds it queued: no second job generation.
+    expect(await resumeRun(q.id, { db, staleAfterMs: 60_000 })).toEqual({ status: "queued", gen: null });
+    expect((await getRun(q.id, { db })).jobGen).toBe(1);
     await expect(getRun(randomUUID(), { db })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 

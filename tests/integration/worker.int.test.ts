@@ -73,7 +73,7 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     const done = (await db.run.findFirst({ where: { status: "succeeded" } }))!;
     const before = done.lastEventSeq;
     const w = startWorker("w-b");
-    await enqueueRun(done.id, { attempt: 99 });
+    await enqueueRun(done.id, { gen: 99 });
     await until(() => getRunQueue().getJobCounts("completed"), (c) => (c.completed ?? 0) >= 2);
     await w.close();
     expect((await findRun(done.id))!.lastEventSeq).toBe(before);

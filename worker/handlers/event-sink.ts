@@ -3,42 +3,63 @@
  * wake-up notice goes out on Redis pub/sub so connected browsers read the new rows at once.
  */
 import { costOf, PRICE_TABLE, type PriceTable } from "../../lib/backends/pricing";
-import type { EngineEvent } from "../../lib/contracts/events";
+import { errorLine } from "../../lib/contracts/error-line";
+import { STEP_EVENT_TYPES, type EngineEvent } from "../../lib/contracts/events";
 import { getDb } from "../../lib/db/client";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { addLlmUsage } from "../../lib/db/llm-usage";
+import { commitPointKey } from "../../lib/db/resume-events";
 import type { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { skillHash, type EventSink } from "../../lib/engine";
 import type { HandlerContext } from "./context";
+import type { StopCause } from "./run-lifecycle";
 
-const STEP_EVENTS: ReadonlySet<string> = new Set([
-  "stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted",
-]);
+const STEP_EVENTS: ReadonlySet<string> = new Set(STEP_EVENT_TYPES);
 
-/**
- * `committedSteps` is the run's stepsDone at claim time: a resumed engine may replay the events of a step
- * whose commit was stored just before a crash; those are skipped, so no step appears twice.
- */
-export function createEventSink(
-  runId: string,
-  committedSteps: number,
-  ctx: HandlerContext,
-  roles: Parameters<typeof costOf>[1],
+export interface EventSinkOptions {
+  runId: string;
+  /**
+   * The run's stepsDone at claim time: a resumed engine may replay the events of a step whose commit was
+   * stored just before a crash; those are skipped, so no step appears twice.
+   */
+  committedSteps: number;
+  /** Commit points already stored (`storedCommitPoints`): a replayed copy is skipped the same way. */
+  storedCommits?: ReadonlySet<string>;
+  ctx: HandlerContext;
+  roles: Parameters<typeof costOf>[1];
   /** The run's price table (built-in entries plus its `model.price_table`). */
-  prices: PriceTable = PRICE_TABLE,
+  prices?: PriceTable;
   /** Backend counters (latency, errors, retries, cache hits) flushed at each commit. */
-  usage?: UsageFlusher,
-): EventSink & { flushUsage(): Promise<void> } {
+  usage?: UsageFlusher;
+  /** Why the run was stopped, if it was: only the user's cancel is a cancellation. */
+  stopCause?: () => StopCause | null;
+}
+
+/** What is stored for an engine event, or null when it must not be stored. */
+function toStored(e: EngineEvent, o: EventSinkOptions): EngineEvent | null {
+  if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= o.committedSteps) return null;
+  if (o.storedCommits?.has(commitPointKey(e.type, "epoch" in e ? e.epoch : undefined))) return null;
+  // A shutdown requeues the run (logged as runQueued); a lost run belongs to another worker now.
+  if (e.type === "runCancelled" && o.stopCause && o.stopCause() !== "cancel") return null;
+  if (e.type === "runFailed") return { ...e, message: errorLine(e.message) };
+  if (e.type === "runPaused") return { ...e, reason: errorLine(e.reason) };
+  return e;
+}
+
+export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage(): Promise<void> } {
+  const { runId, ctx } = o;
   const flushUsage = async () => {
-    if (usage) await addLlmUsage(runId, usage.take());
+    if (o.usage) await addLlmUsage(runId, o.usage.take());
   };
   return {
     flushUsage,
-    async emit(e: EngineEvent) {
-      if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= committedSteps) return;
+    async emit(event: EngineEvent) {
+      if (o.stopCause?.() === "lost") return;
+      const e = toStored(event, o);
+      if (!e) return;
       const seq = await persistEngineEvent(runId, e, skillHash);
       if (e.type === "stepCommitted") {
-        await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, roles, prices) } });
+        await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, o.roles, o.prices ?? PRICE_TABLE) } });
       }
       if (COMMITS.has(e.type)) await flushUsage();
       ctx.publish(runId, seq);

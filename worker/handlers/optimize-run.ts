@@ -5,25 +5,24 @@
  */
 import { runConfigOf, findRun } from "../../lib/db/runs";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
+import { storedCommitPoints } from "../../lib/db/resume-events";
 import { RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
-import { claimOrReclaim, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
+import { claimForJob, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
 import { createEventSink } from "./event-sink";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import type { HandlerContext } from "./context";
 
 export type { HandlerContext };
 
-
-export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job: { redelivered: boolean } = { redelivered: false }): Promise<string> {
+export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Promise<string> {
   const run = await findRun(runId);
   if (!run) {
     ctx.log.warn(`job for unknown run ${runId}: skipped`);
     return "missing";
   }
-  const claim = await claimOrReclaim(run, ctx, job.redelivered);
-  if (!claim) return "not-claimed";
+  if (!(await claimForJob(run, ctx))) return "not-claimed";
   const watch: RunWatch = startRunWatch(runId, ctx);
   let flush: () => Promise<void> = async () => {};
   try {
@@ -35,10 +34,16 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
     const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent }, trust: "request" });
     prepared.materialiseSplits();
     for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
-    const sink = createEventSink(runId, run.stepsDone, ctx, {
-      optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
-      target: { backend: run.targetBackend, model: run.targetModel },
-    }, prepared.policy.prices, new UsageFlusher(() => prepared.policy.stats()));
+    const sink = createEventSink({
+      runId,
+      committedSteps: run.stepsDone,
+      storedCommits: await storedCommitPoints(runId),
+      ctx,
+      roles: { optimizer: { backend: run.optimizerBackend, model: run.optimizerModel }, target: { backend: run.targetBackend, model: run.targetModel } },
+      prices: prepared.policy.prices,
+      usage: new UsageFlusher(() => prepared.policy.stats()),
+      stopCause: watch.cause,
+    });
     flush = sink.flushUsage;
     await runTraining({
       config,
@@ -53,25 +58,33 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext, job:
       signal: watch.signal,
       logger: { info: (m) => ctx.log.info(`[run ${runId}] ${m}`), warn: (m) => ctx.log.warn(`[run ${runId}] ${m}`) },
     });
+    watch.stop();
     await finishRun(runId, { kind: "succeeded" }, ctx);
     return "succeeded";
   } catch (err) {
-    if (err instanceof RunCancelledError) {
-      await finishRun(runId, { kind: watch.cancelled() ? "cancelled" : "shutdown" }, ctx);
-      return watch.cancelled() ? "cancelled" : "requeued";
-    }
-    if (stopRunOf(err) === "pause") {
-      await finishRun(runId, { kind: "paused", message: err instanceof Error ? err.message : String(err) }, ctx);
-      return "paused";
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    ctx.log.warn(`[run ${runId}] failed: ${message}`);
-    await finishRun(runId, { kind: "failed", message }, ctx);
-    return "failed";
+    watch.stop();
+    return await endAfterError(runId, err, watch, ctx);
   } finally {
     // Calls made after the last commit (a cancel, a failure) are still counted.
-    await flush().catch((e: unknown) => ctx.log.warn(`[run ${runId}] usage not saved: ${String(e)}`));
+    if (watch.cause() !== "lost") await flush().catch((e: unknown) => ctx.log.warn(`[run ${runId}] usage not saved: ${String(e)}`));
     watch.stop();
   }
 }
 
+async function endAfterError(runId: string, err: unknown, watch: RunWatch, ctx: HandlerContext): Promise<string> {
+  if (err instanceof RunCancelledError) {
+    const cause = watch.cause();
+    if (cause === "lost") {
+      ctx.log.warn(`[run ${runId}] stopped: another worker took the run over while this one was unresponsive`);
+      return "lost";
+    }
+    await finishRun(runId, { kind: cause === "cancel" ? "cancelled" : "shutdown" }, ctx);
+    return cause === "cancel" ? "cancelled" : "requeued";
+  }
+  if (stopRunOf(err) === "pause") {
+    await finishRun(runId, { kind: "paused", error: err }, ctx);
+    return "paused";
+  }
+  await finishRun(runId, { kind: "failed", error: err }, ctx);
+  return "failed";
+}

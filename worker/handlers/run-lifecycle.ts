@@ -1,84 +1,77 @@
 /**
- * Ownership of a run while a worker trains it: the claim (or the take-over of a run whose worker died),
- * heartbeats, the cancellation watch, and the final status.
+ * Ownership of a run while a worker trains it: the claim (recording a resume when an earlier attempt ran),
+ * heartbeats, the watch that stops the run on a cancel, a shutdown or a lost ownership, and the final status.
  */
-import { appendRunEvent } from "../../lib/db/engine-events";
-import { claimRun, findRun, heartbeat, isCancelRequested, markRunFinished, reclaimRun, type RunRow } from "../../lib/db/runs";
+import { errorLine } from "../../lib/contracts/error-line";
 import { getDb } from "../../lib/db/client";
-import { enqueueRun } from "../../lib/queue/producer";
+import { appendRunEvent } from "../../lib/db/engine-events";
+import { recordResume } from "../../lib/db/resume-events";
+import { requeueAfterShutdown } from "../../lib/db/run-recovery";
+import { claimRun, heartbeat, markRunFinished, watchRun, type RunRow } from "../../lib/db/runs";
+import { tryEnqueueRun } from "../../lib/queue/producer";
 import type { HandlerContext } from "./context";
 
-const CANCEL_POLL_MS = 1_000;
+const WATCH_POLL_MS = 1_000;
 
 /** Heartbeats come well within the stale limit, so a live owner never looks dead. */
 export const heartbeatMs = (staleAfterMs: number): number => Math.max(500, Math.min(5_000, Math.floor(staleAfterMs / 3)));
 
-const heartbeatAge = (r: { heartbeatAt: Date | null }) => (r.heartbeatAt ? Date.now() - r.heartbeatAt.getTime() : Infinity);
-
 /**
- * For a redelivered job whose run still looks owned: wait until the owner's heartbeat goes stale (it died)
- * or the run changes hands; never longer than one stale period plus a margin.
+ * True when this worker now owns the run. A run that ran before (its worker was lost, shut down, or the
+ * user resumed it) gets a `runResumed` event that supersedes the earlier attempt's uncommitted events.
  */
-async function waitForStaleOwner(runId: string, ctx: HandlerContext): Promise<boolean> {
-  const end = Date.now() + ctx.staleAfterMs + 2_000;
-  while (Date.now() < end) {
-    const r = await findRun(runId);
-    if (!r || (r.status !== "running" && r.status !== "cancelling")) return false;
-    if (heartbeatAge(r) > ctx.staleAfterMs) return true;
-    await new Promise((res) => setTimeout(res, 250));
-  }
-  return false;
-}
-
-/** True when this worker now owns the run. */
-export async function claimOrReclaim(run: RunRow, ctx: HandlerContext, redelivered = false): Promise<boolean> {
-  let resumed = run.stepsDone > 0 || run.status === "interrupted";
-  let ok = await claimRun(run.id, ctx.workerId);
-  if (!ok && (run.status === "running" || run.status === "cancelling")) {
-    // The queue handed the job back: its owner died mid-run once its heartbeat has gone stale.
-    const stale = heartbeatAge(run) > ctx.staleAfterMs || (redelivered && (await waitForStaleOwner(run.id, ctx)));
-    ok = stale && (await reclaimRun(run.id, ctx.workerId));
-    resumed = true;
-  }
-  if (!ok) {
+export async function claimForJob(run: RunRow, ctx: HandlerContext): Promise<boolean> {
+  const resumed = run.startedAt !== null;
+  if (!(await claimRun(run.id, ctx.workerId))) {
     ctx.log.info(`run ${run.id} is ${run.status}; job skipped`);
     return false;
   }
-  ctx.log.info(`run ${run.id} claimed${resumed ? " (resuming from checkpoint)" : ""}`);
-  const seq = await appendRunEvent(run.id, "runClaimed", { workerId: ctx.workerId, resumed });
+  ctx.log.info(`run ${run.id} claimed${resumed ? ` (resuming after step ${run.stepsDone})` : ""}`);
+  let seq = await appendRunEvent(run.id, { type: "runClaimed", workerId: ctx.workerId, resumed });
+  if (resumed) seq = await recordResume(run.id, run.stepsDone + 1);
   ctx.publish(run.id, seq);
   return true;
 }
 
+/** Why the run's signal was aborted: the user's cancel, this worker's shutdown, or another worker took it over. */
+export type StopCause = "cancel" | "shutdown" | "lost";
+
 export interface RunWatch {
   signal: AbortSignal;
-  cancelled(): boolean;
+  cause(): StopCause | null;
   stop(): void;
 }
 
-/** Heartbeats, and aborts the run on a cancel request or worker shutdown. */
+/** Heartbeats, and aborts the run on a cancel request, worker shutdown or lost ownership. */
 export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
   const ac = new AbortController();
-  let cancelled = false;
-  const onShutdown = () => ac.abort(new Error("worker shutting down"));
+  let cause: StopCause | null = null;
+  let stopped = false;
+  const abort = (c: StopCause, why: string) => {
+    // After stop() the run's end is being recorded by this worker: a late poll must not relabel it.
+    if (ac.signal.aborted || stopped) return;
+    cause = c;
+    ac.abort(new Error(why));
+  };
+  const onShutdown = () => abort("shutdown", "worker shutting down");
   if (ctx.shutdown.aborted) onShutdown();
   ctx.shutdown.addEventListener("abort", onShutdown, { once: true });
-  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), heartbeatMs(ctx.staleAfterMs));
+  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e: unknown) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), heartbeatMs(ctx.staleAfterMs));
   const poll = setInterval(() => {
-    void isCancelRequested(runId).then(
-      (yes) => {
-        if (yes && !ac.signal.aborted) {
-          cancelled = true;
-          ac.abort(new Error("cancelled by the user"));
-        }
+    void watchRun(runId, ctx.workerId).then(
+      (state) => {
+        if (state === "cancel") abort("cancel", "cancelled by the user");
+        // This worker stalled long enough to be declared lost and the run was handed on: stop, write nothing.
+        if (state === "lost") abort("lost", "another worker took the run over");
       },
-      (e) => ctx.log.warn(`cancel check failed: ${String(e)}`),
+      (e: unknown) => ctx.log.warn(`run watch failed: ${String(e)}`),
     );
-  }, CANCEL_POLL_MS);
+  }, WATCH_POLL_MS);
   return {
     signal: ac.signal,
-    cancelled: () => cancelled,
+    cause: () => cause,
     stop() {
+      stopped = true;
       clearInterval(beat);
       clearInterval(poll);
       ctx.shutdown.removeEventListener("abort", onShutdown);
@@ -90,30 +83,36 @@ export type RunEnd =
   | { kind: "succeeded" }
   | { kind: "cancelled" }
   | { kind: "shutdown" }
-  | { kind: "failed"; message: string }
-  | { kind: "paused"; message: string };
+  | { kind: "failed"; error: unknown }
+  | { kind: "paused"; error: unknown };
 
+/** Records how the run ended, while this worker still owns it. */
 export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext): Promise<void> {
-  let seq: number;
-  if (end.kind === "succeeded") {
+  const owner = { ownerId: ctx.workerId };
+  if (end.kind === "shutdown") {
+    // The run goes back to the queue and resumes from its checkpoint on the next worker.
+    const gen = await requeueAfterShutdown(runId, ctx.workerId);
+    if (gen !== null) {
+      const onError = (e: unknown) => ctx.log.warn(`[run ${runId}] not queued (${errorLine(e)}); the reconcile loop queues it`);
+      await tryEnqueueRun(runId, { gen, onError });
+    } else {
+      // A cancel arrived together with the shutdown: honour the cancel.
+      const run = await getDb().run.findUnique({ where: { id: runId }, select: { status: true } });
+      if (run?.status === "cancelling") await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" }, owner);
+    }
+  } else if (end.kind === "succeeded") {
     const run = await getDb().run.findUnique({ where: { id: runId }, select: { stopReason: true } });
-    await markRunFinished(runId, "succeeded", { stopReason: run?.stopReason ?? "completed" });
-    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+    await markRunFinished(runId, "succeeded", { stopReason: run?.stopReason ?? "completed" }, owner);
   } else if (end.kind === "cancelled") {
-    await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" });
-    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+    await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" }, owner);
   } else if (end.kind === "paused") {
     // The budget is spent: the run waits, resumable with a larger budget from the dashboard.
-    await markRunFinished(runId, "budget_exhausted", { errorMessage: end.message.slice(0, 2000) });
-    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
-  } else if (end.kind === "failed") {
-    await markRunFinished(runId, "failed", { errorMessage: end.message.slice(0, 2000) });
-    seq = (await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } })).lastEventSeq;
+    await markRunFinished(runId, "budget_exhausted", { errorMessage: errorLine(end.error) }, owner);
   } else {
-    // Worker shutdown: the run goes back to the queue and resumes from its checkpoint on the next worker.
-    await getDb().run.update({ where: { id: runId }, data: { status: "queued", workerId: null } });
-    seq = await appendRunEvent(runId, "runQueued", { reason: "worker shut down; the run continues on the next worker" });
-    await enqueueRun(runId, { attempt: Date.now() });
+    // One clean line for the API and the page; the full error (stack, driver dump) is in the worker log.
+    ctx.log.warn(`[run ${runId}] failed: ${end.error instanceof Error ? (end.error.stack ?? end.error.message) : String(end.error)}`);
+    await markRunFinished(runId, "failed", { errorMessage: errorLine(end.error) }, owner);
   }
-  ctx.publish(runId, seq);
+  const { lastEventSeq } = await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } });
+  ctx.publish(runId, lastEventSeq);
 }

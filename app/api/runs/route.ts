@@ -1,10 +1,11 @@
-import { ListRunsQuerySchema, type RunListResponse } from "@/lib/contracts/api";
-import { listRunEnvs, listRuns, markStaleRunsInterrupted } from "@/lib/db/runs";
+import { IdempotencyKeySchema, ListRunsQuerySchema, type CreateRunInput, type CreateRunResponse, type RunListResponse } from "@/lib/contracts/api";
+import { listRunEnvs, listRuns } from "@/lib/db/runs";
+import { markStaleRunsInterrupted } from "@/lib/db/run-recovery";
 import { toListItem } from "@/lib/db/run-views";
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
+import { AppError } from "@/lib/errors";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { createRunFromRequest } from "@/lib/runs/create";
-import type { CreateRunInput } from "@/lib/contracts/api";
 import { staleAfterMs } from "@/lib/runs/liveness";
 
 export const dynamic = "force-dynamic";
@@ -19,10 +20,26 @@ export function GET(req: Request) {
   });
 }
 
+function requestKeyOf(req: Request): string | undefined {
+  const raw = req.headers.get("idempotency-key");
+  if (raw === null) return undefined;
+  const parsed = IdempotencyKeySchema.safeParse(raw);
+  if (!parsed.success) throw new AppError("INVALID_REQUEST", `Idempotency-Key: ${parsed.error.issues[0]!.message}`, { field: "Idempotency-Key" });
+  return parsed.data;
+}
+
+/** 201 created and queued; 202 created, queued once Redis is back; 200 the run an earlier request with this Idempotency-Key created. */
 export function POST(req: Request) {
   return handle("create run", async () => {
+    const requestKey = requestKeyOf(req);
     const body = (await jsonBody(req, RUN_REQUEST_BODY)) as CreateRunInput;
-    const { id } = await createRunFromRequest(body, process.cwd());
-    return Response.json({ id }, { status: 201, headers: { Location: `/runs/${id}` } });
+    const run = await createRunFromRequest(body, process.cwd(), { requestKey });
+    const headers = { Location: `/runs/${run.id}` };
+    if (run.replayed) return Response.json({ id: run.id, queued: true } satisfies CreateRunResponse, { status: 200, headers });
+    if (!run.queued) {
+      const message = "The run is saved and queued, but the queue (Redis) is not answering; it starts as soon as Redis is back.";
+      return Response.json({ id: run.id, queued: false, message } satisfies CreateRunResponse, { status: 202, headers });
+    }
+    return Response.json({ id: run.id, queued: true } satisfies CreateRunResponse, { status: 201, headers });
   });
 }

@@ -1,9 +1,10 @@
 import { RunActionSchema, RunIdSchema } from "@/lib/contracts/api";
 import { appendRunEvent } from "@/lib/db/engine-events";
-import { markStaleRunsInterrupted, requestCancel, requeueRun } from "@/lib/db/runs";
+import { markStaleRunsInterrupted, resumeRun } from "@/lib/db/run-recovery";
+import { requestCancel } from "@/lib/db/runs";
 import { getRunDetail } from "@/lib/db/run-views";
 import { handle, jsonBody } from "@/lib/http/errors";
-import { enqueueRun } from "@/lib/queue/producer";
+import { tryEnqueueRun } from "@/lib/queue/producer";
 import { staleAfterMs } from "@/lib/runs/liveness";
 
 export const dynamic = "force-dynamic";
@@ -18,18 +19,18 @@ export function GET(_req: Request, { params }: Ctx) {
   });
 }
 
+/** Cancel or Resume. Resume never waits on Redis: when it is down the run stays queued for the workers' reconcile. */
 export function PATCH(req: Request, { params }: Ctx) {
   return handle("run action", async () => {
     const id = RunIdSchema.parse((await params).runId);
     const body = RunActionSchema.parse(await jsonBody(req));
     if (body.action === "cancel") {
       const status = await requestCancel(id);
-      await appendRunEvent(id, "cancelRequested", { status });
+      await appendRunEvent(id, { type: "cancelRequested", status });
       return Response.json({ status });
     }
-    await requeueRun(id, { budget: body.budget });
-    await appendRunEvent(id, "runResumeRequested", {});
-    await enqueueRun(id, { attempt: Date.now() });
-    return Response.json({ status: "queued" });
+    const { status, gen } = await resumeRun(id, { budget: body.budget, staleAfterMs: staleAfterMs() });
+    const queued = gen === null || (await tryEnqueueRun(id, { gen, onError: (e) => console.warn(`[api] run ${id} resumed; not on the queue yet: ${String(e)}`) }));
+    return Response.json({ status, queued }, { status: queued ? 200 : 202 });
   });
 }

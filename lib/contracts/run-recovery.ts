@@ -1,0 +1,12 @@
+/**
+ * Shared words and rules of run recovery, used by the worker, the API and the run page: when a worker
+ * counts as lost, and what a run says once it has used up its automatic restarts.
+ */
+
+/** What an interrupted run at the restart limit says until the user resumes it. */
+export const holdMessage = (limit: number): string => `stopped after ${limit} automatic restart${limit === 1 ? "" : "s"}; press Resume`;
+
+/** A run's owner is lost when it sent no heartbeat for longer than `staleAfterMs` (or never sent one). */
+export function isStale(heartbeatAt: Date | null, staleAfterMs: number, now = Date.now()): boolean {
+  return !heartbeatAt || now - heartbeatAt.getTime() > staleAfterMs;
+}
