@@ -57,6 +57,11 @@ export function getDb(): Db {
   return (g.__skilloptDb ??= createDb(env().DATABASE_URL));
 }
 
+/** One line on the process's SQLite writer path (null before any use, or on PostgreSQL), for the shutdown log. */
+export function writerSummary(): string | null {
+  return g.__skilloptDb ? (writerStatsOf(g.__skilloptDb)?.summary() ?? null) : null;
+}
+
 export async function closeDb(): Promise<void> {
   await g.__skilloptDb?.$disconnect();
   g.__skilloptDb = undefined;

@@ -45,6 +45,9 @@ describe("isBusyError", () => {
     expect(isBusyError(txExpired())).toBe(true);
     expect(isBusyError(Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" }))).toBe(true);
     expect(isBusyError(new Error("wrapped", { cause: sqliteBusy() }))).toBe(true);
+    // A COMMIT that failed arrives as the adapter's error, not wrapped by Prisma.
+    const adapterError = Object.assign(new Error("SocketTimeout"), { name: "DriverAdapterError", cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" } });
+    expect(isBusyError(adapterError)).toBe(true);
   });
 
   it("leaves every other error alone", () => {

@@ -1,12 +1,11 @@
 /**
  * One writer path per process for SQLite. SQLite has a single write lock per file, shared by the web
- * process and every worker; Prisma's better-sqlite3 adapter has one connection per client, on which a
- * statement issued while another caller's interactive transaction is open silently joins that
- * transaction. So every write of a process (transactions and single mutations) goes through this
- * queue: one at a time, in order, each preceded by a yield to the event loop (better-sqlite3 is
+ * process and every worker. Every write of a process (transactions and single mutations) goes through
+ * this queue: one at a time, in order, each preceded by a yield to the event loop (better-sqlite3 is
  * synchronous, so a burst of writes would otherwise starve timers, signal handlers and sockets), and
- * retried with capped exponential backoff and jitter when another process holds the lock past the busy
- * timeout ("database is locked", Prisma's "Operation has timed out") or a transaction timed out.
+ * retried with capped exponential backoff and jitter when another process held the lock past the busy
+ * timeout ("database is locked", Prisma's "Operation has timed out") or a transaction timed out. The
+ * waits between retries are asynchronous, unlike SQLite's own busy wait, which stops the event loop.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setImmediate as nextLoopTurn } from "node:timers/promises";
@@ -53,15 +52,16 @@ const BUSY_TEXT = /SQLITE_BUSY|SQLITE_LOCKED|database is locked|database table i
 
 /**
  * True for failures that mean "someone else had the database; try again": SQLITE_BUSY/LOCKED as
- * better-sqlite3 throws them, as Prisma wraps them (P1008 "Operation has timed out" with the driver's
- * code in `meta`), and Prisma's interactive-transaction time-outs (P2028), whose work was rolled back.
+ * better-sqlite3 throws them, as the adapter and Prisma wrap them (P1008 "Operation has timed out" with
+ * the driver's code in `meta`), and Prisma's interactive-transaction time-outs (P2028), whose work was rolled back.
  */
 export function isBusyError(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== "object" || depth > 4) return false;
-  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: unknown };
+  const e = err as { code?: unknown; message?: unknown; originalCode?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: unknown };
   if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
   if (e.code === "P2028") return true;
-  const original = e.meta?.driverAdapterError?.cause?.originalCode;
+  // The adapter's own error (a failed COMMIT reaches us unwrapped) carries the code in `cause.originalCode`.
+  const original = e.originalCode ?? e.meta?.driverAdapterError?.cause?.originalCode;
   if (typeof original === "string" && /^SQLITE_(BUSY|LOCKED)/.test(original)) return true;
   if (e.code === undefined && typeof e.message === "string" && BUSY_TEXT.test(e.message)) return true;
   return isBusyError(e.cause, depth + 1);

@@ -3,8 +3,9 @@
  * WAL (readers never block the writer, nor the writer them), `synchronous=NORMAL` (safe under WAL: a
  * power cut may lose the last commits, never corrupt the file), a busy timeout, write transactions that
  * take the write lock when they begin (`BEGIN IMMEDIATE`: a transaction that read first and wrote later
- * could otherwise fail at once when another process committed in between), and every write of the
- * process through one SerialWriter.
+ * could otherwise fail at once when another process committed in between), a transaction end that
+ * never leaves the connection stuck inside a transaction, and every write of the process through one
+ * SerialWriter.
  */
 import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
@@ -32,33 +33,74 @@ function handleOf(adapter: Adapter): Database.Database {
   return client;
 }
 
-/** PrismaBetterSQLite3 with our pragmas and `BEGIN IMMEDIATE` on every connection it opens. */
+/**
+ * PrismaBetterSQLite3 with our pragmas, `BEGIN IMMEDIATE`, and a transaction end that cannot wedge the
+ * connection. `pragmas` is replaceable for tests that need the old rollback journal.
+ */
 export class TunedSqliteAdapter {
   readonly provider = "sqlite" as const;
   readonly adapterName: string;
   private readonly inner: PrismaBetterSQLite3;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly pragmas: readonly string[] = SQLITE_PRAGMAS,
+  ) {
     this.inner = new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS });
     this.adapterName = this.inner.adapterName;
   }
 
   async connect(): Promise<Adapter> {
-    return tune(await this.inner.connect());
+    return tune(await this.inner.connect(), this.pragmas);
   }
 
   async connectToShadowDb(): Promise<Adapter> {
-    return tune(await this.inner.connectToShadowDb());
+    return tune(await this.inner.connectToShadowDb(), this.pragmas);
   }
 }
 
-function tune(adapter: Adapter): Adapter {
+function tune(adapter: Adapter, pragmas: readonly string[]): Adapter {
   const handle = handleOf(adapter);
-  for (const p of SQLITE_PRAGMAS) handle.pragma(p);
+  for (const p of pragmas) handle.pragma(p);
   const prepare = handle.prepare.bind(handle);
   // The adapter begins every interactive transaction with a plain (deferred) BEGIN.
   handle.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof handle.prepare;
+  const start = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (level) => closeSafely(await start(level), handle);
   return adapter;
+}
+
+type Tx = Awaited<ReturnType<Adapter["startTransaction"]>>;
+
+/**
+ * Prisma ends a transaction by sending COMMIT (or ROLLBACK) and only then calling the adapter's
+ * commit()/rollback(), which releases the adapter's transaction lock. When that statement fails — a
+ * COMMIT that met SQLITE_BUSY, as happened under the old rollback journal while browsers were reading —
+ * the second call never comes: the connection stays inside the transaction holding the write lock
+ * (every other process's writes then time out) and this process's next transaction waits for the lock
+ * forever (Prisma's maxWait does not end that wait). So a failed end rolls back and releases the lock
+ * here, then reports the failure, which the writer path retries as a whole.
+ */
+function closeSafely(tx: Tx, handle: Database.Database): Tx {
+  const executeRaw = tx.executeRaw.bind(tx);
+  tx.executeRaw = async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (err) {
+      if (query.sql === "COMMIT" || query.sql === "ROLLBACK") {
+        if (handle.inTransaction) {
+          try {
+            handle.exec("ROLLBACK");
+          } catch {
+            // Nothing more to undo: SQLite already ended the transaction, or the connection is gone.
+          }
+        }
+        await tx.rollback();
+      }
+      throw err;
+    }
+  };
+  return tx;
 }
 
 const WRITE_OPS = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
