@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ensureRedis, freePort, pingRedis } from "./redis";
 
@@ -10,6 +11,9 @@ describe("ensureRedis", () => {
     expect(own).not.toBe(port);
     expect(await pingRedis("127.0.0.1", own)).toBe(true);
     expect(lines.join("\n")).toMatch(/started a private redis-server/);
+    // Its own process group, so a Ctrl-C in the terminal does not take Redis down before the worker stopped.
+    const pgrp = Number(readFileSync(`/proc/${h.pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
+    expect(pgrp).toBe(h.pid);
     await h.stop();
     expect(await pingRedis("127.0.0.1", own)).toBe(false);
   });
