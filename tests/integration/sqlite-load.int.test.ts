@@ -5,7 +5,7 @@
  * the simulated model must still hear a cancel and SIGTERM within seconds.
  */
 import * as runRoute from "../../app/api/runs/[runId]/route";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client";
 import { findRun } from "../../lib/db/runs";
 import { closeQueue, getRunQueue } from "../../lib/queue/producer";
@@ -93,29 +93,43 @@ describe("SQLite under load", () => {
 });
 
 describe("a worker busy with the simulated model stays responsive", () => {
-  it("a cancel from the API ends a long run within seconds", async () => {
+  let stopReaders: AbortController;
+  beforeEach(() => {
+    stopReaders = new AbortController();
+  });
+  afterEach(() => stopReaders.abort());
+
+  it("a cancel from the API ends a long run within seconds, with browsers watching it", async () => {
     await startWorkers(1);
     const { ids } = await submitRuns(1, LONG);
     const id = ids[0]!;
-    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 1, 60_000);
+    const watching = startReaders(5, () => ids, stopReaders.signal);
+    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 3, 90_000);
     const res = await runRoute.PATCH(new Request(`http://127.0.0.1:7860/api/runs/${id}`, { method: "PATCH", body: JSON.stringify({ action: "cancel" }) }), { params: Promise.resolve({ runId: id }) });
     expect(res.status).toBe(200);
     const t0 = Date.now();
     const run = await until(() => stateOf(id), (r) => r?.status === "cancelled", 15_000);
     expect(Date.now() - t0).toBeLessThan(15_000);
+    console.info(`cancel → cancelled in ${Date.now() - t0} ms`);
     expect(run!.stepsDone).toBeLessThan(run!.stepsTotal);
-  }, 120_000);
+    stopReaders.abort();
+    expect((await watching.done, watching.stats.errors)).toEqual([]);
+  }, 150_000);
 
   it("SIGTERM stops the worker mid-run within seconds and leaves the run resumable, not running", async () => {
     const [w] = await startWorkers(1);
     const { ids } = await submitRuns(1, LONG);
     const id = ids[0]!;
-    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 1, 60_000);
+    const watching = startReaders(5, () => ids, stopReaders.signal);
+    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 3, 90_000);
     const exitMs = await stopWorker(w!, 15_000);
     expect(exitMs, `worker ignored SIGTERM:\n${w!.lines.slice(-20).join("\n")}`).not.toBeNull();
     expect(w!.child.exitCode).toBe(0);
+    console.info(`SIGTERM → worker exited in ${exitMs} ms`);
     const run = await stateOf(id);
     expect(run!.status).not.toBe("running");
     expect(run!.stepsDone).toBeLessThan(run!.stepsTotal);
-  }, 120_000);
+    stopReaders.abort();
+    await watching.done;
+  }, 150_000);
 });
