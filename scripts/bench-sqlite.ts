@@ -68,11 +68,11 @@ async function main() {
   const workers = Array.from({ length: n("workers") }, (_, i) => spawnWorker(`bench-w${i}`, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, WORKER_CONCURRENCY: n("concurrency") }));
   await Promise.all(workers.map((w) => workerReady(w)));
   const stopReaders = new AbortController();
-  let ids: string[] = [];
+  const ids: string[] = [];
   const readers = startReaders(n("readers"), () => ids, stopReaders.signal);
   const t0 = Date.now();
   const body = { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": n("epochs") } };
-  const sub = await submitRuns(n("runs"), body, 0).then((s) => ((ids = s.ids), s));
+  const sub = await submitRuns(n("runs"), body, (id) => ids.push(id));
   say(`submitted ${sub.ids.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${sub.errors.length} refused)`);
   const outcome = await waitForRuns(sub.ids, { timeoutMs: n("timeout-min") * 60_000, staleMs: 45_000 });
   const wall = (Date.now() - t0) / 1000;

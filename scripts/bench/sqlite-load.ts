@@ -78,16 +78,17 @@ export interface Submitted {
   errors: string[];
 }
 
-/** Creates `n` runs through the POST route, one after another, `gapMs` apart. */
-export async function submitRuns(n: number, body: Record<string, unknown>, gapMs = 0): Promise<Submitted> {
+/** Creates `n` runs through the POST route, one after another; `onCreated` hears of each as it is made. */
+export async function submitRuns(n: number, body: Record<string, unknown>, onCreated: (id: string) => void = () => {}): Promise<Submitted> {
   const out: Submitted = { ids: [], createMs: [], errors: [] };
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     const res = await runsRoute.POST(new Request(`${BASE}/api/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, name: `load ${i}` }) }));
     out.createMs.push(performance.now() - t0);
-    if (res.status === 201) out.ids.push(((await res.json()) as { id: string }).id);
-    else out.errors.push(`${res.status} ${await res.text()}`);
-    if (gapMs > 0) await sleep(gapMs);
+    if (res.status === 201) {
+      out.ids.push(((await res.json()) as { id: string }).id);
+      onCreated(out.ids.at(-1)!);
+    } else out.errors.push(`${res.status} ${await res.text()}`);
   }
   return out;
 }
@@ -112,8 +113,8 @@ async function readStream(res: Response, until: AbortSignal, stats: ReaderStats)
       if (done) return;
       stats.frames += (new TextDecoder().decode(value).match(/^id: /gm) ?? []).length;
     }
-  } catch {
-    // cancelled by `until`
+  } catch (err) {
+    if (!until.aborted) stats.errors.push(`SSE stream: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
   } finally {
     until.removeEventListener("abort", stop);
   }
@@ -130,7 +131,8 @@ async function timedGet(stats: ReaderStats, what: string, call: () => Promise<Re
 
 /** One browser on a run page: the SSE tail plus the run poll (5 s) and the runs list poll (3 s). */
 async function browse(runId: string, stats: ReaderStats, signal: AbortSignal, maxMs: number): Promise<void> {
-  const page = AbortSignal.any([signal, AbortSignal.timeout(maxMs)]);
+  const left = new AbortController(); // the stream ended: the run finished, the browser moves on
+  const page = AbortSignal.any([signal, AbortSignal.timeout(maxMs), left.signal]);
   const polls = (async () => {
     for (let t = 0; !page.aborted; t++) {
       if (t % 5 === 0) await timedGet(stats, "GET /api/runs/[id]", () => runRoute.GET(new Request(`${BASE}/api/runs/${runId}`), params(runId)));
@@ -144,22 +146,23 @@ async function browse(runId: string, stats: ReaderStats, signal: AbortSignal, ma
     stats.ok++;
     await readStream(res, page, stats);
   }
+  left.abort();
   await polls;
 }
 
-/** `n` clients, each watching a live run of `ids` (a random one when none is live) until `signal` fires. */
+/** `n` clients, each watching a running run of `ids` (client k the k-th most recent; any when none runs) until `signal` fires. */
 export function startReaders(n: number, ids: () => string[], signal: AbortSignal): { stats: ReaderStats; done: Promise<void> } {
   const stats: ReaderStats = { frames: 0, ok: 0, errors: [], pollMs: [] };
   const client = async (k: number) => {
-    while (!signal.aborted) {
+    for (let visit = 0; !signal.aborted; visit++) {
       const pool = ids();
       if (pool.length === 0) {
         await sleep(200);
         continue;
       }
-      const live = await getDb().run.findMany({ where: { id: { in: pool }, status: { in: ["running", "queued"] } }, select: { id: true }, take: 20 });
-      const pick = (live.length > 0 ? live : pool.map((id) => ({ id })))[(k + stats.frames) % Math.max(1, live.length || pool.length)]!;
-      await browse(pick.id, stats, signal, 20_000);
+      const running = await getDb().run.findMany({ where: { id: { in: pool }, status: "running" }, select: { id: true }, orderBy: { startedAt: "desc" }, take: 20 });
+      const candidates = running.length > 0 ? running.map((r) => r.id) : pool;
+      await browse(candidates[(k + visit) % candidates.length]!, stats, signal, 20_000);
     }
   };
   return { stats, done: Promise.all(Array.from({ length: n }, (_, k) => client(k))).then(() => {}) };

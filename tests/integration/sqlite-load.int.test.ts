@@ -45,10 +45,9 @@ async function startWorkers(n: number): Promise<WorkerProcess[]> {
 /** Trains `n` sample runs with `readers` browser clients watching; returns how they ended. */
 async function loadRound(n: number, readers: number) {
   const stop = new AbortController();
-  let ids: string[] = [];
+  const ids: string[] = [];
   const clients = startReaders(readers, () => ids, stop.signal);
-  const sub = await submitRuns(n, SAMPLE);
-  ids = sub.ids;
+  const sub = await submitRuns(n, SAMPLE, (id) => ids.push(id));
   const outcome = await waitForRuns(sub.ids, { timeoutMs: 150_000, staleMs: 30_000 });
   stop.abort();
   await clients.done;
