@@ -5,15 +5,14 @@
  * SSE tail and poll the pages' routes). Prints failed runs (must be 0), runs left running without an owner
  * (must be 0), run duration and write latency percentiles. Exits 1 when a run failed or was left behind.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createServer } from "node:net";
-import { Redis } from "ioredis";
 import { closeDb } from "../lib/db/client";
 import { closeQueue } from "../lib/queue/producer";
+import { ensureRedis, freePort } from "./start/redis";
 import { quantile, spawnWorker, startReaders, stopWorker, submitRuns, waitForRuns, workerReady, writerSummary } from "./bench/sqlite-load";
 
 const { values } = parseArgs({
@@ -30,36 +29,11 @@ const n = (k: keyof typeof values) => Number(values[k]);
 const ms = (x: number) => (Number.isNaN(x) ? "n/a" : `${Math.round(x)} ms`);
 const say = (m: string) => process.stdout.write(`[bench:sqlite] ${m}\n`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(dir: string) {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on("error", () => {}); // not up yet
-    const ok = await probe.connect().then(() => probe.ping()).then(() => true, () => false);
-    probe.disconnect();
-    if (ok) return { url, stop: () => child.kill("SIGTERM") };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error("redis-server did not start (is the redis-server package installed?)");
-}
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "skillopt-bench-sqlite-"));
   const dbUrl = `file:${join(dir, "bench.db")}`;
-  const redis = await startRedis(dir);
+  // A private redis-server, as `npm start` starts one when none answers (nothing answers on a free port).
+  const redis = await ensureRedis(`redis://127.0.0.1:${await freePort()}`, false, say);
   Object.assign(process.env, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, SKILLOPT_STALE_AFTER_MS: "45000" });
   const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env: process.env, encoding: "utf8" });
   if (mig.status !== 0) throw new Error(`migrate deploy failed:\n${mig.stdout}\n${mig.stderr}`);
@@ -91,7 +65,7 @@ async function main() {
 
   await closeQueue();
   await closeDb();
-  redis.stop();
+  await redis.stop();
   rmSync(dir, { recursive: true, force: true });
   const bad = (outcome.byStatus.failed ?? 0) + outcome.unfinished.length + sub.errors.length;
   process.exit(bad > 0 ? 1 : 0);

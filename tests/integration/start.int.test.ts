@@ -5,24 +5,15 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/start/redis";
 
 const dir = mkdtempSync(join(tmpdir(), "skillopt-start-"));
 let start: ChildProcess | null = null;
 // `next dev` adds its own entries to tsconfig.json's include list when it starts; a test leaves no trace.
 const tsconfig = readFileSync("tsconfig.json", "utf8");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** pid → [parent pid, state] for every process, from /proc. */
 function processTable(): Map<number, { ppid: number; state: string }> {
