@@ -27,6 +27,9 @@ const fail = (m: string): never => {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 const WILDCARD = new Set(["0.0.0.0", "::"]);
+/** How long the dashboard and the worker get to stop on Ctrl-C before they are killed. */
+const STOP_GRACE_MS = 4_500;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be 1-65535 (got ${values.port})`);
@@ -62,8 +65,18 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say("stopping…");
-    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
+    const running = () => children.filter((c) => c.exitCode === null && c.signalCode === null);
+    for (const c of running()) c.kill("SIGTERM");
+    const exited = Promise.all(running().map((c) => new Promise((r) => c.once("exit", r))));
+    // The worker stops within its own grace period; whatever is still up after ours is killed, so one
+    // Ctrl-C always ends everything.
+    if ((await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)])) === false) {
+      for (const c of running()) {
+        say(`${c === next ? "dashboard" : "worker"} did not stop within ${STOP_GRACE_MS} ms; killing it`);
+        c.kill("SIGKILL");
+      }
+      await exited;
+    }
     await redis.stop();
     process.exit(code);
   };

@@ -9,7 +9,7 @@ import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { env } from "../lib/config/env";
 import { errorLine } from "../lib/contracts/error-line";
-import { closeDb } from "../lib/db/client";
+import { closeDb, writerSummary } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
 import { closeQueue, getRunQueue } from "../lib/queue/producer";
 import { recoverAfterJobFailure } from "./handlers/job-failed";
@@ -19,6 +19,9 @@ import { startReconciler, type Reconciler, type RecoveryDeps } from "./reconcile
 
 /** A run queued this recently may still be getting its job from the process that queued it. */
 const RECONCILE_GRACE_MS = 5_000;
+
+/** SIGTERM/SIGINT end the process within this time, whatever the active runs are doing. */
+const SHUTDOWN_GRACE_MS = 4_000;
 
 async function main() {
   const cfg = env();
@@ -80,12 +83,20 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: stopping active runs at a safe point…`);
+    // A stop that hangs (Redis gone first, a call that ignores its signal) must not keep the process up:
+    // a run cut off here is taken over from its checkpoint like one whose worker died.
+    setTimeout(() => {
+      log.warn(`still stopping after ${SHUTDOWN_GRACE_MS} ms; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     shutdown.abort();
     await worker.close();
     await reconciler?.stop();
     await Promise.allSettled([...pending]);
     await closeQueue();
     await publisher.quit().catch(() => {});
+    const writes = writerSummary();
+    if (writes) log.info(`sqlite writer: ${writes}`);
     await closeDb();
     log.info("stopped");
     process.exit(0);

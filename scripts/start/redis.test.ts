@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,6 +18,9 @@ describe("ensureRedis", () => {
     expect(own).not.toBe(port);
     expect(await pingRedis("127.0.0.1", own)).toBe(true);
     expect(lines.join("\n")).toMatch(/started a private redis-server/);
+    // Its own process group, so a Ctrl-C in the terminal does not take Redis down before the worker stopped.
+    const pgrp = Number(readFileSync(`/proc/${h.pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
+    expect(pgrp).toBe(h.pid);
     await h.stop();
     expect(await pingRedis("127.0.0.1", own)).toBe(false);
   });

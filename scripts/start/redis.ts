@@ -10,6 +10,8 @@ import { ensurePackages, requirementsFor, type EnsureResult } from "../../lib/sy
 
 export interface RedisHandle {
   url: string;
+  /** The private redis-server's process id (none when an existing Redis is used). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -71,12 +73,15 @@ export async function ensureRedis(url: string, opts: EnsureRedisOptions): Promis
   }
   const own = await freePort();
   mkdirSync(".skillopt/redis", { recursive: true });
-  const child = spawn(bin, ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore" });
+  // Its own process group: a Ctrl-C in the terminal reaches the dashboard and the worker but not Redis,
+  // which stays up until they have stopped (the worker puts its active runs back in the queue on the way out).
+  const child = spawn(bin, ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore", detached: true });
   for (let i = 0; i < 50 && !(await pingRedis("127.0.0.1", own)); i++) await new Promise((r) => setTimeout(r, 100));
   if (!(await pingRedis("127.0.0.1", own))) throw new Error(`the private redis-server on port ${own} did not start`);
   say(`redis: started a private redis-server on 127.0.0.1:${own}`);
   return {
     url: `redis://127.0.0.1:${own}`,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -2,6 +2,7 @@
  * The simulated model ("sim") for both roles: deterministic, offline, and labelled — scores it produces
  * are synthetic. It receives exactly the prompts a real model would and answers by reading them.
  */
+import { setImmediate as nextLoopTurn } from "node:timers/promises";
 import { JUDGE_SIGNATURE } from "../../contracts/judge";
 import type { SimKnowledge } from "../../contracts/sim";
 import type { CompletionRequest, CompletionResult, ModelClient, Role } from "../../engine/ports";
@@ -120,7 +121,11 @@ export function createSimClient(o: SimOptions): ModelClient {
     backend: "sim",
     model: o.model ?? (o.role === "target" ? "sim-target" : "sim-optimizer"),
     async complete(req: CompletionRequest): Promise<CompletionResult> {
+      // A real model answers over the network, which hands the event loop back on every call. The sim
+      // answers from memory, so it does so explicitly: otherwise a run is one unbroken chain of promise
+      // jobs, and the cancel poll, heartbeats, queue lock renewals and SIGTERM wait for the whole run.
       if (o.latencyMs > 0) await sleep(o.latencyMs, req.signal);
+      else await nextLoopTurn();
       if (req.signal?.aborted) throw req.signal.reason ?? new Error("aborted");
       const user = textOf(req);
       const full = simAnswer(req.system, user, o);
