@@ -46,7 +46,7 @@ afterAll(async () => {
   rmSync(emptyBin, { recursive: true, force: true });
 });
 
-const NEEDS = /^SpreadsheetBench needs these system packages: (python3-openpyxl, )?bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set\. Install them with: (sudo )?apt-get install -y (python3-openpyxl )?bubblewrap$/;
+const NEEDS = /^SpreadsheetBench needs these system packages: (python3-openpyxl, )?bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set\. Install them with: (sudo )?apt-get install -y (python3-openpyxl )?bubblewrap \(or set env\.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust\)$/;
 
 describe("SpreadsheetBench without its system packages", () => {
   it("the estimate answers 503 naming the packages and the command", async () => {
