@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RunConfigSchema, type RunConfigInput } from "../contracts/run-config";
 import type { CompletionRequest } from "../engine/ports";
-import { targetPrompt, useMockServer } from "../mock-llm/testing";
+import { targetPrompt, useMockServer, mockModelSettings as modelFor } from "../mock-llm/testing";
 import type { MockLlmServer } from "../mock-llm/types";
 import { RunPolicy } from "./policy/run-policy";
 import { createModelClient } from "./registry";
@@ -24,21 +24,6 @@ const req = (maxTokens = 256): CompletionRequest => ({
   messages: [{ role: "user", content: prompt.user }],
   maxTokens,
 });
-
-function modelFor(backend: string, url: string): Record<string, unknown> {
-  switch (backend) {
-    case "openai":
-      return { backend, target: "gpt-4o", openai_base_url: `${url}/v1` };
-    case "openai-responses":
-      return { backend: "openai", target: "gpt-5.3-codex", openai_base_url: `${url}/v1` };
-    case "azure-openai":
-      return { backend, target: "gpt-4o", azure_openai_endpoint: url, azure_openai_deployment: "sim-deployment" };
-    case "anthropic":
-      return { backend, target: "claude-sonnet-4-6", anthropic_base_url: url };
-    default:
-      return { backend: "openai-compatible", target: "sim-target", compatible_preset: "vllm", compatible_base_url: `${url}/v1` };
-  }
-}
 
 function client(server: MockLlmServer, backend: string, extra: RunConfigInput & { model?: Record<string, unknown> } = {}) {
   const config = RunConfigSchema.parse({ ...extra, model: { max_retries: 0, ...modelFor(backend, server.url), ...extra.model } });

@@ -128,7 +128,7 @@ export function decideRequest(req: GuardRequest, cfg: GuardConfig): GuardDecisio
     if (problem) return forbid(problem);
   }
   if (!cfg.token) return { kind: "allow" };
-  const url = new URL(req.pathAndQuery, "http://placeholder");
+  const url = new URL(req.pathAndQuery, "http://host.invalid") // only the path and query are read;
   const fromQuery = url.searchParams.get("token");
   if (fromQuery !== null && SAFE_METHODS.has(req.method)) {
     if (!sameSecret(fromQuery, cfg.token)) return unauthorized("the access token in the address is wrong");

@@ -79,3 +79,19 @@ export async function postJson(
 export function chatBody(p: { system: string; user: string }, model = "sim-target"): unknown {
   return { model, messages: [{ role: "system", content: p.system }, { role: "user", content: p.user }] };
 }
+
+/** Model settings that point one SDK backend (or the Responses flavour of `openai`) at a mock server. */
+export function mockModelSettings(backend: string, url: string): Record<string, unknown> {
+  switch (backend) {
+    case "openai":
+      return { backend, target: "gpt-4o", openai_base_url: `${url}/v1` };
+    case "openai-responses":
+      return { backend: "openai", target: "gpt-5.3-codex", openai_base_url: `${url}/v1` };
+    case "azure-openai":
+      return { backend, target: "gpt-4o", azure_openai_endpoint: url, azure_openai_deployment: "sim-deployment" };
+    case "anthropic":
+      return { backend, target: "claude-sonnet-4-6", anthropic_base_url: url };
+    default:
+      return { backend: "openai-compatible", target: "sim-target", compatible_preset: "vllm", compatible_base_url: `${url}/v1` };
+  }
+}

@@ -12,7 +12,7 @@ import type { CompletionRequest, ModelClient, Role } from "../../lib/engine/port
 import { RunPolicy } from "../../lib/backends/policy/run-policy";
 import { createModelClient } from "../../lib/backends/registry";
 import { stopRunOf } from "../../lib/engine";
-import { GUIDED, targetPrompt, useMockServer } from "../../lib/mock-llm/testing";
+import { GUIDED, targetPrompt, useMockServer, mockModelSettings as modelFor } from "../../lib/mock-llm/testing";
 import type { MockLlmServer } from "../../lib/mock-llm";
 
 const KEY = "sk-mock";
@@ -32,22 +32,6 @@ const req = (o: Partial<CompletionRequest> = {}): CompletionRequest => ({
   reasoningEffort: "medium",
   ...o,
 });
-
-/** Model settings pointing each backend at the mock. */
-function modelFor(backend: string, url: string): Record<string, unknown> {
-  switch (backend) {
-    case "openai":
-      return { backend, target: "gpt-4o", openai_base_url: `${url}/v1` };
-    case "openai-responses":
-      return { backend: "openai", target: "gpt-5.3-codex", openai_base_url: `${url}/v1` };
-    case "azure-openai":
-      return { backend, target: "gpt-4o", azure_openai_endpoint: url, azure_openai_deployment: "sim-deployment" };
-    case "anthropic":
-      return { backend, target: "claude-sonnet-4-6", anthropic_base_url: url };
-    default:
-      return { backend: "openai-compatible", target: "sim-target", compatible_preset: "vllm", compatible_base_url: `${url}/v1` };
-  }
-}
 
 function makeClient(server: MockLlmServer, backend: string, extra: RunConfigInput & { model?: Record<string, unknown> } = {}, role: Role = "target") {
   const config = RunConfigSchema.parse({ ...extra, model: { ...modelFor(backend, server.url), ...extra.model } });
