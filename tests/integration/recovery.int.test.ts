@@ -176,7 +176,9 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     await until(() => findRun(id), (r) => r?.workerId === "b2" && r.status === "running", 60_000, "automatic restart on b2");
     expect(Date.now() - killedAt).toBeLessThan(45_000);
     const lost = (await db.runEvent.findMany({ where: { runId: id, type: "workerLost" } })).map((e) => JSON.parse(e.payload) as { detectedBy: string; workerId: string });
-    expect(lost).toEqual([expect.objectContaining({ workerId: "b1", detectedBy: expect.stringContaining("stalled more than allowable limit") })]);
+    // Whichever recovery path notices first — BullMQ failing the stalled job, or b2's start-up reconcile seeing a
+    // stale heartbeat and no job (it wins on a loaded machine) — the run is lost exactly once and restarted.
+    expect(lost).toEqual([expect.objectContaining({ workerId: "b1", detectedBy: expect.stringMatching(/stalled more than allowable limit|^reconcile: no heartbeat/) })]);
     const requeued = await db.runEvent.findFirst({ where: { runId: id, type: "runQueued" } });
     expect(JSON.parse(requeued!.payload)).toMatchObject({ autoRestart: { count: 1, limit: 1 } });
 
