@@ -63,7 +63,8 @@ test("[EXPORT]: the downloaded best_skill.md has exactly the bytes in the databa
 });
 
 test("[RUNS]: cancelling a running run shows it as cancelled", async ({ page, request }) => {
-  const id = await createRunViaApi(request, { "model.sim_latency_ms": 40 });
+  // Long enough (minutes) that it is still running when the click lands, even on a busy machine.
+  const id = await createRunViaApi(request, { "model.sim_latency_ms": 40, "train.num_epochs": 30 });
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId("run-status")).toHaveText(/running/i);
   await page.getByTestId("cancel-run").click();

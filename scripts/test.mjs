@@ -46,6 +46,13 @@ function runVitest(project, extra) {
 
 function runPlaywright(services) {
   const out = join(tmp, "e2e.json");
+  // Build once, up front: the web server Playwright starts then only serves, within its start-up timeout.
+  const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/start/build.ts"], { cwd: root, stdio: "inherit", env: process.env });
+  if (build.status !== 0) {
+    console.error("e2e: next build failed");
+    broken = true;
+    return;
+  }
   for (const provider of ["sqlite", "postgres"]) {
     const dbUrl = provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
     if (provider === "postgres") spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const SOURCES = ["app", "components", "lib", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "proxy.ts"];
 const STAMP = ".next/skillopt-build.json";
@@ -33,4 +34,13 @@ export async function ensureBuild(say: (m: string) => void): Promise<void> {
   const r = spawnSync("./node_modules/.bin/next", ["build"], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
   writeFileSync(STAMP, JSON.stringify({ fingerprint: fp, at: new Date().toISOString() }));
+}
+
+// `node --import tsx scripts/start/build.ts`: build now (npm test does this before Playwright starts the
+// dashboard, so a slow build on a busy machine does not count against the web server's start-up timeout).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  ensureBuild((m) => process.stdout.write(`[skillopt] ${m}\n`)).catch((e: Error) => {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  });
 }
