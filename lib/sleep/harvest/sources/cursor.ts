@@ -108,6 +108,10 @@ export async function harvestCursor(run: HarvestRun, cursorHome: string): Promis
   candidates.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   for (const f of candidates) {
     if (run.full) break;
+    if (run.olderThanSince(f.mtimeMs)) {
+      run.skip("beforeSince");
+      continue;
+    }
     const b = new DigestBuilder(run, { sessionId: stem(f.path), source: "cursor", rawPath: f.path });
     b.project = f.project;
     b.endedAt = new Date(Math.floor(f.mtimeMs / 1000) * 1000).toISOString();
