@@ -3,8 +3,9 @@
  * explicitly (the order and the `since` pre-filter depend on them), and a fingerprint of a folder tree
  * to prove that a harvest wrote nothing.
  */
+import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,18 @@ export function makeTempHome(): { home: string; cleanup(): void } {
 /** Copies `fixtures/<name>` to `dest` (created). */
 export function installFixture(name: string, dest: string): void {
   cpSync(path.join(FIXTURES, name), dest, { recursive: true });
+}
+
+/**
+ * Creates the SQLite database `file` from the SQL fixture `fixtures/<sqlFixture>`, in WAL or rollback
+ * journal mode, and closes it (a closed WAL database has no -wal or -shm file left).
+ */
+export function buildSqlite(file: string, sqlFixture: string, journal: "wal" | "delete"): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma(`journal_mode = ${journal}`);
+  db.exec(readFileSync(path.join(FIXTURES, sqlFixture), "utf8"));
+  db.close();
 }
 
 /** Sets a file's access and modification time. */

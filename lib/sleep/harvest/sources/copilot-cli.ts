@@ -15,7 +15,6 @@ import { str } from "./common";
 
 const MAX_PROMPTS = 40;
 const MAX_CHARS = 4000;
-const DAY_MS = 86_400_000;
 
 interface SessionRow {
   id: unknown;
@@ -45,19 +44,15 @@ export async function harvestCopilotCli(run: HarvestRun, store: string): Promise
 }
 
 function readSessions(run: HarvestRun, db: Database.Database, store: string): void {
-  // Stored times mix "YYYY-MM-DD HH:MM:SS" and ISO text, which compare as strings only by day; a day of
-  // slack keeps every candidate, and the exact bound is applied per session.
+  // The sessions table is one small row per session; turns are read only for the candidates.
   const lowest = run.since.lowest;
-  const cutoffDay = lowest === null ? null : new Date(lowest - DAY_MS).toISOString().slice(0, 10);
-  const rows = db
-    .prepare(
-      `SELECT id, cwd, branch, created_at, updated_at FROM sessions
-       ${cutoffDay ? "WHERE substr(updated_at, 1, 10) >= ?" : ""} ORDER BY updated_at DESC, id`,
-    )
-    .all(...(cutoffDay ? [cutoffDay] : [])) as SessionRow[];
+  const rows = (db.prepare("SELECT id, cwd, branch, created_at, updated_at FROM sessions").all() as SessionRow[])
+    .map((row) => ({ row, ended: toEpochMs(normalizeSqlTime(row.updated_at)) }))
+    // Newest first by time, not by text: "…T10:00" sorts after "… 12:30" as a string.
+    .sort((a, b) => (b.ended ?? -Infinity) - (a.ended ?? -Infinity) || String(a.row.id).localeCompare(String(b.row.id)));
   const turns = db.prepare("SELECT user_message, assistant_response FROM turns WHERE session_id = ? ORDER BY turn_index");
   const files = db.prepare("SELECT DISTINCT file_path, tool_name FROM session_files WHERE session_id = ? ORDER BY file_path");
-  for (const row of rows) {
+  for (const { row, ended } of rows) {
     if (run.full) break;
     if (typeof row.id !== "string" && typeof row.id !== "number") {
       run.skip("corruptLines");
@@ -70,7 +65,6 @@ function readSessions(run: HarvestRun, db: Database.Database, store: string): vo
       run.skip("outOfScope");
       continue;
     }
-    const ended = toEpochMs(normalizeSqlTime(row.updated_at));
     if (ended !== null && lowest !== null && ended < lowest) {
       run.skip("beforeSince");
       continue;

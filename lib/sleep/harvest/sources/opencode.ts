@@ -63,13 +63,13 @@ export async function harvestOpencode(run: HarvestRun, dbPath: string): Promise<
 
 function readSessions(run: HarvestRun, db: Database.Database, dbPath: string): void {
   const hasMetadata = (db.prepare(`PRAGMA table_info("session")`).all() as Array<{ name: string }>).some((c) => c.name === "metadata");
-  const lowest = run.since.lowest;
+  // Sessions are few and small; messages and parts are read only for the candidates.
   const rows = db
     .prepare(
       `SELECT id, parent_id, directory, agent, ${hasMetadata ? "metadata" : "NULL AS metadata"}, time_created, time_updated
-       FROM session ${lowest === null ? "" : "WHERE time_updated >= ?"} ORDER BY time_updated DESC, id DESC`,
+       FROM session ORDER BY time_updated DESC, id DESC`,
     )
-    .all(...(lowest === null ? [] : [lowest])) as SessionRow[];
+    .all() as SessionRow[];
   const messages = db.prepare("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id");
   const parts = db.prepare("SELECT message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id");
   for (const row of rows) {
@@ -78,7 +78,8 @@ function readSessions(run: HarvestRun, db: Database.Database, dbPath: string): v
       run.skip("corruptLines");
       continue;
     }
-    if (row.parent_id !== null) run.skip("subagent");
+    if (typeof row.time_updated === "number" && run.since.lowest !== null && row.time_updated < run.since.lowest) run.skip("beforeSince");
+    else if (row.parent_id !== null) run.skip("subagent");
     else if (typeof row.agent === "string" && OPENCODE_REPLAY_AGENT.test(row.agent)) run.skip("ownReplays");
     else if (typeof row.directory !== "string" || !run.rules.api.isAbsolute(row.directory)) run.skip("noProject");
     else if (!run.inScope(row.directory)) run.skip("outOfScope");
