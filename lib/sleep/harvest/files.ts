@@ -13,11 +13,9 @@ export interface FoundFile {
 }
 
 export interface ListOptions {
-  /** Descend into sub-folders (those `skipDir` accepts). */
+  /** Descend into sub-folders. */
   recursive: boolean;
   accept(name: string): boolean;
-  /** A sub-folder not to descend into; called with its name. Returns true to skip it. */
-  skipDir?(name: string, fullPath: string): boolean;
   /** A folder that could not be listed (the root's own absence is reported by `listFiles` returning null). */
   onError(folder: string, err: NodeJS.ErrnoException): void;
 }
@@ -41,7 +39,7 @@ export async function listFiles(root: string, o: ListOptions): Promise<FoundFile
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (o.recursive && !o.skipDir?.(e.name, full)) await walk(full);
+        if (o.recursive) await walk(full);
       } else if (e.isFile() && o.accept(e.name)) {
         const mtimeMs = await fileMtime(full);
         if (mtimeMs !== null) found.push({ path: full, mtimeMs });
