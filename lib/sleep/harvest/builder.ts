@@ -95,12 +95,14 @@ export class DigestBuilder {
     if (text.trim() !== "") this.run.skip("meta");
   }
 
-  /** One assistant turn, with its visible text ("" for a turn of tool calls only). */
+  /**
+   * One assistant turn, with its visible text ("" for a turn of tool calls only). Only the last few are
+   * kept, so they are redacted when the digest is built, not on every turn.
+   */
   addAssistant(text: string): void {
     this.nAssistant += 1;
-    const clean = this.clip(this.redact(text));
-    if (clean === "") return;
-    this.finals.push(clean);
+    if (text.trim() === "") return;
+    this.finals.push(text);
     if (this.finals.length > FINALS_KEPT) this.finals.shift();
   }
 
@@ -131,7 +133,7 @@ export class DigestBuilder {
       startedAt: this.startedAt,
       endedAt: this.endedAt,
       userPrompts: this.prompts,
-      assistantFinals: this.finals,
+      assistantFinals: this.finals.map((t) => this.clip(this.redact(t))).filter((t) => t !== ""),
       toolsUsed: [...this.tools],
       skillsUsed: [...this.skills],
       filesTouched: [...this.files],
