@@ -77,6 +77,21 @@ module.exports = {
       to: { path: ["^app/", "^components/", "node_modules/next/"] },
     },
     {
+      name: "sleep-harvest-reads-only",
+      comment: "harvest only reads transcripts: the digest contract, redaction, errors and engine port types",
+      severity: "error",
+      from: { path: "^lib/sleep/harvest/" },
+      to: {
+        path: [
+          "^lib/(db|queue|backends|envs|runs|config)/",
+          "^lib/engine/(?!ports\\.ts$)",
+          "^lib/sleep/(?!session-digest\\.ts$|harvest/)",
+          "^(app|components|worker)/",
+          "node_modules/(next|react|bullmq|ioredis|@prisma|openai|@anthropic-ai)/",
+        ],
+      },
+    },
+    {
       name: "test-helpers-only-in-tests",
       severity: "error",
       from: { pathNot: "(\\.test\\.ts$|\\.spec\\.ts$|^tests/|^e2e/|/testing[^/]*\\.ts$)" },
