@@ -48,7 +48,7 @@ describe("contrastive reflection (dream_rollouts > 1)", () => {
       override async attempt(t: TaskRecord, skill: string, memory: string, sampleId = 0): Promise<string> {
         return sampleId === 1 ? t.reference : super.attempt(t, skill, memory);
       }
-      override async call(prompt: string): Promise<string> {
+      override async call(prompt: string, _opts: { maxTokens: number; kind: string }): Promise<string> {
         calls.push(prompt);
         return 'Here: [{"op":"add","content":"Always include SI units in numeric answers.","rationale":"the better attempt gave units"}]';
       }

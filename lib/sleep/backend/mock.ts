@@ -85,7 +85,7 @@ export class MockBackend implements SleepBackend {
   }
 
   /** The mock mines nothing and distils nothing: it answers every free-form prompt with an empty list. */
-  async call(): Promise<string> {
+  async call(_prompt: string, _opts: { maxTokens: number; kind: string }): Promise<string> {
     return "[]";
   }
 
