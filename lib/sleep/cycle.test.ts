@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { adoptNight } from "./adopt-night";
 import { MOCK_RULES } from "./backend/mock";
 import { stateDirOf, type SleepConfig } from "./config";
-import { runSleepCycle, type CycleDeps } from "./cycle";
+import { replayWorkers, runSleepCycle, type CycleDeps } from "./cycle";
 import { readEvidence } from "./evidence";
 import { PERSONAS } from "./experiment/personas";
 import type { HarvestOptions } from "./harvest";
@@ -131,6 +131,14 @@ describe("runSleepCycle", () => {
     const out = await runSleepCycle(deps(cfg, [], [], log), { seedTasks: persona(), dryRun: true });
     expect(out.report.night).toBe(5);
     expect(log[0]).toMatch(/^warning: model changed since last night \(was 'openai::gpt-x', now 'mock::mock'\)/);
+  });
+
+  it("replays with SKILLOPT_SLEEP_WORKERS lanes and gets the same night", async () => {
+    const a = await runSleepCycle(deps(testConfig(sandbox())), { seedTasks: persona(), dryRun: true });
+    const b = await runSleepCycle({ ...deps(testConfig(sandbox())), env: { SKILLOPT_SLEEP_WORKERS: "4" } }, { seedTasks: persona(), dryRun: true });
+    expect({ ...b.report, project: "", startedAt: "", endedAt: "" }).toEqual({ ...a.report, project: "", startedAt: "", endedAt: "" });
+    expect(replayWorkers({ SKILLOPT_SLEEP_WORKERS: "4" })).toBe(4);
+    expect(replayWorkers({ SKILLOPT_SLEEP_WORKERS: "lots" })).toBe(1);
   });
 
   it("scores the test split for the record only, and logs it", async () => {

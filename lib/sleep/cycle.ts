@@ -104,6 +104,7 @@ async function runNight(ctx: Ctx, live: { skill: LiveBaseline; memory: LiveBasel
     night: ctx.night,
     recallK: cfg.recall_k,
     dreamFactor: cfg.dream_factor,
+    workers: replayWorkers(deps.env),
   };
   ctx.progress("consolidate start");
   const result = await dreamConsolidate(cdeps, tasks, skill, live.memory.text, { ...options, history, evolveMemory: cfg.evolve_memory });
@@ -126,6 +127,12 @@ async function runNight(ctx: Ctx, live: { skill: LiveBaseline; memory: LiveBasel
     return { report, stagingDir: "", adopted: false, adoptedPaths: [], evidencePath: ctx.evidencePath, stagedSkills: [] };
   }
   return stageNight(ctx, { report, result, live, groups, taskCount: tasks.length, startSkill: skill });
+}
+
+/** Concurrent replays (`SKILLOPT_SLEEP_WORKERS`, default 1: in order); results keep task order either way. */
+export function replayWorkers(env: Readonly<Record<string, string | undefined>>): number {
+  const n = Number.parseInt(env.SKILLOPT_SLEEP_WORKERS ?? "", 10);
+  return Number.isFinite(n) && n > 1 ? Math.min(n, 64) : 1;
 }
 
 function fillReport(report: SleepReport, r: ConsolidationResult, n: number): void {
