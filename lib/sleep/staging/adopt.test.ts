@@ -77,6 +77,17 @@ describe("adopt the managed pair", () => {
     expect(() => adoptManaged(m.dir)).toThrow(/does not match its sha256/);
   });
 
+  it("refuses while another adoption holds a target's lock, and changes nothing", () => {
+    const n = night();
+    const lock = join(n.project, ".skillopt-sleep", "locks", `${sha256Hex(n.memoryPath).slice(0, 24)}.lock`);
+    writeText(lock, "busy\n");
+    expect(() => adoptManaged(n.dir)).toThrow(/another adoption holds/);
+    expect(readFileSync(n.skillPath, "utf8")).toBe("old skill\n");
+    rmSync(lock);
+    expect(adoptManaged(n.dir)).toHaveLength(2);
+    expect(existsSync(join(n.project, ".skillopt-sleep", "locks", `${sha256Hex(n.skillPath).slice(0, 24)}.lock`))).toBe(false);
+  });
+
   it("completes an adoption interrupted after its backups", () => {
     const n = night();
     const pinSkill = sha256Hex("old skill\n");
