@@ -8,7 +8,7 @@ import { PendingCalls, SleepBackendError } from "./backend/types";
 import type { SleepConfig } from "./config";
 import { sessionLimitOf } from "./config";
 import type { Evidence } from "./evidence";
-import type { HarvestOptions, HarvestResult } from "./harvest";
+import type { HarvestOptions } from "./harvest";
 import { makeLlmMiner } from "./llm-miner";
 import { mine } from "./mine";
 import type { PromptRegistry } from "./prompts";
@@ -16,7 +16,8 @@ import { PROMPT_NAMES } from "./prompts";
 import type { SessionDigest } from "./session-digest";
 import type { TaskRecord } from "./types";
 
-export type HarvestFn = (opts: HarvestOptions) => Promise<HarvestResult>;
+/** The harvest call the cycle needs: digests and notes (the real module also returns skip counters, unused here). */
+export type HarvestFn = (opts: HarvestOptions) => Promise<{ digests: SessionDigest[]; notes: string[] }>;
 
 export interface NightTasksDeps {
   config: SleepConfig;
