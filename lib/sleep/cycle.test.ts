@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { adoptNight } from "./adopt-night";
-import { MOCK_RULES } from "./backend/mock";
+import { MOCK_RULES, MockBackend } from "./backend/mock";
 import { stateDirOf, type SleepConfig } from "./config";
 import { replayWorkers, runSleepCycle, type CycleDeps } from "./cycle";
 import { readEvidence } from "./evidence";
@@ -14,7 +14,7 @@ import type { SessionDigest } from "./session-digest";
 import { readManifest } from "./staging/manifest";
 import { latestStaging, stagingRoot } from "./staging/root";
 import { digest, removeTempDirs, sandbox, testConfig, writeText } from "./test-helpers";
-import { makeTask } from "./types";
+import { makeTask, type TaskRecord } from "./types";
 
 afterAll(removeTempDirs);
 
@@ -87,6 +87,25 @@ describe("runSleepCycle", () => {
     const out = await runSleepCycle(deps(testConfig(s, { auto_adopt: true })), { seedTasks: persona() });
     expect(out.adopted).toBe(true);
     expect(out.adoptedPaths).toEqual([join(s.home, ".claude", "skills", "skillopt-sleep-learned", "SKILL.md")]);
+  });
+
+  it("an auto-adopt refused because the live file changed during the night keeps the staged night and its state", async () => {
+    const s = sandbox();
+    const live = writeText(join(s.home, ".claude", "skills", "skillopt-sleep-learned", "SKILL.md"), "---\nname: x\n---\nmine\n");
+    const cfg = testConfig(s, { auto_adopt: true });
+    class EditsDuringTheNight extends MockBackend {
+      override async attempt(t: TaskRecord, skill: string, memory: string): Promise<string> {
+        writeFileSync(live, "edited during the night\n");
+        return super.attempt(t, skill, memory);
+      }
+    }
+    const night = await runSleepCycle({ ...deps(cfg), backend: new EditsDuringTheNight() }, { seedTasks: persona() });
+    expect(night.report.accepted).toBe(true);
+    expect(night.adopted).toBe(false);
+    expect(night.report.notes.some((n) => /^auto-adopt refused: .*changed since staging/.test(n))).toBe(true);
+    expect(readFileSync(live, "utf8")).toBe("edited during the night\n");
+    expect(latestStaging(s.project)).toBe(night.stagingDir);
+    expect(JSON.parse(readFileSync(join(stateDirOf(cfg), "state.json"), "utf8")).history.at(-1)).toMatchObject({ accepted: true, staging: night.stagingDir });
   });
 
   it("a dry run stages nothing, saves no state, changes no live file and logs evidence in the state folder", async () => {

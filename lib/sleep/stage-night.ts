@@ -2,7 +2,7 @@
  * The end of a night that is not a dry run (spec D.1 step 10): the managed proposals (only when the gate
  * accepted, that document evolves and the night changed it), per-skill proposals, report and diagnostics staged; the harvest
  * checkpoint advanced; the night recorded; the model key stored; and, only with `auto_adopt` on an
- * accepted night, the managed pair adopted (never per-skill rows). Then the state is saved.
+ * accepted night, the managed pair adopted (never per-skill rows) after the state is saved.
  */
 import { redactDeep } from "../contracts/redact";
 import { isGateOff } from "./config";
@@ -13,7 +13,7 @@ import { skillSearchRoots } from "./skill-resolver";
 import { adoptManaged } from "./staging/adopt";
 import { renderReportMd } from "./staging/report-md";
 import { writeStaging, type ManagedProposal } from "./staging/write";
-import { reserveStagingDir } from "./staging/root";
+import { reserveStagingDir, StagingError } from "./staging/root";
 import type { ConsolidationResult, SleepReport } from "./types";
 
 interface StageInput {
@@ -73,9 +73,18 @@ export function stageNight(ctx: CycleContext, s: StageInput): CycleOutcome {
   state.setLastHarvest(cfg.invoked_project, ctx.started);
   state.recordNight({ night: ctx.night, accepted: result.accepted, baseline: result.baselineScore, candidate: result.candidateScore, nTasks: s.taskCount, staging: dir });
   state.setLastModelKey(backend.key());
-  let adoptedPaths: string[] = [];
-  if (cfg.auto_adopt && result.accepted) adoptedPaths = adoptManaged(dir);
   state.save();
+  let adoptedPaths: string[] = [];
+  if (cfg.auto_adopt && result.accepted) {
+    // The night is staged and recorded either way; a refused auto-adopt leaves it for a manual adopt.
+    try {
+      adoptedPaths = adoptManaged(dir);
+    } catch (err) {
+      if (!(err instanceof StagingError)) throw err;
+      safeReport.notes.push(`auto-adopt refused: ${err.message}`);
+      ctx.evidence.log("stage", "auto_adopt_refused", { error: err.message });
+    }
+  }
   ctx.evidence.log("cycle", "end", { night: ctx.night, outcome: "completed", gateAction: report.gateAction, accepted: report.accepted, baselineScore: report.baselineScore, candidateScore: report.candidateScore, nAppliedEdits: report.edits.length, nRejectedEdits: report.rejectedEdits.length, nUnmatchedEdits: report.unmatchedEdits.length, tokensUsed: report.tokensUsed, adopted: adoptedPaths.length > 0 });
   return { report: safeReport, stagingDir: dir, adopted: adoptedPaths.length > 0, adoptedPaths, evidencePath: ctx.evidencePath, stagedSkills: fan.proposals.map((p) => p.skillName) };
 }
