@@ -6,6 +6,9 @@
 const ENGINE_PUBLIC_HELPERS =
   "^lib/engine/(ports|types|py-random|split-plan|json-extract|protected|scoring|prompts/common)\\.ts$";
 
+/** The engine modules SkillOpt-Sleep may use: pure functions and types, no training loop. */
+const SLEEP_ENGINE_PARTS = "^lib/engine/(ports|types|gate|scoring|protected|py-format|json-extract)\\.ts$";
+
 /** Per-benchmark end-to-end tests of the sample presets on the simulated model. */
 const SIM_RUN_TESTS = "^lib/envs/[^/]+/sim-run\\.test\\.ts$";
 
@@ -69,6 +72,20 @@ module.exports = {
       severity: "error",
       from: { path: "^app/" },
       to: { path: ["^worker/", "^lib/engine/(?!ports|types)", "^lib/backends/(?!catalog)", "^lib/envs/(?!catalog)"] },
+    },
+    {
+      name: "sleep-no-infra",
+      comment: "SkillOpt-Sleep's core is a library: the CLI, the worker and integrations call it; it never reaches the database, the queue, the web app or the scripts",
+      severity: "error",
+      from: { path: "^lib/sleep/" },
+      to: { path: ["^lib/(db|queue|runs|envs)/", "^(app|components|worker|scripts)/", "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma)/"] },
+    },
+    {
+      name: "sleep-engine-pure-parts-only",
+      comment: "Sleep reuses the engine's pure pieces (gate, scoring, ports), never its training loop",
+      severity: "error",
+      from: { path: "^lib/sleep/" },
+      to: { path: "^lib/engine/", pathNot: SLEEP_ENGINE_PARTS },
     },
     {
       name: "worker-not-web",

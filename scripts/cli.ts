@@ -7,6 +7,7 @@ import { describeError, isAppError } from "../lib/errors";
 import { EngineError, stopRunOf } from "../lib/engine";
 import { runDataCommand } from "./cli/data";
 import { runEvalCommand } from "./cli/eval";
+import { runSleepCommand } from "./cli/sleep";
 import { runTrainCommand } from "./cli/train";
 
 const USAGE = `usage:
@@ -15,6 +16,7 @@ const USAGE = `usage:
   npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
   npm run skillopt -- data list
+  npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|experiment> [options]   (sleep --help)
 
   --data FILE  a ratio split of FILE (.jsonl/.csv/.json): the same as --cfg-options env.split_mode=ratio
                env.data_path=FILE, given before any --cfg-options (e.g. configs/custom/default.yaml)
@@ -42,6 +44,7 @@ async function main(raw: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (command === "data") return runDataCommand(rest);
+  if (command === "sleep") return runSleepCommand(rest);
   const { argv, overrides: given } = splitArgs(rest);
   const { values } = parseArgs({
     args: argv,

@@ -75,3 +75,15 @@ export function redactText(text: string): string {
   if (out.includes("://")) out = out.replace(URL_PASSWORD, "$1[REDACTED_DB_PASS]@");
   return SECRET_NAME_HINT.test(out) ? out.replace(ASSIGNMENT, redactAssignment) : out;
 }
+
+/** A deep copy in which every string is `redactText`-ed and every secret-named string field is `[REDACTED]`. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === "string") return redactText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = isSecretKey(k) && typeof v === "string" && v !== "" ? "[REDACTED]" : redactDeep(v);
+  }
+  return out as T;
+}

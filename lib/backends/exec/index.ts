@@ -6,3 +6,4 @@ export { createClaudeCodeExecClient } from "./claude";
 export { createCodexExecClient } from "./codex";
 export { checkExecBinary, installHint, pickExecEnv } from "./env";
 export type { ExecCompletionResult, ExecEnv, ExecKind, ExecSandbox, ExecSettings } from "./types";
+export { describeExit, runCli, type CliOutput } from "./run-cli";

@@ -1,0 +1,62 @@
+/**
+ * `skillopt sleep <run|dry-run|status|adopt|harvest|experiment>` (spec D.13): flags → SkillOpt-Sleep
+ * config, then the lib/sleep call, then text or `--json` output and the exit status.
+ */
+import { parseArgs } from "node:util";
+import { COMMON_OPTIONS, say, type Flags } from "./sleep-args";
+import { runSleepAdopt, runSleepHarvest, runSleepStatus } from "./sleep-misc";
+import { runSleepExperiment } from "./sleep-experiment";
+import { runSleepRun } from "./sleep-run";
+
+export const SLEEP_USAGE = `usage: npm run skillopt -- sleep <command> [options]
+
+commands:
+  run          harvest → mine → replay → gate → stage (nothing live changes without adopt)
+  dry-run      the same without staging, adoption or saved state
+  status       the night counter and the latest staged proposal
+  adopt        apply a staged proposal (backup kept; refused when the live file changed)
+  harvest      show the tasks that would be mined (--output FILE writes a tasks file to review)
+  experiment   the deterministic experiment (--persona researcher|programmer --assert-improves)
+
+common options:
+  --project DIR  --scope all|invoked  --backend mock|claude|codex|openai|anthropic|openai-compatible|azure_openai|handoff
+  --model NAME  --codex-path FILE  --claude-home DIR (also isolates state)  --codex-home DIR  --cursor-home DIR  --pi-home DIR
+  --source claude|codex|copilot|copilot_cli|cursor|pi|opencode|auto  --vscode-workspace-storage DIR
+  --copilot-cli-session-store FILE  --opencode-db FILE  --lookback-hours N (0 = all)  --edit-budget N
+  --max-sessions N  --max-tasks N  --target-skill-path FILE  --skill-root DIR (repeatable)  --tasks-file FILE
+  --progress  --auto-adopt  --preferences TEXT  --json
+adopt:       --staging DIR  --skill NAME (repeatable) | --all-skills | --legacy
+harvest:     --output FILE
+experiment:  --persona researcher|programmer  --nights N  --backend NAME  --model NAME  --edit-budget N
+             --limit-tasks N  --json  --assert-improves
+`;
+
+const str = { type: "string" } as const;
+const bool = { type: "boolean" } as const;
+
+export async function runSleepCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
+    process.stdout.write(SLEEP_USAGE);
+    return sub ? 0 : 2;
+  }
+  const parse = (extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {}) =>
+    parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...extra }, strict: true, allowPositionals: false }).values as Flags;
+  switch (sub) {
+    case "run":
+      return runSleepRun(parse(), false);
+    case "dry-run":
+      return runSleepRun(parse(), true);
+    case "status":
+      return runSleepStatus(parse());
+    case "adopt":
+      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool }));
+    case "harvest":
+      return runSleepHarvest(parse({ output: str }));
+    case "experiment":
+      return runSleepExperiment(parse({ persona: str, nights: str, "limit-tasks": str, "assert-improves": bool }));
+    default:
+      process.stderr.write(`unknown sleep command '${say(sub)}'\n${SLEEP_USAGE}`);
+      return 2;
+  }
+}
