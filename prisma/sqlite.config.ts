@@ -13,6 +13,7 @@ export default defineConfig({
   migrations: { path: "sqlite/migrations" },
   adapter: async () => {
     mkdirSync(dirname(url.slice("file:".length)), { recursive: true }); // better-sqlite3 creates no folders
-    return new PrismaBetterSQLite3ForCli({ url });
+    // A running worker may hold the write lock for a moment: wait for it rather than fail the migration.
+    return new PrismaBetterSQLite3ForCli({ url, timeout: 30_000 });
   },
 });

@@ -3,10 +3,11 @@
  * dashboard when its sources changed, then run the Next.js server and the worker side by side. One
  * Ctrl-C stops everything cleanly.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { env } from "../lib/config/env";
 import { ensureBuild } from "./start/build";
+import { migrateDatabase } from "./start/migrate";
 import { ensureRedis, type RedisHandle } from "./start/redis";
 
 const { values } = parseArgs({
@@ -47,8 +48,7 @@ async function main() {
     say(`note: only loopback names reach the dashboard until SKILLOPT_ALLOWED_HOSTS lists the names or addresses you browse to (e.g. my-box.lan,192.168.1.5)`);
   }
   say(`database: ${cfg.DATABASE_URL.startsWith("file:") ? cfg.DATABASE_URL.slice(5) : "PostgreSQL"}`);
-  const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: cfg.DATABASE_URL }, encoding: "utf8" });
-  if (mig.status !== 0) fail(`database migration failed:\n${mig.stdout}\n${mig.stderr}`);
+  await migrateDatabase(cfg.DATABASE_URL, { say }).catch((e: Error) => fail(e.message));
   const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, { explicit: process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say }).catch((e: Error) => fail(e.message));
   if (!values.dev) await ensureBuild(say).catch((e: Error) => fail(e.message));
 
