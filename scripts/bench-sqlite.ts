@@ -47,7 +47,7 @@ async function main() {
   const t0 = Date.now();
   const body = { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": n("epochs") } };
   const sub = await submitRuns(n("runs"), body, (id) => ids.push(id));
-  say(`submitted ${sub.ids.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${sub.errors.length} refused)`);
+  say(`submitted ${sub.ids.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${sub.errors.length} refused, ${sub.deferred.length} saved with a 202 because Redis was slow to answer)`);
   const outcome = await waitForRuns(sub.ids, { timeoutMs: n("timeout-min") * 60_000, staleMs: 45_000 });
   const wall = (Date.now() - t0) / 1000;
   stopReaders.abort();

@@ -72,6 +72,9 @@ describe("SQLite under load", () => {
   it("10 sample runs with five browser clients watching: every run succeeds", async () => {
     await startWorkers(1);
     const { sub, outcome, clients } = await loadRound(10, 5);
+    // A create whose enqueue outlasts its timeout on a saturated machine is a 202 (saved, started by the
+    // worker's reconcile pass); it must still succeed like the rest.
+    if (sub.deferred.length) console.info(`${sub.deferred.length} of 10 creates were 202 (queue slow); all must still succeed`);
     expect(sub.errors).toEqual([]);
     expect(outcome.failures).toEqual({});
     expect(outcome.byStatus).toEqual({ succeeded: 10 });

@@ -93,7 +93,6 @@ describe("npm start", () => {
     const code = await Promise.race([exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), 15_000))]);
     while (alive(family).length > 0 && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 100));
     const took = Date.now() - t0;
-    writeFileSync("/tmp/sq/start-out.txt", out);
     console.info(`Ctrl-C → npm start and its ${family.length} processes gone in ${took} ms`);
     expect(code, `npm start still running 15 s after Ctrl-C:\n${out.slice(-3000)}`).toBe(0);
     expect(alive(family), `left behind after Ctrl-C:\n${out.slice(-3000)}`).toEqual([]);
