@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensurePackages, requirementsFor } from "../lib/system/index.mjs";
-import { startServices } from "./test-services.mjs";
+import { freePort, startServices } from "./test-services.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-test-"));
@@ -44,7 +44,9 @@ function runVitest(project, extra) {
   if (r.status !== 0 && (report.numFailedTests ?? 0) === 0) broken = true;
 }
 
-function runPlaywright(services) {
+async function runPlaywright(services) {
+  // A spare port, not a fixed one: a dashboard or mock server someone runs on this machine cannot collide.
+  const port = process.env.E2E_PORT ?? String(await freePort());
   const out = join(tmp, "e2e.json");
   // Build once, up front: the web server Playwright starts then only serves, within its start-up timeout.
   const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/start/build.ts"], { cwd: root, stdio: "inherit", env: process.env });
@@ -56,7 +58,7 @@ function runPlaywright(services) {
   for (const provider of ["sqlite", "postgres"]) {
     const dbUrl = provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
     if (provider === "postgres") spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });
-    const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: services.redisUrl, E2E_PROVIDER: provider, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+    const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: services.redisUrl, E2E_PROVIDER: provider, E2E_PORT: port, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
     // Each e2e pass starts from an empty queue: jobs left by earlier suites belong to other databases.
     spawnSync("redis-cli", ["-u", services.redisUrl, "flushall"], { stdio: "ignore" });
     const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { cwd: root, env, stdio: "pipe", encoding: "utf8" });
@@ -101,7 +103,7 @@ if (wantIntegration || wantE2e) {
   process.env.TEST_PG_URL = services.pgUrl;
   try {
     if (wantIntegration) runVitest("integration", extra);
-    if (wantE2e) runPlaywright(services);
+    if (wantE2e) await runPlaywright(services);
   } finally {
     await services.stop();
   }
