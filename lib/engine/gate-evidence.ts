@@ -1,0 +1,115 @@
+/**
+ * Evidence behind a gate decision, from the per-item scores of the current and the candidate skill on the
+ * items both answered: the paired mean difference with a seeded percentile-bootstrap 95 % interval, an exact
+ * two-sided sign test on the items that changed (McNemar's exact test when scores are 0/1), and the smallest
+ * difference the split could show as significant. Pure: the resampling uses our CPython-compatible
+ * generator, so `random.Random(seed)` with `randrange(n)` in Python gives the same interval.
+ */
+import { PyRandom } from "./py-random";
+
+export const BOOTSTRAP_RESAMPLES = 2_000;
+export const SIGNIFICANCE_ALPHA = 0.05;
+
+export interface PairedItemScore {
+  current: number;
+  candidate: number;
+}
+
+export interface GateEvidence {
+  /** Items both skills answered: the only ones compared. */
+  nPaired: number;
+  /** Mean of candidate − current over the paired items. */
+  meanDiff: number;
+  /** Percentile bootstrap interval of `meanDiff` (resamples sorted; the 2.5 % and 97.5 % order statistics). */
+  ci95: readonly [number, number];
+  resamples: number;
+  /** Items the candidate scores higher on, and lower on; ties are left out of the sign test. */
+  improved: number;
+  regressed: number;
+  /** Exact two-sided sign test on the changed items (1 when none changed). */
+  pValue: number;
+  /** Smallest mean difference this many paired items could show at `alpha`: k/n for the least k changed
+   * items, all in one direction, whose p-value is below alpha (item scores in [0, 1]); null when even
+   * every item improving could not reach it. */
+  minDetectableDiff: number | null;
+  /** The candidate is better and the difference is significant at alpha. */
+  significant: boolean;
+}
+
+/** log of n choose k, for splits too large for exact counts. */
+function logChoose(n: number, k: number): number {
+  let s = 0;
+  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
+  return s;
+}
+
+/** Exact two-sided sign test: P(at least as extreme a split of `up + down` changed items) under p = ½.
+ * Exact binomial counts up to 1,000 changed items (2^n is still a finite double), log space beyond. */
+export function signTestPValue(up: number, down: number): number {
+  const n = up + down;
+  if (n === 0) return 1;
+  const k = Math.min(up, down);
+  if (n <= 1000) {
+    let c = 1n;
+    let tail = 0n;
+    for (let i = 0; i <= k; i++) {
+      tail += c;
+      c = (c * BigInt(n - i)) / BigInt(i + 1);
+    }
+    return Math.min(1, Number(2n * tail) / 2 ** n);
+  }
+  let tail = 0;
+  for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  return Math.min(1, 2 * tail);
+}
+
+/** Fewest changed items, all one way, that make the sign test significant: 6 at α = 0.05 (p = 1/32). */
+export function minSignificantChanges(alpha = SIGNIFICANCE_ALPHA): number {
+  let k = 1;
+  while (signTestPValue(k, 0) >= alpha) k++;
+  return k;
+}
+
+/** The smallest mean difference `nPaired` items in [0, 1] could show as significant; null when none can. */
+export function minDetectableDiff(nPaired: number, alpha = SIGNIFICANCE_ALPHA): number | null {
+  const k = minSignificantChanges(alpha);
+  return nPaired >= k ? k / nPaired : null;
+}
+
+function bootstrapInterval(diffs: readonly number[], seed: number, resamples: number): [number, number] {
+  const n = diffs.length;
+  if (n === 0) return [0, 0];
+  const rng = new PyRandom(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += diffs[rng.randbelow(n)]!;
+    means[r] = sum / n;
+  }
+  means.sort();
+  const lo = Math.floor(0.025 * resamples);
+  const hi = Math.ceil(0.975 * resamples) - 1;
+  return [means[lo]!, means[hi]!];
+}
+
+export function gateEvidence(pairs: readonly PairedItemScore[], opts: { seed: number; resamples?: number; alpha?: number }): GateEvidence {
+  const resamples = opts.resamples ?? BOOTSTRAP_RESAMPLES;
+  const alpha = opts.alpha ?? SIGNIFICANCE_ALPHA;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  const diffs = pairs.map((p) => p.candidate - p.current);
+  const improved = diffs.filter((d) => d > 0).length;
+  const regressed = diffs.filter((d) => d < 0).length;
+  const meanDiff = diffs.length === 0 ? 0 : diffs.reduce((a, b) => a + b, 0) / diffs.length;
+  const pValue = signTestPValue(improved, regressed);
+  return {
+    nPaired: diffs.length,
+    meanDiff,
+    ci95: bootstrapInterval(diffs, opts.seed, resamples),
+    resamples,
+    improved,
+    regressed,
+    pValue,
+    minDetectableDiff: minDetectableDiff(diffs.length, alpha),
+    significant: meanDiff > 0 && improved > regressed && pValue < alpha,
+  };
+}
