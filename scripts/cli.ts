@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { describeError, isAppError } from "../lib/errors";
 import { EngineError, stopRunOf } from "../lib/engine";
+import { runCheckCommand } from "./cli/check";
 import { runDataCommand } from "./cli/data";
 import { runEvalCommand } from "./cli/eval";
 import { runSleepCommand } from "./cli/sleep";
@@ -14,6 +15,7 @@ const USAGE = `usage:
   npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
   npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
+  npm run skillopt -- check --config FILE [--skill FILE ...] [--threshold 0.8] [--json] [--cfg-options key=value ...]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
   npm run skillopt -- data list
   npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|experiment> [options]   (sleep --help)
@@ -46,6 +48,14 @@ async function main(raw: string[]): Promise<number> {
   if (command === "data") return runDataCommand(rest);
   if (command === "sleep") return runSleepCommand(rest);
   const { argv, overrides: given } = splitArgs(rest);
+  if (command === "check") {
+    const { values: v } = parseArgs({
+      args: argv,
+      options: { config: { type: "string" }, skill: { type: "string", multiple: true }, threshold: { type: "string" }, json: { type: "boolean" } },
+      strict: true,
+    });
+    return runCheckCommand({ config: v.config, skills: v.skill ?? [], overrides: given, threshold: v.threshold, json: v.json });
+  }
   const { values } = parseArgs({
     args: argv,
     options: {
