@@ -3,8 +3,9 @@
  * Errors are one line on stderr with a non-zero exit code.
  */
 import { parseArgs } from "node:util";
-import { describeError, isAppError } from "../lib/errors";
+import { AppError, describeError, isAppError } from "../lib/errors";
 import { EngineError, stopRunOf } from "../lib/engine";
+import { runBlameCommand } from "./cli/blame";
 import { runCheckCommand } from "./cli/check";
 import { runDataCommand } from "./cli/data";
 import { runEvalCommand } from "./cli/eval";
@@ -16,6 +17,7 @@ const USAGE = `usage:
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
   npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
   npm run skillopt -- check --config FILE [--skill FILE ...] [--threshold 0.8] [--json] [--cfg-options key=value ...]
+  npm run skillopt -- blame DIR [--json] [--write]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
   npm run skillopt -- data list
   npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|experiment> [options]   (sleep --help)
@@ -48,6 +50,11 @@ async function main(raw: string[]): Promise<number> {
   if (command === "data") return runDataCommand(rest);
   if (command === "sleep") return runSleepCommand(rest);
   const { argv, overrides: given } = splitArgs(rest);
+  if (command === "blame") {
+    const { values: v, positionals } = parseArgs({ args: argv, options: { json: { type: "boolean" }, write: { type: "boolean" } }, allowPositionals: true, strict: true });
+    if (positionals.length > 1) throw new AppError("INVALID_REQUEST", `blame takes one run folder (got ${positionals.length})`, { field: "DIR" });
+    return runBlameCommand({ dir: positionals[0], json: v.json, write: v.write });
+  }
   if (command === "check") {
     const { values: v } = parseArgs({
       args: argv,
