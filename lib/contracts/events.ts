@@ -56,6 +56,19 @@ const count = z.number().int();
 /** Rows that were not answers, by why; they are never scored, only counted. */
 const unanswered = { nErrors: count, nTimeouts: count, nTruncated: count };
 
+/** Evidence behind a gate decision: paired difference, bootstrap interval, sign-test p-value. */
+export const GateEvidenceSchema = z.object({
+  nPaired: z.number().int().nonnegative(),
+  meanDiff: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  resamples: z.number().int().positive(),
+  improved: z.number().int().nonnegative(),
+  regressed: z.number().int().nonnegative(),
+  pValue: z.number().min(0).max(1),
+  minDetectableDiff: z.number().nullable(),
+  significant: z.boolean(),
+});
+
 export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("runStarted"),
@@ -151,6 +164,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     candidatePairedScore: score,
     currentPairedScore: score,
     reason: z.string().nullable(),
+    /** Paired statistics of the decision (lib/engine/gate-evidence.ts); null when per-item results are unknown. */
+    evidence: GateEvidenceSchema.nullable().optional(),
   }),
   z.object({
     type: z.literal("stepCommitted"),

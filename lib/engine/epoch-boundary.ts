@@ -5,6 +5,7 @@
  */
 import { epochDir, skillKey, type RunContext } from "./context";
 import { decideGate } from "./gate";
+import { evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
 import { extractJson } from "./json-extract";
 import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
 import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
@@ -160,7 +161,8 @@ async function gateGuidance(
   });
   if (d.candidateBecomesCurrent) Object.assign(st, { currentSkill: candidate, currentScore: d.currentScore, currentRef: s.hash, currentOrigin: origin });
   if (d.candidateBecomesBest) Object.assign(st, { bestSkill: candidate, bestScore: d.bestScore, bestRef: s.hash, bestStep: d.bestStep, bestOrigin: origin });
-  return { ...scored, action: d.action };
+  const evidence = cur.pairs ? { gate_evidence: evidenceRecord(gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { epoch: opts.epoch }) })) } : {};
+  return { ...scored, action: d.action, ...evidence };
 }
 
 async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, lastStepSkill: string): Promise<void> {

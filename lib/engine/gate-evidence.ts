@@ -21,7 +21,7 @@ export interface GateEvidence {
   /** Mean of candidate − current over the paired items. */
   meanDiff: number;
   /** Percentile bootstrap interval of `meanDiff` (resamples sorted; the 2.5 % and 97.5 % order statistics). */
-  ci95: readonly [number, number];
+  ci95: [number, number];
   resamples: number;
   /** Items the candidate scores higher on, and lower on; ties are left out of the sign test. */
   improved: number;
@@ -113,3 +113,23 @@ export function gateEvidence(pairs: readonly PairedItemScore[], opts: { seed: nu
     significant: meanDiff > 0 && improved > regressed && pValue < alpha,
   };
 }
+
+/** The evidence as step-record fields (snake case, like the rest of step_record.json). */
+export function evidenceRecord(ev: GateEvidence): Record<string, unknown> {
+  return {
+    n_paired: ev.nPaired,
+    mean_diff: ev.meanDiff,
+    ci95_low: ev.ci95[0],
+    ci95_high: ev.ci95[1],
+    resamples: ev.resamples,
+    improved: ev.improved,
+    regressed: ev.regressed,
+    p_value: ev.pValue,
+    min_detectable_diff: ev.minDetectableDiff,
+    significant: ev.significant,
+  };
+}
+
+/** The bootstrap seed of a gate: the run's seed and which gate it is, so a resumed run draws the same resamples. */
+export const evidenceSeed = (runSeed: number, gate: { step: number } | { epoch: number }): number =>
+  "step" in gate ? runSeed * 10_000 + gate.step : runSeed * 10_000 + 5_000 + gate.epoch;

@@ -5,6 +5,7 @@
  */
 import type { RunContext } from "./context";
 import { decideGate, type GateDecision } from "./gate";
+import { evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
 import { compareOnSelection, gateScoreOf, scoreOnSelection, type Comparison } from "./phases/evaluate";
 import { toEvalItem } from "./phases/rollout";
 import type { TrainState } from "./state";
@@ -80,6 +81,8 @@ export async function scoreAndGate(
     current_paired_score: cur.incumbent,
   });
   if (cur.skipReason !== null) rec.gate_skip_reason = cur.skipReason;
+  const evidence = cur.pairs && cur.skipReason === null ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) }) : null;
+  if (evidence) rec.gate_evidence = evidenceRecord(evidence);
   await ctx.emit({
     type: "gateDecided",
     step,
@@ -95,6 +98,7 @@ export async function scoreAndGate(
     candidatePairedScore: cur.candidate,
     currentPairedScore: cur.incumbent,
     reason: cur.skipReason,
+    evidence,
   });
   return { action, candidateScore: candScore, vsCurrent: cur };
 }

@@ -6,6 +6,7 @@
 import { describeUnanswered } from "../../contracts/coverage";
 import type { RunContext } from "../context";
 import { gateScore, parseLeadingWords } from "../gate";
+import type { PairedItemScore } from "../gate-evidence";
 import { answeredScore, NO_FAILURES, outcomesOf, pairOutcomes, statusCounts, unansweredOf, type Outcomes, type StatusCounts } from "../outcomes";
 import type { Item, Splits, Trajectory } from "../types";
 import { skillHash } from "../scoring";
@@ -94,6 +95,24 @@ export interface Comparison {
   excluded: StatusCounts;
   /** Set when the comparison cannot decide anything: too many items unanswered, or none answered by both. */
   skipReason: string | null;
+  /** Per-item gate metric of both sides on the items both answered (without the skill-level density
+   * bonus), in item order; null when one side's per-item outcomes are unknown. */
+  pairs: PairedItemScore[] | null;
+}
+
+/** The gate metric of one item's (hard, soft) outcome. */
+function itemGateScore(ctx: RunContext, o: readonly [number, number]): number {
+  const ev = ctx.cfg.evaluation;
+  return gateScore({ hard: o[0], soft: o[1], metric: ev.gate_metric, mixedWeight: ev.gate_mixed_weight });
+}
+
+function pairedItems(ctx: RunContext, own: Outcomes, theirs: Outcomes): PairedItemScore[] {
+  const out: PairedItemScore[] = [];
+  for (const [id, o] of Object.entries(own)) {
+    const t = theirs[id];
+    if (Array.isArray(o) && Array.isArray(t)) out.push({ candidate: itemGateScore(ctx, o), current: itemGateScore(ctx, t) });
+  }
+  return out;
 }
 
 /**
@@ -116,13 +135,13 @@ export function compareOnSelection(
     // Unknown outcomes on one side: only the candidate's own unanswered items can be counted.
     const n = cand.sel.nItems;
     const out = { candidate: cand.gate, incumbent: inc.score, nItems: n, nPaired: n - unansweredOf(counts), excluded: counts };
-    return { ...out, skipReason: skipReason(ctx, out, sides) };
+    return { ...out, skipReason: skipReason(ctx, out, sides), pairs: null };
   }
   const p = pairOutcomes(own, theirs);
   const out = p.complete
     ? { candidate: cand.gate, incumbent: inc.score, nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded }
     : { candidate: gateScoreOf(ctx, p.a, cand.skill), incumbent: gateScoreOf(ctx, p.b, inc.skill), nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded };
-  return { ...out, skipReason: skipReason(ctx, out, sides) };
+  return { ...out, skipReason: skipReason(ctx, out, sides), pairs: pairedItems(ctx, own, theirs) };
 }
 
 /**
@@ -132,7 +151,7 @@ export function compareOnSelection(
  */
 function skipReason(
   ctx: RunContext,
-  c: Omit<Comparison, "skipReason">,
+  c: Omit<Comparison, "skipReason" | "pairs">,
   sides: { candidate: number; incumbent: number | null; label: string },
 ): string | null {
   const left = c.nItems - c.nPaired;
