@@ -1,5 +1,5 @@
 /**
- * `skillopt sleep <run|dry-run|status|adopt|harvest|experiment>` (spec D.13): flags → SkillOpt-Sleep
+ * `skillopt sleep <run|dry-run|status|adopt|harvest|schedule|unschedule|experiment>` (spec D.13): flags → SkillOpt-Sleep
  * config, then the lib/sleep call, then text or `--json` output and the exit status.
  */
 import { parseArgs } from "node:util";
@@ -7,6 +7,7 @@ import { COMMON_OPTIONS, say, type Flags } from "./sleep-args";
 import { runSleepAdopt, runSleepHarvest, runSleepStatus } from "./sleep-misc";
 import { runSleepExperiment } from "./sleep-experiment";
 import { runSleepRun } from "./sleep-run";
+import { runSleepSchedule, runSleepUnschedule } from "./sleep-schedule";
 
 export const SLEEP_USAGE = `usage: npm run skillopt -- sleep <command> [options]
 
@@ -16,6 +17,8 @@ commands:
   status       the night counter and the latest staged proposal
   adopt        apply a staged proposal (backup kept; refused when the live file changed)
   harvest      show the tasks that would be mined (--output FILE writes a tasks file to review)
+  schedule     install the nightly crontab line for --project (default 03:17; it only stages)
+  unschedule   remove the project's crontab line (--all: every managed line)
   experiment   the deterministic experiment (--persona researcher|programmer --assert-improves)
 
 common options:
@@ -27,6 +30,8 @@ common options:
   --progress  --auto-adopt  --preferences TEXT  --json
 adopt:       --staging DIR  --skill NAME (repeatable) | --all-skills | --legacy
 harvest:     --output FILE
+schedule:    --hour 0-23 (3)  --minute 0-59 (17)  --backend NAME  --auto-adopt
+unschedule:  --all
 experiment:  --persona researcher|programmer  --nights N  --backend NAME  --model NAME  --edit-budget N
              --limit-tasks N  --json  --assert-improves
 `;
@@ -53,6 +58,10 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
       return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool }));
     case "harvest":
       return runSleepHarvest(parse({ output: str }));
+    case "schedule":
+      return runSleepSchedule(parse({ hour: str, minute: str }));
+    case "unschedule":
+      return runSleepUnschedule(parse({ all: bool }));
     case "experiment":
       return runSleepExperiment(parse({ persona: str, nights: str, "limit-tasks": str, "assert-improves": bool }));
     default:
