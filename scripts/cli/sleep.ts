@@ -22,7 +22,7 @@ commands:
   experiment   the deterministic experiment (--persona researcher|programmer --assert-improves)
 
 common options:
-  --project DIR  --scope all|invoked  --backend mock|claude|codex|openai|anthropic|openai-compatible|azure_openai|handoff
+  --project DIR  --scope all|invoked  --backend mock|claude|codex|copilot|cursor|pi|opencode|openai|anthropic|openai-compatible|azure_openai|handoff
   --model NAME  --codex-path FILE  --claude-home DIR (also isolates state)  --codex-home DIR  --cursor-home DIR  --pi-home DIR
   --source claude|codex|copilot|copilot_cli|cursor|pi|opencode|auto  --vscode-workspace-storage DIR
   --copilot-cli-session-store FILE  --opencode-db FILE  --lookback-hours N (0 = all)  --edit-budget N
