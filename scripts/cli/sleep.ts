@@ -3,9 +3,11 @@
  * config, then the lib/sleep call, then text or `--json` output and the exit status.
  */
 import { parseArgs } from "node:util";
+import { AppError } from "../../lib/errors";
 import { COMMON_OPTIONS, say, type Flags } from "./sleep-args";
 import { runSleepAdopt, runSleepHarvest, runSleepStatus } from "./sleep-misc";
 import { runSleepExperiment } from "./sleep-experiment";
+import { runSleepMcp } from "./sleep-mcp";
 import { runSleepRun } from "./sleep-run";
 import { runSleepSchedule, runSleepUnschedule } from "./sleep-schedule";
 
@@ -19,6 +21,7 @@ commands:
   harvest      show the tasks that would be mined (--output FILE writes a tasks file to review)
   schedule     install the nightly crontab line for --project (default 03:17; it only stages)
   unschedule   remove the project's crontab line (--all: every managed line)
+  mcp          serve the sleep_* tools over MCP on stdio (for Copilot, Cursor, Claude Code, any MCP host)
   experiment   the deterministic experiment (--persona researcher|programmer --assert-improves)
 
 common options:
@@ -62,6 +65,9 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
       return runSleepSchedule(parse({ hour: str, minute: str }));
     case "unschedule":
       return runSleepUnschedule(parse({ all: bool }));
+    case "mcp":
+      if (rest.length > 0) throw new AppError("INVALID_REQUEST", "sleep mcp takes no options (each tool call carries its own)", { field: rest[0] });
+      return runSleepMcp();
     case "experiment":
       return runSleepExperiment(parse({ persona: str, nights: str, "limit-tasks": str, "assert-improves": bool }));
     default:
