@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PromptRegistry } from "../prompts";
-import { removeTempDirs, sandbox, testConfig } from "../test-helpers";
+import { removeTempDirs, sandbox, tempDir, testConfig } from "../test-helpers";
 import type { TaskRecord } from "../types";
 import { buildSleepBackend, resolveSleepBackend } from "./build";
 import { parseCopilotJsonl } from "./copilot";
 import { cursorResult } from "./cursor";
+import { prepareReplayProject, replayToolNames } from "./opencode-tools";
 import { PI_ARGS } from "./pi";
 import { fakeCli } from "./testing-fake-cli";
 import { SleepBackendError } from "./types";
@@ -196,9 +197,46 @@ describe("opencode", () => {
     expect(c.lastCallError).toMatch(/opencode returned an incomplete stream/);
   });
 
-  it("refuses the tool-replay opt-in this build does not have, naming the key", () => {
-    const f = fakeCli("opencode", {});
-    expect(() => build({ backend: "opencode", opencode_tool_replay: true }, { PATH: f.PATH })).toThrow(/^opencode_tool_replay: /);
-    expect(readFileSync(join(f.dir, "script.json"), "utf8")).toBe("{}");
+  it("opt-in tool replay: synthetic tools under random ids, the agent's tool set verified, calls read from the stream", async () => {
+    const cfg = { stdout: JSON.stringify({ snapshot: false, mcp: {} }) };
+    const agentTools = { stdout: JSON.stringify({ tools: { __TOOL__: true, bash: false, read: false } }) };
+    const toolUse = ev("tool_use", { type: "tool", tool: "__TOOL__", state: { status: "completed", input: { query: "synthetic" }, output: "Synthetic replay result available." } });
+    const replay = [ev("step_start", { type: "step-start" }), ev("text", { type: "text", text: "let me look" }), toolUse, ev("text", { type: "text", text: "Answer after search" }), ev("step_finish", { type: "step-finish" })].join("\n");
+    const f = fakeCli("opencode", { debug: [cfg, cfg, agentTools], run: [{ stdout: replay }] });
+    const b = build({ backend: "opencode", opencode_tool_replay: true }, { PATH: f.PATH, GIT_DIR: "/elsewhere/.git" });
+    expect(await b.attemptWithTools(task, "Always search first.", "", ["search"])).toEqual({ response: "Answer after search", called: ["search"] });
+    const calls = f.calls();
+    expect(calls.map((c) => c.argv.slice(0, 2).join(" "))).toEqual(["debug config", "debug config", "debug agent", "run --pure"]);
+    const run = calls[3]!;
+    expect(run.files.sort()).toEqual([".git", ".opencode"]);
+    const id = /`(skillopt_replay_[0-9a-f]{32})`/.exec(run.stdin)![1]!;
+    expect(run.stdin).toContain(`- "search" is available as \`${id}\`; call it with {"query":"synthetic"}.`);
+    expect(run.stdin).toContain("Always search first.");
+    expect(JSON.parse(run.env.OPENCODE_PERMISSION!)).toEqual({ "*": "deny", [id]: "allow" });
+    expect(run.env.OPENCODE_DISABLE_PROJECT_CONFIG).toBe("0");
+    expect(run.env.GIT_DIR).toBeUndefined();
+    expect(calls[2]!.argv).toEqual(["debug", "agent", run.argv[run.argv.indexOf("--agent") + 1], "--pure"]);
+    expect(run.argv).toContain("skillopt-sleep-tool-replay");
+  });
+
+  it("tool replay stops the night when the agent could use more than the synthetic tools; without the opt-in a tool task is one failed call", async () => {
+    const cfg = { stdout: JSON.stringify({ snapshot: false }) };
+    const f = fakeCli("opencode", { debug: [cfg, cfg, { stdout: JSON.stringify({ tools: { __TOOL__: true, bash: true } }) }], run: [{ stdout: "" }] });
+    const b = build({ backend: "opencode", opencode_tool_replay: true }, { PATH: f.PATH });
+    await expect(b.attemptWithTools(task, "", "", ["search"])).rejects.toThrow(/the replay agent would have tools .*bash.*refusing to replay/);
+    expect(f.calls().some((c) => c.argv[0] === "run")).toBe(false);
+    const plain = build({ backend: "opencode" }, { PATH: f.PATH });
+    expect(await plain.attemptWithTools(task, "", "", ["search"])).toEqual({ response: "", called: [] });
+    expect(plain.lastCallError).toMatch(/tool replay is off \(opt in with --opencode-tool-replay/);
+  });
+
+  it("the synthetic tool module accepts only the fixed input and returns the fixed result", async () => {
+    const dir = tempDir();
+    const ids = prepareReplayProject(dir, replayToolNames(["search", "Search", "web.fetch"]));
+    expect([...ids.keys()]).toEqual(["search", "web.fetch"]);
+    const mod = (await import(join(dir, ".opencode", "tools", `${ids.get("search")}.js`))) as { default: { execute(a: unknown): Promise<string> } };
+    await expect(mod.default.execute({ query: "synthetic" })).resolves.toBe("Synthetic replay result available.");
+    await expect(mod.default.execute({ query: "rm -rf" })).rejects.toThrow(/Invalid synthetic replay input/);
+    expect(() => replayToolNames(["../x"])).toThrow(/not a usable tool name/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A fake agent CLI for backend tests: an executable named like the real one on a private PATH. Each run
  * appends `{argv, stdin, cwd, env}` to a log and replies with the next scripted answer for its first
- * argument (or "*"): `{stdout, stderr, code}`; the last answer repeats.
+ * argument (or "*"): `{stdout, stderr, code}`; the last answer repeats. `__TOOL__` in stdout becomes the
+ * first synthetic tool id of an OpenCode replay folder (the tool replay picks random ids).
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -49,8 +50,11 @@ const r = replies[Math.min(n, replies.length - 1)];
 const read = r.readFile ? fs.readFileSync(r.readFile.replace(/\\$(\\w+)/g, (_, k) => process.env[k] || ""), "utf8") : undefined;
 fs.appendFileSync(log, JSON.stringify({ argv, stdin, cwd: process.cwd(), env, files, read }) + "\\n");
 if (r.runTool) execFileSync(path.join(process.cwd(), r.runTool), ["query"]);
+// "__TOOL__" in a reply stands for the first synthetic tool id of an OpenCode replay folder.
+let toolId = "";
+try { toolId = fs.readdirSync(path.join(process.cwd(), ".opencode", "tools"))[0].replace(/\\.js$/, ""); } catch {}
 if (r.stderr) process.stderr.write(r.stderr);
-process.stdout.write(r.stdout || "", () => process.exit(r.code || 0));
+process.stdout.write((r.stdout || "").split("__TOOL__").join(toolId), () => process.exit(r.code || 0));
 `;
 
 export function fakeCli(name: string, script: Record<string, Reply[]>) {
