@@ -152,7 +152,7 @@ describe("pi", () => {
     f.setScript({ "*": [{ stdout: "looks like an answer", code: 2 }] });
     expect(await ask(b, "again")).toBe("");
     expect(b.lastCallError).toMatch(/pi exited with code 2/);
-    expect(() => build({ backend: "pi" }, { PATH: f.dir })).toThrow(/the Pi CLI 'pi' was not found on PATH.*Or set pi_path to its location/);
+    expect(() => build({ backend: "pi" }, { PATH: f.dir })).toThrow(/the Pi CLI 'pi' was not found on PATH.*Or set pi_path \(--pi-path\) to its location/);
   });
 });
 

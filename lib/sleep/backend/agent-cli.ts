@@ -113,7 +113,7 @@ function isExecutable(path: string): boolean {
  * The executable to run: an explicit path (config key or env), else `name` on PATH. A missing one is
  * refused up front, naming the executable and where to set its path.
  */
-export function resolveCliBin(o: { label: string; name: string; explicit: string; setting: string; env: ExecEnv; install: string }): string {
+export function resolveCliBin(o: { label: string; name: string; explicit: string; setting: string; flag?: string; env: ExecEnv; install: string }): string {
   const wanted = o.explicit.trim();
   if (wanted !== "") {
     const p = isAbsolute(wanted) ? wanted : resolve(wanted);
@@ -125,7 +125,7 @@ export function resolveCliBin(o: { label: string; name: string; explicit: string
   }
   const found = (o.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, o.name)).find(isExecutable);
   if (found) return found;
-  throw new AppError("INVALID_REQUEST", `backend: the ${o.label} CLI '${o.name}' was not found on PATH. ${o.install} Or set ${o.setting} to its location.`, { field: o.setting });
+  throw new AppError("INVALID_REQUEST", `backend: the ${o.label} CLI '${o.name}' was not found on PATH. ${o.install} Or set ${o.setting}${o.flag ? ` (${o.flag})` : ""} to its location.`, { field: o.setting });
 }
 
 /** The environment without the given names (empty values dropped, like lib/backends/exec). */

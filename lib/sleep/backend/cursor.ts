@@ -69,7 +69,7 @@ function parse(out: CliOutput): string {
 }
 
 export function createCursorClient(o: { model: string; path: string; env: ExecEnv; workRoot?: string }): { client: AgentCliClient; tools: ToolRunner } {
-  const bin = resolveCliBin({ label: "Cursor Agent", name: "cursor-agent", explicit: o.path || o.env.SKILLOPT_SLEEP_CURSOR_PATH || "", setting: "cursor_path", env: o.env, install: INSTALL });
+  const bin = resolveCliBin({ label: "Cursor Agent", name: "cursor-agent", explicit: o.path || o.env.SKILLOPT_SLEEP_CURSOR_PATH || "", setting: "cursor_path", flag: "--cursor-path", env: o.env, install: INSTALL });
   const model = o.model || o.env.SKILLOPT_SLEEP_CURSOR_MODEL?.trim() || "";
   const client = new AgentCliClient(
     {

@@ -31,7 +31,7 @@ function parse(out: CliOutput): string {
 }
 
 export function createOpenCodeClient(o: { model: string; path: string; env: ExecEnv; toolReplay: boolean; workRoot?: string }): { client: AgentCliClient; tools: ToolRunner } {
-  const bin = resolveCliBin({ label: "OpenCode", name: "opencode", explicit: o.path || o.env.SKILLOPT_SLEEP_OPENCODE_PATH || "", setting: "opencode_path", env: o.env, install: INSTALL });
+  const bin = resolveCliBin({ label: "OpenCode", name: "opencode", explicit: o.path || o.env.SKILLOPT_SLEEP_OPENCODE_PATH || "", setting: "opencode_path", flag: "--opencode-path", env: o.env, install: INSTALL });
   const model = o.model || o.env.SKILLOPT_SLEEP_OPENCODE_MODEL?.trim() || "";
   const tools: ToolRunner = o.toolReplay
     ? createOpenCodeToolRunner({ bin, model, env: o.env, workRoot: o.workRoot })

@@ -21,7 +21,7 @@ function parse(out: CliOutput): string {
 }
 
 export function createPiClient(o: { model: string; path: string; env: ExecEnv; workRoot?: string }): AgentCliClient {
-  const bin = resolveCliBin({ label: "Pi", name: "pi", explicit: o.path, setting: "pi_path", env: o.env, install: INSTALL });
+  const bin = resolveCliBin({ label: "Pi", name: "pi", explicit: o.path, setting: "pi_path", flag: "--pi-path", env: o.env, install: INSTALL });
   const model = o.model || o.env.SKILLOPT_SLEEP_PI_MODEL?.trim() || "";
   const env: ExecEnv = { ...o.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
   const args = model ? [...PI_ARGS, "--model", model] : PI_ARGS;
