@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installCodexSkill } from "./cli/sleep-install";
+import { CURSOR_PLUGIN_FILES, installCodexSkill, installCursorPlugin } from "./cli/sleep-install";
 
 const root = join(import.meta.dirname, "..");
 const plugin = join(root, "plugins", "claude-code");
@@ -111,28 +111,28 @@ describe("the SessionEnd hook", () => {
 
 describe("install-codex-skill", () => {
   const source = readFileSync(join(root, "plugins", "codex", "skills", "skillopt-sleep", "SKILL.md"), "utf8");
-  const req = (home: string, force = false) => ({ home, codexHome: join(home, ".codex"), repo: root, force, stamp: "20260101T000000" });
+  const req = (home: string, force = false) => ({ home, toolHome: join(home, ".codex"), repo: root, force, stamp: "20260101T000000" });
 
   it("copies the skill to ~/.agents/skills/skillopt-sleep/SKILL.md and is idempotent", () => {
     const home = fresh("codex-1");
     const r = installCodexSkill(req(home));
-    expect(r).toMatchObject({ ok: true, action: "installed", backup: null, export: `export SKILLOPT_SLEEP_REPO=${JSON.stringify(root)}` });
-    expect(r.skillPath).toBe(join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md"));
-    expect(readFileSync(r.skillPath, "utf8")).toBe(source);
+    expect(r).toMatchObject({ ok: true, action: "installed", backups: [], export: `export SKILLOPT_SLEEP_REPO=${JSON.stringify(root)}` });
+    expect(r.paths).toEqual([join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md")]);
+    expect(readFileSync(r.paths[0]!, "utf8")).toBe(source);
     expect(installCodexSkill(req(home))).toMatchObject({ ok: true, action: "unchanged" });
     expect(readdirSync(join(home, ".agents", "skills", "skillopt-sleep"))).toEqual(["SKILL.md"]);
   });
 
   it("refuses to overwrite a changed file without --force; --force keeps the old one as a backup", () => {
     const home = fresh("codex-2");
-    const { skillPath } = installCodexSkill(req(home));
+    const skillPath = installCodexSkill(req(home)).paths[0]!;
     writeFileSync(skillPath, "my own notes\n");
     const refused = installCodexSkill(req(home));
     expect(refused).toMatchObject({ ok: false, action: "refused" });
     expect(refused.message).toMatch(/--force/);
     expect(readFileSync(skillPath, "utf8")).toBe("my own notes\n");
     const forced = installCodexSkill(req(home, true));
-    expect(forced).toMatchObject({ ok: true, action: "updated", backup: `${skillPath}.bak` });
+    expect(forced).toMatchObject({ ok: true, action: "updated", backups: [`${skillPath}.bak`] });
     expect(readFileSync(`${skillPath}.bak`, "utf8")).toBe("my own notes\n");
     expect(readFileSync(skillPath, "utf8")).toBe(source);
   });
@@ -155,8 +155,27 @@ describe("install-codex-skill", () => {
     const cli = () => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", "install-codex-skill", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: home, CODEX_HOME: "" } });
     const r = cli();
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, action: "installed", skill_path: join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md") });
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, action: "installed", paths: [join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md")] });
     writeFileSync(join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md"), "edited\n");
     expect(cli().status).toBe(1);
   }, 60_000);
+});
+
+describe("install-cursor-plugin", () => {
+  it("copies the plugin folder to $CURSOR_HOME/plugins/local/skillopt-sleep and refuses an edited copy without --force", () => {
+    const home = fresh("cursor-1");
+    const req = (force = false) => ({ home, toolHome: join(home, ".cursor"), repo: root, force, stamp: "20260101T000000" });
+    const target = join(home, ".cursor", "plugins", "local", "skillopt-sleep");
+    expect(installCursorPlugin(req())).toMatchObject({ ok: true, action: "installed" });
+    for (const f of CURSOR_PLUGIN_FILES) expect(readFileSync(join(target, f), "utf8")).toBe(readFileSync(join(root, "plugins", "cursor", f), "utf8"));
+    const manifest = JSON.parse(readFileSync(join(target, ".cursor-plugin", "plugin.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "skillopt-sleep", commands: "./commands/", skills: "./skills/" });
+    expect(installCursorPlugin(req()).action).toBe("unchanged");
+    writeFileSync(join(target, "README.md"), "mine\n");
+    const before = readFileSync(join(target, "commands", "skillopt-sleep.md"), "utf8");
+    expect(installCursorPlugin(req())).toMatchObject({ ok: false, action: "refused" });
+    expect(readFileSync(join(target, "README.md"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(target, "commands", "skillopt-sleep.md"), "utf8")).toBe(before);
+    expect(installCursorPlugin(req(true))).toMatchObject({ ok: true, action: "updated", backups: [join(target, "README.md.bak")] });
+  });
 });

@@ -7,7 +7,7 @@ import { AppError } from "../../lib/errors";
 import { COMMON_OPTIONS, say, type Flags } from "./sleep-args";
 import { runSleepAdopt, runSleepHarvest, runSleepStatus } from "./sleep-misc";
 import { runSleepExperiment } from "./sleep-experiment";
-import { runSleepInstallCodexSkill } from "./sleep-install";
+import { runSleepInstallCodexSkill, runSleepInstallCursorPlugin } from "./sleep-install";
 import { runSleepMcp } from "./sleep-mcp";
 import { runSleepRun } from "./sleep-run";
 import { runSleepSchedule, runSleepUnschedule } from "./sleep-schedule";
@@ -24,6 +24,7 @@ commands:
   unschedule   remove the project's crontab line (--all: every managed line)
   mcp          serve the sleep_* tools over MCP on stdio (for Copilot, Cursor, Claude Code, any MCP host)
   install-codex-skill   copy the skillopt-sleep skill to ~/.agents/skills for Codex (--force replaces an edited copy)
+  install-cursor-plugin copy the Cursor plugin to ~/.cursor/plugins/local/skillopt-sleep (--force likewise)
   experiment   the deterministic experiment (--persona researcher|programmer --assert-improves)
 
 common options:
@@ -71,7 +72,10 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
       if (rest.length > 0) throw new AppError("INVALID_REQUEST", "sleep mcp takes no options (each tool call carries its own)", { field: rest[0] });
       return runSleepMcp();
     case "install-codex-skill":
-      return runSleepInstallCodexSkill(parseArgs({ args: rest, options: { force: bool, json: bool }, strict: true, allowPositionals: false }).values as Flags);
+    case "install-cursor-plugin": {
+      const flags = parseArgs({ args: rest, options: { force: bool, json: bool }, strict: true, allowPositionals: false }).values as Flags;
+      return sub === "install-codex-skill" ? runSleepInstallCodexSkill(flags) : runSleepInstallCursorPlugin(flags);
+    }
     case "experiment":
       return runSleepExperiment(parse({ persona: str, nights: str, "limit-tasks": str, "assert-improves": bool }));
     default:
