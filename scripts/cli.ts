@@ -20,7 +20,7 @@ const USAGE = `usage:
   npm run skillopt -- blame DIR [--json] [--write]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
   npm run skillopt -- data list
-  npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|experiment> [options]   (sleep --help)
+  npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|schedule|unschedule|experiment> [options]   (sleep --help)
 
   --data FILE  a ratio split of FILE (.jsonl/.csv/.json): the same as --cfg-options env.split_mode=ratio
                env.data_path=FILE, given before any --cfg-options (e.g. configs/custom/default.yaml)

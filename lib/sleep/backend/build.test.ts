@@ -29,9 +29,9 @@ describe("sleep backends", () => {
     ]);
   });
 
-  it("refuses an unknown name (the original silently used the mock) and names the CLIs this build has no client for", () => {
-    expect(() => resolveSleepBackend("gpt4all", "backend")).toThrow("backend: unknown backend 'gpt4all'; known: mock, claude, codex, openai, anthropic, openai-compatible, azure_openai, handoff");
-    expect(() => resolveSleepBackend("cursor", "target_backend")).toThrow(/target_backend: the 'cursor' CLI backend is not available in this build/);
+  it("refuses an unknown name (the original silently used the mock), naming the key", () => {
+    expect(() => resolveSleepBackend("gpt4all", "backend")).toThrow("backend: unknown backend 'gpt4all'; known: mock, claude, codex, copilot, cursor, pi, opencode, openai, anthropic, openai-compatible, azure_openai, handoff");
+    expect(() => resolveSleepBackend("cursr", "target_backend")).toThrow(/^target_backend: unknown backend 'cursr'/);
   });
 
   it("builds the mock, the handoff backend, and refuses to mix the mock with a real model", () => {

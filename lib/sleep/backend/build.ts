@@ -7,11 +7,15 @@
  *   codex (codex_cli, openai_codex, codex-exec)        Codex CLI               — lib/backends/exec
  *   openai, anthropic, openai-compatible (compat)      API backends            — lib/backends
  *   azure_openai (azure, aoai, azure-openai)           Azure OpenAI            — lib/backends
+ *   copilot (github_copilot, copilot_cli, gh_copilot)  GitHub Copilot CLI      — copilot.ts
+ *   cursor (cursor_agent, cursor_cli, cursor-agent)    Cursor Agent CLI        — cursor.ts
+ *   pi (pi_cli, pi_coding_agent)                       Pi coding agent CLI     — pi.ts
+ *   opencode                                           OpenCode CLI            — opencode.ts
  *   handoff (session, file)                            prompt files, no model  — handoff.ts
  *
  * Any `optimizer_*` / `target_*` key makes a dual setup: rollouts on the target, judging, reflection and
  * mining on the optimizer. An unknown name is an error (the original silently fell back to the mock).
- * Copilot, Cursor, Pi and OpenCode CLIs are refused with a clear message: this build has no client for them.
+ * A CLI backend whose executable is missing is refused up front, naming the executable and its setting.
  */
 import { RunConfigSchema } from "../../contracts/run-config";
 import { createModelClient, type BackendName } from "../../backends/registry";
@@ -22,13 +26,19 @@ import type { ModelClient, Role } from "../../engine/ports";
 import { AppError } from "../../errors";
 import type { SleepConfig } from "../config";
 import type { PromptRegistry } from "../prompts";
+import { createCopilotClient } from "./copilot";
+import { createCursorClient } from "./cursor";
 import { HandoffClient } from "./handoff";
 import { MockBackend } from "./mock";
 import { ModelBackend, type ToolRunner } from "./model";
+import { createOpenCodeClient } from "./opencode";
+import { createPiClient } from "./pi";
 import { createToolRunner } from "./tool-replay";
 import type { SleepBackend } from "./types";
 
-type Kind = "mock" | "handoff" | BackendName;
+type AgentCli = "copilot" | "cursor" | "pi" | "opencode";
+type Kind = "mock" | "handoff" | AgentCli | BackendName;
+const AGENT_CLIS: readonly string[] = ["copilot", "cursor", "pi", "opencode"];
 
 const ALIASES: Record<string, Kind> = {
   mock: "mock",
@@ -52,23 +62,30 @@ const ALIASES: Record<string, Kind> = {
   azure_openai: "azure-openai",
   aoai: "azure-openai",
   "azure-openai": "azure-openai",
+  copilot: "copilot",
+  github_copilot: "copilot",
+  copilot_cli: "copilot",
+  gh_copilot: "copilot",
+  cursor: "cursor",
+  cursor_agent: "cursor",
+  cursor_cli: "cursor",
+  "cursor-agent": "cursor",
+  pi: "pi",
+  pi_cli: "pi",
+  pi_coding_agent: "pi",
+  opencode: "opencode",
   handoff: "handoff",
   session: "handoff",
   file: "handoff",
 };
 
-const NOT_IN_THIS_BUILD = new Set(["copilot", "github_copilot", "copilot_cli", "gh_copilot", "cursor", "cursor_agent", "cursor_cli", "pi", "pi_cli", "pi_coding_agent", "opencode"]);
-
-export const SLEEP_BACKENDS = ["mock", "claude", "codex", "openai", "anthropic", "openai-compatible", "azure_openai", "handoff"] as const;
+export const SLEEP_BACKENDS = ["mock", "claude", "codex", "copilot", "cursor", "pi", "opencode", "openai", "anthropic", "openai-compatible", "azure_openai", "handoff"] as const;
 
 /** The kind a sleep backend name stands for; an unknown or unsupported name is refused naming the key. */
 export function resolveSleepBackend(name: string, field: string): Kind {
   const key = name.trim().toLowerCase();
   const hit = ALIASES[key];
   if (hit) return hit;
-  if (NOT_IN_THIS_BUILD.has(key)) {
-    throw new AppError("INVALID_REQUEST", `${field}: the '${name}' CLI backend is not available in this build; use one of ${SLEEP_BACKENDS.join(", ")}`, { field });
-  }
   throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${SLEEP_BACKENDS.join(", ")}`, { field });
 }
 
@@ -109,6 +126,13 @@ function execClient(kind: ExecKind, c: RoleChoice, cfg: SleepConfig, env: EnvVar
   return { client, tools };
 }
 
+function agentCliClient(kind: AgentCli, c: RoleChoice, cfg: SleepConfig, env: EnvVars): { client: ModelClient; tools?: ToolRunner } {
+  if (kind === "copilot") return createCopilotClient({ model: c.model, env });
+  if (kind === "cursor") return createCursorClient({ model: c.model, path: cfg.cursor_path, env });
+  if (kind === "pi") return { client: createPiClient({ model: c.model, path: cfg.pi_path, env }) };
+  return createOpenCodeClient({ model: c.model, path: cfg.opencode_path, env, toolReplay: cfg.opencode_tool_replay });
+}
+
 function apiClient(kind: BackendName, role: Role, c: RoleChoice, cfg: SleepConfig, env: EnvVars): ModelClient {
   if (kind === "openai-compatible" && c.model === "") {
     throw new AppError("INVALID_REQUEST", `${role === "optimizer" ? "optimizer_model" : "target_model"}: set the model name your OpenAI-compatible server uses (--model)`, { field: "model" });
@@ -132,6 +156,7 @@ export function buildSleepBackend(cfg: SleepConfig, o: BuildBackendOptions): Bui
   }
   const build = (role: Role, c: RoleChoice): { client: ModelClient; tools?: ToolRunner } => {
     if (c.kind === "claude-code-exec" || c.kind === "codex-exec") return execClient(c.kind === "claude-code-exec" ? "claude" : "codex", c, cfg, o.env);
+    if (AGENT_CLIS.includes(c.kind)) return agentCliClient(c.kind as AgentCli, c, cfg, o.env);
     return { client: apiClient(c.kind as BackendName, role, c, cfg, o.env) };
   };
   const t = build("target", target);

@@ -31,7 +31,7 @@ export function toolHint(tools: readonly string[]): string {
   );
 }
 
-function writeShims(work: string, tools: readonly string[], log: string): void {
+export function writeShims(work: string, tools: readonly string[], log: string): void {
   for (const name of tools) {
     const shim = join(work, name);
     // The name is checked against TOOL_NAME and the log path is quoted, so the script is inert text.
