@@ -25,6 +25,7 @@ common options:
   --copilot-cli-session-store FILE  --opencode-db FILE  --lookback-hours N (0 = all)  --edit-budget N
   --max-sessions N  --max-tasks N  --target-skill-path FILE  --skill-root DIR (repeatable)  --tasks-file FILE
   --progress  --auto-adopt  --preferences TEXT  --json
+run, dry-run: --no-db (do not record the night in the dashboard's database, DATABASE_URL)
 adopt:       --staging DIR  --skill NAME (repeatable) | --all-skills | --legacy
 harvest:     --output FILE
 experiment:  --persona researcher|programmer  --nights N  --backend NAME  --model NAME  --edit-budget N
@@ -44,9 +45,9 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...extra }, strict: true, allowPositionals: false }).values as Flags;
   switch (sub) {
     case "run":
-      return runSleepRun(parse(), false);
+      return runSleepRun(parse({ "no-db": bool }), false);
     case "dry-run":
-      return runSleepRun(parse(), true);
+      return runSleepRun(parse({ "no-db": bool }), true);
     case "status":
       return runSleepStatus(parse());
     case "adopt":
