@@ -154,3 +154,9 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
 export function isNightStatus(s: string): s is SleepNightStatus {
   return (SLEEP_NIGHT_STATUSES as readonly string[]).includes(s);
 }
+
+/** Nights still waiting for a worker (re-enqueued at worker start: a "Run now" made while Redis was away). */
+export async function listQueuedNightIds({ db = getDb() }: Opts = {}): Promise<string[]> {
+  return (await db.sleepNight.findMany({ where: { status: "queued" }, select: { id: true }, orderBy: { createdAt: "asc" } })).map((n) => n.id);
+}
+
