@@ -9,6 +9,9 @@ import { z } from "zod";
 /** Mirrors lib/sleep/session-digest.ts (contracts stay a leaf module). */
 export const SLEEP_TRANSCRIPT_SOURCES = ["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"] as const;
 
+/** Backends the worker can run unattended (lib/sleep/backend/build.ts knows more names; handoff needs a person). */
+export const SLEEP_DASHBOARD_BACKENDS = ["mock", "claude", "codex", "openai", "anthropic", "openai-compatible", "azure_openai"] as const;
+
 export const SLEEP_NIGHT_STATUSES = ["queued", "running", "staged", "adopted", "discarded", "failed", "dry_run", "no_tasks", "handoff_pending"] as const;
 export type SleepNightStatus = (typeof SLEEP_NIGHT_STATUSES)[number];
 /** Statuses of a night that is not over yet. */
