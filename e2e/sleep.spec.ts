@@ -86,6 +86,7 @@ test("[SLEEP]: adopt refuses a night whose live skill was edited after the night
   expect(res.status()).toBe(201);
   await page.goto("/sleep");
   await page.getByTestId("sleep-project").filter({ hasText: f.name }).getByRole("button", { name: "Run now" }).click();
+  await expect(page).toHaveURL(/\/sleep\/nights\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("night-status")).toHaveText("staged", { timeout: 60_000 });
   const skill = (await nightJson(request, page)).proposals.find((p) => p.label === "skill")!;
   mkdirSync(join(skill.livePath, ".."), { recursive: true });
