@@ -44,7 +44,7 @@ export function ProjectForm({ project, onDone }: { project: SleepProjectView | n
     >
       <div className="grid gap-3 md:grid-cols-2">
         {text("name", "Name")}
-        {text("directory", "Project folder", "Absolute path; staged nights go to its .skillopt-sleep-staging folder.")}
+        {text("directory", "Project folder", "Absolute path; staged nights go to its .skillopt-sleep/staging folder.")}
         <Field label="Transcript source" error={fieldError("transcriptSource")}>
           <select className={INPUT} value={v.transcriptSource} onChange={(e) => set("transcriptSource")(e.target.value as SleepProjectInput["transcriptSource"])} aria-label="Transcript source">
             {SLEEP_TRANSCRIPT_SOURCES.map((s) => <option key={s}>{s}</option>)}

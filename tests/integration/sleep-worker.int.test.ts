@@ -11,6 +11,7 @@ import { SLEEP_JOBS, SLEEP_QUEUE } from "../../lib/queue/contracts";
 import { closeSleepQueue, enqueueSleepNight, getSleepQueue, reconcileSleepSchedules, sleepSchedulerId, syncSleepSchedule } from "../../lib/queue/sleep";
 import { makeTasksPayload, writeTasksFile } from "../../lib/sleep";
 import { PERSONAS } from "../../lib/sleep/experiment/personas";
+import { stagingRoot } from "../../lib/sleep/staging/root";
 import { removeTempDirs, sandbox } from "../../lib/sleep/test-helpers";
 import { sleepNightProcessor } from "../../worker/processors/sleep-night";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
@@ -69,7 +70,7 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
     await enqueueSleepNight(night.id);
     const done = await until(() => getNight(night.id, { db }), (n) => !["queued", "running"].includes(n.status));
     expect(done).toMatchObject({ status: "dry_run", stagingDir: "", dryRun: true });
-    expect(existsSync(join(s.project, ".skillopt-sleep-staging"))).toBe(false);
+    expect(existsSync(stagingRoot(s.project))).toBe(false);
   });
 
   it("a scheduled firing creates and runs its own night; a bad project fails it with the reason", async () => {
