@@ -160,3 +160,9 @@ export async function listQueuedNightIds({ db = getDb() }: Opts = {}): Promise<s
   return (await db.sleepNight.findMany({ where: { status: "queued" }, select: { id: true }, orderBy: { createdAt: "asc" } })).map((n) => n.id);
 }
 
+
+/** A staged night adopted outside the dashboard (`sleep adopt`): its row follows. Returns whether a row changed. */
+export async function markNightAdoptedByStaging(stagingDir: string, { db = getDb() }: Opts = {}): Promise<boolean> {
+  const r = await db.sleepNight.updateMany({ where: { stagingDir, status: "staged" }, data: { status: "adopted", adoptedAt: new Date() } });
+  return r.count > 0;
+}

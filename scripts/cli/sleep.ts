@@ -25,7 +25,7 @@ common options:
   --copilot-cli-session-store FILE  --opencode-db FILE  --lookback-hours N (0 = all)  --edit-budget N
   --max-sessions N  --max-tasks N  --target-skill-path FILE  --skill-root DIR (repeatable)  --tasks-file FILE
   --progress  --auto-adopt  --preferences TEXT  --json
-run, dry-run: --no-db (do not record the night in the dashboard's database, DATABASE_URL)
+run, dry-run, adopt: --no-db (do not record in the dashboard's database, DATABASE_URL)
 adopt:       --staging DIR  --skill NAME (repeatable) | --all-skills | --legacy
 harvest:     --output FILE
 experiment:  --persona researcher|programmer  --nights N  --backend NAME  --model NAME  --edit-budget N
@@ -51,7 +51,7 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     case "status":
       return runSleepStatus(parse());
     case "adopt":
-      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool }));
+      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool, "no-db": bool }));
     case "harvest":
       return runSleepHarvest(parse({ output: str }));
     case "experiment":
