@@ -126,6 +126,13 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
       await db.sleepNight.update({ where: { id }, data });
       return;
     }
+    // A handoff night is re-run once per round of answers with the same night number: one row, not one per round.
+    const waiting = await db.sleepNight.findFirst({ where: { projectDir: s.project, night: s.night, status: "handoff_pending" }, select: { id: true } });
+    if (waiting) {
+      id = waiting.id;
+      await db.sleepNight.update({ where: { id }, data: { ...data, error: "" } });
+      return;
+    }
     const project = await db.sleepProject.findUnique({ where: { directory: s.project }, select: { id: true } });
     id = randomUUID();
     await db.sleepNight.create({ data: { id, projectId: project?.id ?? null, projectDir: s.project, trigger: opts.trigger, ...data } });

@@ -55,6 +55,19 @@ describe.each(PROVIDERS)("Sleep nights in the database (%s)", (provider) => {
     expect(row.projectId).toBeNull();
   });
 
+  it("a handoff night re-run for each round of answers keeps one row", async () => {
+    const s = sandbox();
+    const first = createNightRecorder({ db, trigger: "cli" });
+    await first.started({ night: 4, project: s.project, dryRun: false, backend: "handoff", startedAt: Date.now() });
+    await first.failed({ message: "2 calls pending", pending: true, endedAt: Date.now() });
+    expect((await getNight(first.nightId()!, { db })).status).toBe("handoff_pending");
+    const second = createNightRecorder({ db, trigger: "cli" });
+    await second.started({ night: 4, project: s.project, dryRun: false, backend: "handoff", startedAt: Date.now() });
+    expect(second.nightId()).toBe(first.nightId());
+    expect(await getNight(first.nightId()!, { db })).toMatchObject({ status: "running", error: "" });
+    expect(await db.sleepNight.count({ where: { projectDir: s.project } })).toBe(1);
+  });
+
   it("a queued night is claimed once, then moves through the allowed statuses only", async () => {
     const s = sandbox();
     const p = await createSleepProject(SleepProjectInputSchema.parse({ name: "q", directory: s.project }), { db });
