@@ -1,9 +1,11 @@
+import { resolve } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // Started by `npm test` (scripts/test.mjs) with DATABASE_URL and REDIS_URL pointing at private services.
 // The dashboard runs under `next start`; each spec starts its own worker processes (e2e/helpers.ts) so it
 // can kill and restart them.
 const PORT = Number(process.env.E2E_PORT ?? 7871);
+export const SLEEP_E2E_ROOT = resolve("test-results/sleep-e2e");
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,6 +34,7 @@ export default defineConfig({
     stdout: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     // A killed worker's run shows as interrupted after 6 s instead of 45 s.
-    env: { ...(process.env as Record<string, string>), SKILLOPT_STALE_AFTER_MS: "6000" },
+    // Sleep projects made by e2e/sleep.spec.ts live under this folder (the only one the dashboard may name).
+    env: { ...(process.env as Record<string, string>), SKILLOPT_STALE_AFTER_MS: "6000", SKILLOPT_SLEEP_ROOTS: SLEEP_E2E_ROOT },
   },
 });

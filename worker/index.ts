@@ -16,6 +16,7 @@ import { recoverAfterJobFailure } from "./handlers/job-failed";
 import { createLogger } from "./logger";
 import { optimizeRunProcessor } from "./processors/optimize-run";
 import { startReconciler, type Reconciler, type RecoveryDeps } from "./reconcile";
+import { startSleepWorker } from "./sleep";
 
 /** A run queued this recently may still be getting its job from the process that queued it. */
 const RECONCILE_GRACE_MS = 5_000;
@@ -76,6 +77,7 @@ async function main() {
   await worker.waitUntilReady();
   reconciler = startReconciler({ ...deps, intervalMs: cfg.SKILLOPT_RECONCILE_MS, graceMs: RECONCILE_GRACE_MS });
   await reconciler.trigger("start");
+  const sleepWorker = await startSleepWorker(log);
   log.info(`ready (concurrency ${cfg.WORKER_CONCURRENCY})`);
 
   let stopping = false;
@@ -91,6 +93,7 @@ async function main() {
     }, SHUTDOWN_GRACE_MS).unref();
     shutdown.abort();
     await worker.close();
+    await sleepWorker.close();
     await reconciler?.stop();
     await Promise.allSettled([...pending]);
     await closeQueue();

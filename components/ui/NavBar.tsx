@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/", label: "Runs", active: (p: string) => p === "/" || (p.startsWith("/runs/") && p !== "/runs/new") },
   { href: "/runs/new", label: "New run", active: (p: string) => p === "/runs/new" },
+  { href: "/sleep", label: "Sleep", active: (p: string) => p === "/sleep" || p.startsWith("/sleep/") },
 ];
 
 export function NavBar() {

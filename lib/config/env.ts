@@ -56,6 +56,8 @@ export const EnvSchema = z.object({
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
   /** Data folders the dashboard may read besides configs/, data/, .skillopt/uploads/ and the built-in samples. */
   SKILLOPT_DATA_ROOTS: z.preprocess(empty, DataRootsSchema),
+  /** Folders a Sleep project made from the dashboard may name (project, transcripts, skill, tasks file); default: the home folder. */
+  SKILLOPT_SLEEP_ROOTS: z.preprocess(empty, DataRootsSchema),
   /** A run whose worker was lost is restarted automatically this many times (since creation or the last Resume). */
   SKILLOPT_MAX_AUTO_RESTARTS: z.preprocess(empty, z.coerce.number().int().min(0).max(100).default(5)),
   /** How often each worker checks that every run that should be on the queue has a job (ms). */

@@ -14,3 +14,17 @@ export type OptimizeRunPayload = z.infer<typeof OptimizeRunPayloadSchema>;
 
 /** Redis pub/sub channel the worker publishes on after each committed event (the message is only a wake-up). */
 export const runChannel = (runId: string): string => `skillopt:run:${runId}`;
+
+/** SkillOpt-Sleep nights: one queue; a dashboard request and a project's job scheduler add to it. */
+export const SLEEP_QUEUE = "sleep-night" as const;
+export const SLEEP_JOBS = {
+  /** A night row the dashboard created (Run now / Dry run). */
+  run: "sleep-night.run",
+  /** Fired by a project's job scheduler; the worker creates the night row. */
+  scheduled: "sleep-night.scheduled",
+} as const;
+
+export const SleepNightPayloadSchema = z.object({ nightId: z.string().uuid() });
+export type SleepNightPayload = z.infer<typeof SleepNightPayloadSchema>;
+export const SleepScheduledPayloadSchema = z.object({ projectId: z.string().uuid() });
+export type SleepScheduledPayload = z.infer<typeof SleepScheduledPayloadSchema>;

@@ -7,6 +7,7 @@ import type { SleepConfig } from "./config";
 import type { Evidence } from "./evidence";
 import type { HarvestFn } from "./night-tasks";
 import type { PromptRegistry } from "./prompts";
+import type { NightRecorder, SplitSizes } from "./recorder";
 import type { SessionDigest } from "./session-digest";
 import type { SleepState } from "./state";
 import type { SleepReport, TaskRecord } from "./types";
@@ -25,6 +26,8 @@ export interface CycleDeps {
   platform?: string;
   /** Warnings and, with `progress`, phase lines (the CLI prints them to stderr). */
   log?: (line: string) => void;
+  /** Where the night is recorded besides the state folder (the dashboard's database); optional. */
+  recorder?: NightRecorder;
 }
 
 export interface CycleOptions {
@@ -57,5 +60,7 @@ export interface CycleContext {
   evidencePath: string;
   stagingDir: string;
   progress: (line: string) => void;
+  /** The night's real tasks per split, once known. */
+  splits?: SplitSizes;
 }
 

@@ -18,6 +18,7 @@ import { ensureSkillScaffold } from "./learned";
 import { harvestAndMine } from "./night-tasks";
 import { readLiveBaseline, type LiveBaseline } from "./live";
 import { PromptRegistry } from "./prompts";
+import { record, splitSizesOf } from "./recorder";
 import { aggregateScores, replayBatch } from "./replay";
 import { skillSearchRoots } from "./skill-resolver";
 import { stageNight } from "./stage-night";
@@ -63,13 +64,21 @@ export async function runSleepCycle(deps: CycleDeps, opts: CycleOptions = {}): P
   backend.preferences = cfg.preferences;
   ctx.evidence.log("cycle", "start", { night, project: cfg.invoked_project, backend: backend.name, model: backend.model, config: Object.fromEntries(CONFIG_LOGGED.map((k) => [k, cfg[k]])) });
   ctx.progress(`night ${night}: project=${cfg.invoked_project} backend=${backend.name}`);
+  const dryRun = opts.dryRun === true;
+  await record(deps.recorder, log, (r) => r.started({ night, project: cfg.invoked_project, dryRun, backend: backend.name, startedAt: deps.now() }));
+  let outcome: CycleOutcome;
   try {
-    return await runNight(ctx, live, opts);
+    outcome = await runNight(ctx, live, opts);
   } catch (err) {
     // A handoff round is not a failure: its reserved folder holds nothing worth keeping.
-    if (err instanceof PendingCalls && ctx.stagingDir && !existsSync(join(ctx.stagingDir, "manifest.json"))) rmSync(ctx.stagingDir, { recursive: true, force: true });
+    const pending = err instanceof PendingCalls;
+    if (pending && ctx.stagingDir && !existsSync(join(ctx.stagingDir, "manifest.json"))) rmSync(ctx.stagingDir, { recursive: true, force: true });
+    await record(deps.recorder, log, (r) => r.failed({ message: err instanceof Error ? err.message : String(err), pending, endedAt: deps.now() }));
     throw err;
   }
+  const splits = ctx.splits ?? { train: 0, val: 0, test: 0 };
+  await record(deps.recorder, log, (r) => r.finished({ outcome, dryRun, splits, liveSkillPath: live.skill.path, endedAt: deps.now() }));
+  return outcome;
 }
 
 async function runNight(ctx: Ctx, live: { skill: LiveBaseline; memory: LiveBaseline }, opts: CycleOptions): Promise<CycleOutcome> {
@@ -90,6 +99,7 @@ async function runNight(ctx: Ctx, live: { skill: LiveBaseline; memory: LiveBasel
     ctx.evidence.log("mine", "task_ready", { taskId: t.id, split: t.split, origin: t.origin, intent: t.intent.slice(0, 300), referenceKind: t.referenceKind, checks: t.judge.checks ?? [], rubric: t.referenceKind === "rubric" ? t.reference : "", sourceSessions: t.sourceSessions });
   }
   report.nTasks = tasks.length;
+  ctx.splits = splitSizesOf(tasks);
   if (tasks.length === 0) return finishEmpty(ctx, report, opts.dryRun === true);
   const history = cfg.recall_k > 0 ? state.taskArchive() : [];
   const cdeps = { backend, now: deps.now, prompts: ctx.prompts };

@@ -5,7 +5,9 @@ import { harvestSessions } from "../../lib/sleep/harvest";
 import { adoptNight, harvestAndMine, makeTasksPayload, managedSkillPathOf, MockBackend, promptRegistryFor, sleepStatus, snakeKeys, writeTasksFile } from "../../lib/sleep";
 import { NoEvidence } from "../../lib/sleep/evidence";
 import { readLiveBaseline } from "../../lib/sleep/live";
+import { markNightAdoptedByStaging } from "../../lib/db/sleep-nights";
 import { configOf, printJson, say, type Flags } from "./sleep-args";
+import { openCliDb } from "./sleep-db";
 
 export async function runSleepStatus(f: Flags): Promise<number> {
   const s = sleepStatus(configOf(f));
@@ -28,6 +30,18 @@ export async function runSleepStatus(f: Flags): Promise<number> {
   return s.stagingError ? 1 : 0;
 }
 
+/** The dashboard's row of the adopted night follows (best effort: the files are the truth). */
+async function recordAdoption(f: Flags, stagingDir: string): Promise<void> {
+  const store = await openCliDb(f);
+  try {
+    if (store.db) await markNightAdoptedByStaging(stagingDir, { db: store.db });
+  } catch (err) {
+    process.stderr.write(`[sleep] warning: the dashboard's record of this night was not updated: ${say((err as Error).message)}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 export async function runSleepAdopt(f: Flags): Promise<number> {
   const cfg = configOf(f);
   const r = adoptNight({
@@ -37,6 +51,7 @@ export async function runSleepAdopt(f: Flags): Promise<number> {
     allSkills: f["all-skills"] === true,
     legacy: f.legacy === true,
   });
+  if (r.ok) await recordAdoption(f, r.stagingDir);
   if (f.json) {
     printJson(snakeKeys(r.ok ? { ok: true, stagingDir: r.stagingDir, mode: r.mode, adoptedSkills: r.adoptedSkills, updatedPaths: r.updatedPaths } : r));
     return r.ok ? 0 : r.code;

@@ -4,8 +4,9 @@
  */
 import { AppError } from "../../lib/errors";
 import { harvestSessions } from "../../lib/sleep/harvest";
-import { loadTasksFile, resolveSleepBackend, runHandoffNight, runSleepCycle, SleepBackendError, snakeKeys, StagingError, type CycleOutcome, type SleepConfig } from "../../lib/sleep";
+import { loadTasksFile, resolveSleepBackend, runHandoffNight, runSleepCycle, SleepBackendError, snakeKeys, StagingError, type CycleOutcome, type NightRecorder, type SleepConfig } from "../../lib/sleep";
 import { configOf, printJson, say, type Flags } from "./sleep-args";
+import { openCliDb } from "./sleep-db";
 
 function isRealBackend(cfg: SleepConfig): boolean {
   return [cfg.backend, cfg.optimizer_backend, cfg.target_backend].filter((b) => b.trim() !== "").some((b) => resolveSleepBackend(b, "backend") !== "mock");
@@ -75,7 +76,17 @@ export async function runSleepRun(f: Flags, dryRun: boolean): Promise<number> {
       return failure(f, "unreviewed_tasks_file", `refusing to replay ${loaded.meta.tasksFile} with a real backend: inspect and redact it, then set "reviewed": true`, 2);
     }
   }
-  const deps = { config: cfg, now: () => Date.now(), env: process.env, harvest: harvestSessions, platform: process.platform, log: (l: string) => process.stderr.write(`${say(l)}\n`) };
+  const store = await openCliDb(f);
+  try {
+    return await runNightWith(f, { cfg, loaded, dryRun, recorder: store.recorder });
+  } finally {
+    await store.close();
+  }
+}
+
+async function runNightWith(f: Flags, o: { cfg: SleepConfig; loaded?: ReturnType<typeof loadTasksFile>; dryRun: boolean; recorder?: NightRecorder }): Promise<number> {
+  const { cfg, loaded, dryRun } = o;
+  const deps = { config: cfg, now: () => Date.now(), env: process.env, harvest: harvestSessions, platform: process.platform, log: (l: string) => process.stderr.write(`${say(l)}\n`), recorder: o.recorder };
   const meta = loaded ? { tasksFile: loaded.meta.tasksFile, reviewed: loaded.meta.reviewed } : undefined;
   try {
     if (resolveSleepBackend(cfg.backend, "backend") === "handoff") {

@@ -34,6 +34,7 @@ common options:
   --copilot-cli-session-store FILE  --opencode-db FILE  --lookback-hours N (0 = all)  --edit-budget N
   --max-sessions N  --max-tasks N  --target-skill-path FILE  --skill-root DIR (repeatable)  --tasks-file FILE
   --progress  --auto-adopt  --preferences TEXT  --json
+run, dry-run, adopt: --no-db (do not record in the dashboard's database, DATABASE_URL)
 adopt:       --staging DIR  --skill NAME (repeatable) | --all-skills | --legacy
 harvest:     --output FILE
 schedule:    --hour 0-23 (3)  --minute 0-59 (17)  --backend NAME  --auto-adopt
@@ -55,13 +56,13 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...extra }, strict: true, allowPositionals: false }).values as Flags;
   switch (sub) {
     case "run":
-      return runSleepRun(parse(), false);
+      return runSleepRun(parse({ "no-db": bool }), false);
     case "dry-run":
-      return runSleepRun(parse(), true);
+      return runSleepRun(parse({ "no-db": bool }), true);
     case "status":
       return runSleepStatus(parse());
     case "adopt":
-      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool }));
+      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool, "no-db": bool }));
     case "harvest":
       return runSleepHarvest(parse({ output: str }));
     case "schedule":

@@ -1,0 +1,32 @@
+/**
+ * Adopt and discard from the dashboard. Adopt goes through lib/sleep's adopt (atomic write, backup, and
+ * a refusal when a live file changed since the night started), then marks the row; discard only marks
+ * the row (the staging folder stays for the record, and `sleep status` still lists it).
+ */
+import { AppError } from "@/lib/errors";
+import { getNight, markNightStatus } from "@/lib/db/sleep-nights";
+import { adoptNight } from "@/lib/sleep/adopt-night";
+import { readNightProposals } from "@/lib/sleep/night-files";
+
+export async function adoptStagedNight(id: string): Promise<string[]> {
+  const n = await getNight(id);
+  if (n.status !== "staged") throw new AppError("CONFLICT", `night ${id} is ${n.status}`, { userMessage: `Only a staged night can be adopted; this one is ${n.status.replace("_", " ")}.` });
+  const pending = readNightProposals(n.stagingDir).proposals.filter((p) => !p.adopted);
+  if (pending.length === 0) throw new AppError("CONFLICT", `night ${id} has nothing to adopt`, { userMessage: "This night staged no proposal to adopt (the gate kept the live files)." });
+  const updated: string[] = [];
+  const steps = [
+    ...(pending.some((p) => p.kind === "managed") ? [{ legacy: true }] : []),
+    ...(pending.some((p) => p.kind === "skill") ? [{ allSkills: true }] : []),
+  ];
+  for (const step of steps) {
+    const r = adoptNight({ project: n.projectDir, staging: n.stagingDir, ...step });
+    if (!r.ok) throw new AppError(r.code === 2 ? "CONFLICT" : "INVALID_REQUEST", r.message, { userMessage: r.message });
+    updated.push(...r.updatedPaths);
+  }
+  await markNightStatus(id, ["staged"], "adopted");
+  return updated;
+}
+
+export async function discardNight(id: string): Promise<void> {
+  await markNightStatus(id, ["staged", "dry_run", "no_tasks"], "discarded");
+}

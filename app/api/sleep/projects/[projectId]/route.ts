@@ -1,0 +1,25 @@
+import { SleepIdSchema, SleepProjectInputSchema } from "@/lib/contracts/sleep";
+import { getSleepProject, updateSleepProject } from "@/lib/db/sleep-projects";
+import { handle, jsonBody } from "@/lib/http/errors";
+import { checkProjectInput } from "../../_lib/project-input";
+import { trySyncSchedule } from "../../_lib/schedule";
+import { projectView } from "../../_lib/views";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+type Ctx = { params: Promise<{ projectId: string }> };
+
+export function GET(_req: Request, { params }: Ctx) {
+  return handle("get Sleep project", async () => Response.json(projectView(await getSleepProject(SleepIdSchema.parse((await params).projectId)))));
+}
+
+export function PUT(req: Request, { params }: Ctx) {
+  return handle("update Sleep project", async () => {
+    const id = SleepIdSchema.parse((await params).projectId);
+    const input = SleepProjectInputSchema.parse(await jsonBody(req));
+    checkProjectInput(input);
+    const p = await updateSleepProject(id, input);
+    const synced = await trySyncSchedule(p);
+    return Response.json({ ...projectView(p), scheduleSynced: synced }, { status: synced ? 200 : 202 });
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The worker's Sleep side: one BullMQ Worker on the sleep-night queue (one night at a time: a night is
+ * heavy and writes to the user's skill folders), and, at start, the schedules reconciled with the
+ * database and the nights queued while Redis was away enqueued again.
+ */
+import { Worker } from "bullmq";
+import { errorLine } from "../lib/contracts/error-line";
+import { listQueuedNightIds, markNightFailed } from "../lib/db/sleep-nights";
+import { listScheduledSleepProjects } from "../lib/db/sleep-projects";
+import { redisOptions } from "../lib/queue";
+import { SLEEP_QUEUE, SleepNightPayloadSchema } from "../lib/queue/contracts";
+import { closeSleepQueue, enqueueSleepNight, getSleepQueue, reconcileSleepSchedules } from "../lib/queue/sleep";
+import type { Logger } from "./logger";
+import { sleepNightProcessor } from "./processors/sleep-night";
+
+export interface SleepWorker {
+  close(): Promise<void>;
+}
+
+/** Redis's schedules and queued jobs made to match the database. Safe to run again at any time. */
+export async function reconcileSleep(log: Logger): Promise<void> {
+  const projects = await listScheduledSleepProjects();
+  const r = await reconcileSleepSchedules(projects);
+  for (const id of await listQueuedNightIds()) await enqueueSleepNight(id);
+  log.info(`sleep: ${r.upserted} schedule(s) active, ${r.removed} stale removed`);
+}
+
+export async function startSleepWorker(log: Logger): Promise<SleepWorker> {
+  // A stalled night (its worker died) fails at once instead of running twice; the row says so below.
+  const worker = new Worker(SLEEP_QUEUE, sleepNightProcessor({ log }), { connection: redisOptions(), concurrency: 1, maxStalledCount: 0 });
+  worker.on("failed", (job, err) => {
+    log.warn(`sleep job ${job?.id} failed: ${errorLine(err)}`);
+    const parsed = SleepNightPayloadSchema.safeParse(job?.data);
+    // The handler marks the nights it ran; this catches a night whose worker died mid-way (a stalled job).
+    if (parsed.success) void markNightFailed(parsed.data.nightId, errorLine(err)).catch((e: unknown) => log.warn(`sleep: marking night ${parsed.data.nightId} failed: ${errorLine(e)}`));
+  });
+  worker.on("error", (err) => log.warn(`sleep worker error: ${err.message}`));
+  await worker.waitUntilReady();
+  await reconcileSleep(log).catch((e: unknown) => log.warn(`sleep: reconcile at start failed: ${errorLine(e)}`));
+  return {
+    async close() {
+      await worker.close();
+      await closeSleepQueue();
+    },
+  };
+}
