@@ -1,6 +1,7 @@
 /**
  * Failure and success analyst prompts (one optimizer call per minibatch of trajectories).
  */
+import type { AnalystBrief } from "../ports";
 import type { UpdateMode } from "../types";
 import { MODE_PAYLOAD, PROTECTED_RULE, SIGNATURES, itemShape, joinSections, section, skillBlock } from "./common";
 
@@ -48,15 +49,33 @@ function outputShape(kind: "failure" | "success", mode: UpdateMode): string {
   );
 }
 
+/** The benchmark briefing: task types, failure-type definitions (failure analyst) and guidance. */
+function briefLines(kind: "failure" | "success", brief: AnalystBrief | undefined): string[] {
+  if (!brief) return [];
+  const out: string[] = [];
+  if (brief.taskTypes.length > 0) {
+    out.push("", "Task types of this benchmark:", ...brief.taskTypes.map((t) => `- ${t.name}: ${t.description}`));
+  }
+  if (kind === "failure" && brief.failureTypes.length > 0) {
+    out.push("", "What each failure type means:", ...brief.failureTypes.map((t) => `- ${t.name}: ${t.definition}`));
+  }
+  const guidance = kind === "failure" ? brief.failureGuidance : brief.successGuidance;
+  if (guidance.length > 0) out.push("", "Guidance for this benchmark:", ...guidance.map((g) => `- ${g}`));
+  if (out.length > 0) out.push("");
+  return out;
+}
+
 /** System prompt of an analyst call. */
 export function analystSystemPrompt(opts: {
   kind: "failure" | "success";
   mode: UpdateMode;
   taxonomy: string[];
+  /** The benchmark's definitions and guidance; without it the analyst sees the category names only. */
+  brief?: AnalystBrief;
   skillAware: boolean;
   appendixSource: "both" | "failure_only";
 }): string {
-  const { kind, mode } = opts;
+  const { kind, mode, brief } = opts;
   const lines = [
     kind === "failure" ? SIGNATURES.failureAnalyst : SIGNATURES.successAnalyst,
     "A target model solved tasks with the skill document below in its instructions. You read the scored " +
@@ -65,7 +84,9 @@ export function analystSystemPrompt(opts: {
     kind === "failure"
       ? "Read every failed trajectory, group the failures into systematic patterns, and classify each pattern " +
         `into one of these failure types: ${opts.taxonomy.join(", ")}.`
-      : "Read every successful trajectory and name the patterns that made them succeed.",
+      : "Read every successful trajectory and name the patterns that made them succeed. Only a pattern seen " +
+        "in several trajectories is worth reinforcing; one success alone is not evidence.",
+    ...briefLines(kind, brief),
     kind === "failure" ? GOAL_FAILURE[mode] : GOAL_SUCCESS[mode],
     "Targets of replace, delete and insert_after must be copied exactly from the skill (they are matched as " +
       "exact, case-sensitive substrings).",

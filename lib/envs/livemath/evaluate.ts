@@ -5,9 +5,13 @@
  * Bracketed labels such as `(B)` or `[C]` are not read (the original scores them wrong), so our
  * numbers compare with the paper's. hard = soft = 1 when it is the correct option.
  */
-import { pyStrip } from "../../engine/py-format";
 import { extractFinalAnswer } from "../common/answer";
 import type { Choice } from "./normalise";
+
+/** Python `str.strip()`: JS whitespace plus the separators \x1c-\x1f and \x85 Python also strips. */
+function pyStrip(s: string): string {
+  return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
+}
 
 /** The original's `normalize_label`: strip, upper-case, then drop trailing `.`, `)` and `:`. */
 function cleanLabel(token: string): string {
