@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { AnalystBrief, Environment } from "../engine/ports";
-import { analystSystemPrompt } from "../engine/prompts/analyst";
-import type { UpdateMode } from "../engine/types";
-import { createEnvironment, listBenchmarks } from "./registry";
-import { buildRunConfig } from "./test-helpers";
+import type { AnalystBrief, Environment } from "../ports";
+import { analystSystemPrompt } from "./analyst";
+import type { UpdateMode } from "../types";
+import { createEnvironment, listBenchmarks } from "../../envs/registry";
+import { buildRunConfig } from "../../envs/test-helpers";
 
 function envOf(name: string): Environment {
   const extra = name === "custom" ? { task_description: "Answer the question." } : name === "officeqa" ? { split_mode: "sample" } : {};
