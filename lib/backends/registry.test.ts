@@ -83,6 +83,29 @@ describe("providers through their SDKs", () => {
     expect(s.seen[0]!.body).toEqual({ model: "openai/gpt-5", messages: [{ role: "system", content: "sys" }, { role: "user", content: "q" }], max_tokens: 64, reasoning: { effort: "high" } });
   });
 
+  it("openai-compatible caps requests at the original's 8000 output tokens by default", async () => {
+    const s = await stub([chatReply("a"), chatReply("b"), chatReply("c")]);
+    const base = { backend: "openai-compatible", target: "m", compatible_preset: "vllm", compatible_base_url: `${s.url}/v1` };
+    await createModelClient("target", config({ model: base }), { simKnowledge: null, env: {} }).complete({ ...req, maxTokens: 16384 });
+    expect(s.seen[0]!.body).toMatchObject({ max_tokens: 8000 });
+    // model.<role>_max_tokens wins over the default; a smaller request is sent as asked.
+    await createModelClient("target", config({ model: { ...base, target_max_tokens: 4096 } }), { simKnowledge: null, env: {} }).complete({ ...req, maxTokens: 64000 });
+    expect(s.seen[1]!.body).toMatchObject({ max_tokens: 4096 });
+    await createModelClient("target", config({ model: base }), { simKnowledge: null, env: { TARGET_OPENAI_COMPATIBLE_MAX_TOKENS: "2000" } }).complete(req);
+    expect(s.seen[2]!.body).toMatchObject({ max_tokens: 64 });
+  });
+
+  it("model.max_tokens caps any backend and is validated", async () => {
+    const s = await stub([chatReply("x")]);
+    const cfg = config({ model: { backend: "openai", target: "gpt-4o", openai_base_url: `${s.url}/v1`, max_tokens: 32 } });
+    await createModelClient("target", cfg, { simKnowledge: null, env: { OPENAI_API_KEY: "k" } }).complete(req);
+    expect(s.seen[0]!.body).toMatchObject({ max_completion_tokens: 32 });
+    const bad = config({ model: { backend: "openai", target: "gpt-4o", optimizer_max_tokens: "lots" } });
+    expect(() => createModelClient("optimizer", bad, { simKnowledge: null, env: { OPENAI_API_KEY: "k" } })).toThrow(
+      'model.optimizer_max_tokens: expected a whole number of tokens of at least 1, got "lots"',
+    );
+  });
+
   it("both roles share one budget", async () => {
     const s = await stub([chatReply("x", { prompt_tokens: 100_000, completion_tokens: 0 })]);
     const cfg = config({ model: { backend: "openai", optimizer: "gpt-4o", target: "gpt-4o", openai_base_url: `${s.url}/v1` }, budget: { max_usd: 0.5 } });

@@ -13,6 +13,7 @@ import { createClaudeCodeExecClient, createCodexExecClient, type ExecKind } from
 import { execSettingsOf } from "./exec-settings";
 import { createOpenAIProvider } from "./openai";
 import { createCompatibleProvider } from "./openai-compatible";
+import { capTransport, maxTokensCap } from "./max-tokens";
 import { createPolicyClient } from "./policy/client";
 import { RunPolicy } from "./policy/run-policy";
 import { priceOf } from "./pricing";
@@ -183,7 +184,7 @@ export function createModelClient(role: Role, config: RunConfig, ctx: ClientCont
     backend,
     model: model || `${backend}-${role}`,
     endpoint: setup.endpoint,
-    transport: setup.transport,
+    transport: capTransport(setup.transport, maxTokensCap(config.model, role, backend, ctx.env ?? {})),
     run,
     retries: setup.retries,
     timeoutSeconds: setup.timeoutSeconds,

@@ -71,6 +71,7 @@ const PER_ROLE_TRANSPORT_KEYS = [
   "azure_openai_endpoint", "azure_openai_api_version", "azure_openai_deployment",
   "anthropic_base_url", "anthropic_thinking_budget",
   "compatible_preset", "compatible_base_url", "compatible_temperature",
+  "max_tokens",
 ] as const;
 
 /**

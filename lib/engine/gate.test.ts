@@ -86,8 +86,10 @@ describe("semanticDensity", () => {
     expect(semanticDensity("— … !!")).toBe(0);
   });
 
-  it("falls back to the defaults for an empty custom list", () => {
-    expect(semanticDensity("never x", [])).toBe(0.5);
+  it("uses the defaults only without a list; an empty custom list gives density 0 (as the original)", () => {
+    expect(semanticDensity("never x", null)).toBe(0.5);
+    expect(semanticDensity("never x")).toBe(0.5);
+    expect(semanticDensity("never x", [])).toBe(0);
     expect(DEFAULT_LEADING_WORDS).toContain("VERIFY");
   });
 });
@@ -97,14 +99,16 @@ describe("parseLeadingWords", () => {
     expect(parseLeadingWords(" check , ,resolve ,")).toEqual(["check", "resolve"]);
   });
 
-  it("trims list entries", () => {
-    expect(parseLeadingWords([" must", "", "never "])).toEqual(["must", "never"]);
+  it("takes list entries as given, as the original", () => {
+    expect(parseLeadingWords([" must", "", "never"])).toEqual([" must", "", "never"]);
   });
 
-  it("returns null when nothing usable is given", () => {
+  it("returns null (defaults) only without a value; an empty list or string stays empty", () => {
     expect(parseLeadingWords(null)).toBeNull();
     expect(parseLeadingWords(undefined)).toBeNull();
-    expect(parseLeadingWords(" , ")).toBeNull();
+    expect(parseLeadingWords(" , ")).toEqual([]);
+    expect(parseLeadingWords("")).toEqual([]);
+    expect(parseLeadingWords([])).toEqual([]);
   });
 });
 

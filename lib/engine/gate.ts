@@ -28,20 +28,20 @@ export const DEFAULT_DENSITY_WEIGHT = 0.05;
 const GATE_METRICS: readonly GateMetric[] = ["hard", "soft", "mixed"];
 
 /**
- * Normalise the `leading_words` config value: a list, or a comma-separated string; entries trimmed and
- * empties dropped. Returns null (meaning "use the defaults") when nothing usable remains.
+ * Normalise the `leading_words` config value as the original: null/undefined means "use the defaults";
+ * a comma-separated string is split, entries trimmed and empties dropped; a list is taken as given. An
+ * empty result (`[]`, `""`, `" , "`) is kept: no leading words, so the density is 0.
  */
 export function parseLeadingWords(v: readonly string[] | string | null | undefined): string[] | null {
   if (v === null || v === undefined) return null;
-  const parts = typeof v === "string" ? v.split(",") : v;
-  const words = parts.filter((w): w is string => typeof w === "string").map(pyStrip).filter((w) => w !== "");
-  return words.length > 0 ? words : null;
+  if (typeof v !== "string") return v.filter((w): w is string => typeof w === "string");
+  return v.split(",").map(pyStrip).filter((w) => w !== "");
 }
 
 /**
  * Share of leading words among the tokens of the skill body. The protected tail (slow update, appendix)
  * is excluded so machine-written guidance cannot inflate the bonus. Stray END markers are not removed
- * and contribute their tokens, as in the original.
+ * and contribute their tokens, as in the original. `words` null/undefined → the defaults; [] → 0.
  */
 export function semanticDensity(text: string, words?: readonly string[] | null): number {
   if (pyStrip(text) === "") return 0;
@@ -49,7 +49,7 @@ export function semanticDensity(text: string, words?: readonly string[] | null):
   body = stripMarkedBlocks(body, APPENDIX_START, APPENDIX_END);
   const tokens = body.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   if (tokens.length === 0) return 0;
-  const list = words && words.length > 0 ? words : DEFAULT_LEADING_WORDS;
+  const list = words ?? DEFAULT_LEADING_WORDS;
   const set = new Set(list.map((w) => w.toLowerCase()));
   let hits = 0;
   for (const t of tokens) if (set.has(t)) hits++;

@@ -5,6 +5,7 @@
 /** How a model-call error ends a run: "fail" (unrecoverable) or "pause" (budget spent; resumable). */
 export { stopRunOf, type StopRun } from "./ports";
 export type {
+  AnalystBrief,
   ChatContentPart,
   ChatMessage,
   CheckpointStore,

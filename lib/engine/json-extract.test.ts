@@ -80,9 +80,33 @@ describe("extractJsonArray", () => {
   });
 
   it("falls back to the scan when the fence does not parse", () => {
-    // The fence's unclosed "[" matches nothing, so it is stepped over like prose.
-    expect(extractJsonArray(`${fence("[1, 2,")}\nfinal: [3]`)).toEqual([3]);
     expect(extractJsonArray(`${fence("nope")}\nfinal: [3]`)).toEqual([3]);
+    expect(extractJsonArray("```json\nnot json at all\n```\nvalues: [42]")).toEqual([42]);
+    // As in the original, an unterminated "[" ends the scan: its span swallows the later array.
+    expect(extractJsonArray(`${fence("[1, 2,")}\nfinal: [3]`)).toBeNull();
+    expect(extractJsonArray("[1, 2, ")).toBeNull();
+  });
+
+  it("ignores brackets and braces inside double-quoted strings (original's cases)", () => {
+    expect(extractJsonArray('label is "set it to [x]" done')).toBeNull();
+    expect(extractJsonArray('the note "[9]" then the answer [1, 2]')).toEqual([1, 2]);
+    expect(extractJsonArray('["a ] b", "c [ d"]')).toEqual(["a ] b", "c [ d"]);
+    expect(extractJsonArray('["say \\"]\\" please"] and prose')).toEqual(['say "]" please']);
+    expect(extractJsonArray('prose "{" then [1]')).toEqual([1]);
+    expect(extractJsonArray('{"k": "}"} [7]')).toEqual([7]);
+  });
+
+  it("ports the original's array cases", () => {
+    expect(extractJsonArray('```json\n["a", "b", "c"]\n```')).toEqual(["a", "b", "c"]);
+    expect(extractJsonArray('```json\n["from_fence"]\n```\nalso ["from_bare"]')).toEqual(["from_fence"]);
+    expect(extractJsonArray("```json\n[[1, 2], [3, 4]]\n```")).toEqual([[1, 2], [3, 4]]);
+    expect(extractJsonArray("")).toBeNull();
+    expect(extractJsonArray('[{"x": 1}, {"x": 2}]')).toEqual([{ x: 1 }, { x: 2 }]);
+    expect(extractJsonArray('{"this is an object": true}')).toBeNull();
+    expect(extractJsonArray("Use [not JSON] as prose. Final answer: [1, 2, 3]")).toEqual([1, 2, 3]);
+    expect(extractJsonArray("First candidate [1], second candidate [2]")).toBeNull();
+    expect(extractJsonArray("Explanation uses {placeholder, final answer [1, 2]")).toEqual([1, 2]);
+    expect(extractJsonArray(`${"{".repeat(1000)} final answer [1, 2]`)).toEqual([1, 2]);
   });
 
   it("returns the single top-level array", () => {

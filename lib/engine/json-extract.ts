@@ -126,24 +126,90 @@ export function extractJson(text: string): unknown {
 }
 
 /**
- * Matching closer for every opener of one kind, via a stack in one pass (-1 when unmatched). Brackets
- * inside JSON strings are not special-cased; a span they unbalance simply fails to parse.
+ * A one-pass scanner state for double-quoted JSON strings with backslash escapes: `step(c)` returns
+ * true while `c` is inside (or closes) a string, so brackets there are not structural.
  */
-function matchingEnds(text: string, open: string, close: string): Int32Array {
+function stringTracker(): (c: string) => boolean {
+  let inString = false;
+  let escaped = false;
+  return (c) => {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') inString = false;
+      return true;
+    }
+    if (c === '"') {
+      inString = true;
+      return true;
+    }
+    return false;
+  };
+}
+
+/** Matching `}` for every `{` outside strings, via a stack in one pass (-1 when unmatched). */
+function braceEnds(text: string): Int32Array {
   const ends = new Int32Array(text.length).fill(-1);
   const stack: number[] = [];
+  const inString = stringTracker();
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === open) stack.push(i);
-    else if (c === close && stack.length > 0) ends[stack.pop()!] = i;
+    const c = text[i]!;
+    if (inString(c)) continue;
+    if (c === "{") stack.push(i);
+    else if (c === "}" && stack.length > 0) ends[stack.pop()!] = i;
   }
   return ends;
 }
 
 /**
+ * Balanced top-level `[…]` spans, as the original scans them: brackets inside double-quoted strings
+ * do not count (outside and inside a span), balanced `{…}` objects are skipped with the arrays in them,
+ * an unmatched `{` is stepped over, and an unterminated `[` ends the scan. Linear: every character is
+ * visited once by the outer or the inner loop.
+ */
+function topLevelArrays(text: string): string[] {
+  const ends = braceEnds(text);
+  const spans: string[] = [];
+  const n = text.length;
+  const outerString = stringTracker();
+  let i = 0;
+  while (i < n) {
+    const c = text[i]!;
+    if (outerString(c)) {
+      i++;
+      continue;
+    }
+    if (c === "{") {
+      i = ends[i]! >= 0 ? ends[i]! + 1 : i + 1;
+      continue;
+    }
+    if (c !== "[") {
+      i++;
+      continue;
+    }
+    const start = i;
+    const innerString = stringTracker();
+    let depth = 0;
+    let closed = false;
+    for (; i < n; i++) {
+      const d = text[i]!;
+      if (innerString(d)) continue;
+      if (d === "[") depth++;
+      else if (d === "]" && --depth === 0) {
+        spans.push(text.slice(start, i + 1));
+        i++;
+        closed = true;
+        break;
+      }
+    }
+    if (!closed) break;
+  }
+  return spans;
+}
+
+/**
  * The one JSON array in an LLM reply: a parseable ```json fence holding an array, else the only
- * top-level `[…]` span that parses as a list. Arrays nested in balanced `{…}` objects do not count;
- * an unmatched `{` is stepped over so it cannot hide a later array. Null when zero or several qualify.
+ * top-level `[…]` span (see `topLevelArrays`) that parses as a list. Null when zero or several qualify.
  */
 export function extractJsonArray(text: string): unknown[] | null {
   if (typeof text !== "string") return null;
@@ -153,22 +219,10 @@ export function extractJsonArray(text: string): unknown[] | null {
     // A fence that parses to a non-list is final, as in the original: callers saw a non-list there.
     if (p.ok) return Array.isArray(p.value) ? p.value : null;
   }
-  const braceEnds = matchingEnds(text, "{", "}");
-  const bracketEnds = matchingEnds(text, "[", "]");
   const found: unknown[][] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    const end = c === "{" ? braceEnds[i]! : c === "[" ? bracketEnds[i]! : -1;
-    if (end < 0) {
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      const p = tryParse(text.slice(i, end + 1));
-      if (p.ok && Array.isArray(p.value)) found.push(p.value);
-    }
-    i = end + 1;
+  for (const span of topLevelArrays(text)) {
+    const p = tryParse(span);
+    if (p.ok && Array.isArray(p.value)) found.push(p.value);
   }
   return found.length === 1 ? found[0]! : null;
 }

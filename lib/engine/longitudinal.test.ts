@@ -96,6 +96,26 @@ describe("longitudinalPairs", () => {
     expect(deps.store.rows.has("slow_update/epoch_02/rollout_curr/topup/t2/results.jsonl")).toBe(true);
   });
 
+  it("prepares the sampled batch with its seed but rolls top-up items out as they are in the split", async () => {
+    const inner = wordEnv();
+    const seen: Array<{ id: string; prepared: unknown }> = [];
+    const env: Environment = {
+      ...inner,
+      prepareBatch: (items, seed) => items.map((it) => ({ ...it, prepared: seed })),
+      async rollout(input: RolloutInput) {
+        seen.push({ id: input.item.id, prepared: input.item.prepared });
+        return inner.rollout(input);
+      },
+    };
+    const config = testConfig({ optimizer: { slow_update_samples: 4, longitudinal_pair_policy: "changed" } });
+    const splits = wordSplits(["alpha", "beta", "gamma", "delta"]);
+    const deps = testDeps({ optimizer: new ScriptedClient(() => new Error("no optimizer call expected")), config, env, splits });
+    await run(testContext(deps), splits.train);
+    expect(seen.slice(0, 8).every((s) => s.prepared === 4042)).toBe(true);
+    expect(seen.length).toBeGreaterThan(8);
+    expect(seen.slice(8).every((s) => s.prepared === undefined)).toBe(true);
+  });
+
   it("changed stops topping up as soon as the selection is full", async () => {
     const { ctx, seen, splits } = setup("changed", { samples: 1 });
     // The sample is [t1] (stable); candidates t7 (persistent), then t6 (improved) fills the selection.

@@ -110,7 +110,9 @@ export async function longitudinalPairs(
     const candidates = pyShuffled(opts.train, seed).filter((it) => !paired.has(it.id));
     for (let i = 0; i < candidates.length && selected.length < n; i++) {
       const s = seed + i + 1;
-      const one = prepare([candidates[i]!], s);
+      // The original builds the top-up env from the raw train item: no per-batch preparation (e.g. no
+      // LiveMath choice reshuffle) for top-ups.
+      const one = [candidates[i]!];
       const sid = safeId(candidates[i]!.id);
       const [pr] = await roll(opts.prevSkill, `${opts.dirBase}/rollout_prev/topup/${sid}`, one, s);
       const [cr] = await roll(opts.currSkill, `${opts.dirBase}/rollout_curr/topup/${sid}`, one, s);

@@ -133,6 +133,19 @@ describe("applyPatchWithReport statuses", () => {
       error: 'edit field "content" must be a string, got number',
     });
   });
+
+  it("error rows for a JSON null content or target, whatever the op (as the original)", () => {
+    const { skill, report } = applyPatchWithReport(BODY, [
+      { op: "append", content: null },
+      { op: "append", target: null, content: "- New rule." },
+      { op: "replace", target: "Rule one.", content: null },
+      { op: "delete", target: null },
+    ]);
+    expect(skill).toBe(BODY);
+    expect(report.map((r) => r.status)).toEqual(["error", "error", "error", "error"]);
+    expect(report[0]!.error).toBe('edit field "content" must be a string, got null');
+    expect(report[1]!.error).toBe('edit field "target" must be a string, got null');
+  });
 });
 
 describe("applyPatchWithReport details", () => {

@@ -11,10 +11,13 @@ const PREVIEW_CHARS = 200;
 
 class MalformedEditError extends Error {}
 
-/** A JSON null counts as a missing field; any other non-string value makes the edit malformed. */
+/**
+ * A missing field counts as ""; any non-string value, JSON null included, makes the edit malformed (the
+ * original fails on `None.strip()` / `None[:200]` and records an error row, whatever the op).
+ */
 function stringField(edit: Record<string, unknown>, key: string): string {
   const v = edit[key];
-  if (v === undefined || v === null) return "";
+  if (v === undefined) return "";
   if (typeof v !== "string") throw new MalformedEditError(`edit field "${key}" must be a string, got ${describe(v)}`);
   return v;
 }

@@ -126,6 +126,23 @@ export interface Environment {
   rollout(input: RolloutInput): Promise<Trajectory>;
   /** Failure taxonomy given to the error analyst (benchmark-specific categories). */
   failureTaxonomy(): string[];
+  /**
+   * What the analysts are told about this benchmark beyond the category names: a one-line definition per
+   * failure type, the task types with descriptions, and the benchmark's own analysis guidance.
+   */
+  analystBrief?(): AnalystBrief;
+}
+
+/** A benchmark's briefing for the failure and success analysts (the original's per-benchmark prompts). */
+export interface AnalystBrief {
+  /** Every failure type of `failureTaxonomy()`, each with a one-line definition. */
+  failureTypes: ReadonlyArray<{ name: string; definition: string }>;
+  /** Task types worth describing to the analyst (ALFWorld's six), else empty. */
+  taskTypes: ReadonlyArray<{ name: string; description: string }>;
+  /** Benchmark-specific guidance for the failure analyst. */
+  failureGuidance: readonly string[];
+  /** Benchmark-specific guidance for the success analyst. */
+  successGuidance: readonly string[];
 }
 
 /** Wall clock in milliseconds; only used for timings, never for decisions. */

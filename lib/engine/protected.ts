@@ -37,6 +37,29 @@ export function protectedRegions(doc: string): Array<[number, number]> {
   return regions;
 }
 
+/**
+ * A full rewrite of `doc` with its protected regions kept as they were: whatever the model returned
+ * inside (or instead of) the regions is dropped, stray markers are scrubbed, and the regions of `doc`
+ * (first START through first END of each kind, verbatim) are re-attached at the end in their order.
+ */
+export function reattachProtected(doc: string, rewritten: string): string {
+  let body = rewritten;
+  for (const [start, end] of [
+    [SLOW_UPDATE_START, SLOW_UPDATE_END],
+    [APPENDIX_START, APPENDIX_END],
+  ] as const) {
+    body = stripMarkedBlocks(body, start, end);
+  }
+  body = scrubMarkers(body);
+  // Only close the gaps a removed region left; the model's own spacing is otherwise kept.
+  body = pyRstrip(body === rewritten ? body : collapseBlankRuns(body).replace(/^\n+/, ""));
+  const blocks = protectedRegions(doc)
+    .filter(([s, e]) => e > s)
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, e]) => doc.slice(s, e));
+  return blocks.length === 0 ? `${body}\n` : `${body}\n\n${blocks.join("\n\n")}\n`;
+}
+
 /** `text` with every protected marker removed. */
 export function scrubMarkers(text: string): string {
   let out = text;

@@ -119,3 +119,22 @@ export function pyNumStr(x: number, isInt: boolean): string {
   if (isInt && Number.isInteger(x)) return BigInt(x).toString();
   return pyFloatStr(x);
 }
+
+/**
+ * Python `repr()` of a JSON value as `json.loads` would have produced it (dict, list, str, int/float,
+ * bool, None). A JSON number that is integral is taken as an int: JSON.parse cannot tell `2.0` from `2`.
+ */
+export function pyReprJson(v: unknown): string {
+  if (typeof v === "string") return pyRepr(v);
+  if (typeof v === "number") return Number.isInteger(v) ? pyNumStr(v, true) : pyFloatStr(v);
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (v === null || v === undefined) return "None";
+  if (Array.isArray(v)) return `[${v.map(pyReprJson).join(", ")}]`;
+  const entries = Object.entries(v as Record<string, unknown>);
+  return `{${entries.map(([k, x]) => `${pyRepr(k)}: ${pyReprJson(x)}`).join(", ")}}`;
+}
+
+/** Python `str()` of a JSON value: a string is itself, anything else its repr. */
+export function pyStrJson(v: unknown): string {
+  return typeof v === "string" ? v : pyReprJson(v);
+}

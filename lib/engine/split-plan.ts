@@ -33,8 +33,9 @@ export function planTrainEpoch(opts: {
     let chunk = shuffled.slice(cursor, cursor + batchSize);
     cursor += chunk.length;
     if (chunk.length === 0 && items.length > 0) {
-      // Tiny datasets with accumulation: refill from a reshuffle of the whole split.
-      chunk = pyShuffled(items, base + b + 1).slice(0, batchSize);
+      // Tiny datasets with accumulation: refill from a reshuffle of this epoch's shuffled order (the
+      // original reshuffles the epoch list, not the split in file order).
+      chunk = pyShuffled(shuffled, base + b + 1).slice(0, batchSize);
     }
     batches.push({ phase: "train", split: "train", seed: base + b + 1, batch_size: chunk.length, payload: chunk });
   }

@@ -23,11 +23,13 @@ describe("extractFailurePatterns", () => {
   ];
 
   it("groups failed rows by the trimmed text before the first colon, else the whole reason untrimmed, else 'unknown'", () => {
+    // A missing reason is "unknown"; an empty one keeps its own "" group, as in the original.
     expect(extractFailurePatterns(results, [])).toEqual([
       { pattern: "EM=0", count: 3, task_ids: ["t1", "t6", "t8"] },
       { pattern: "timeout", count: 1, task_ids: ["t2"] },
       { pattern: " no colon here ", count: 1, task_ids: ["t3"] },
-      { pattern: "unknown", count: 2, task_ids: ["t4", "t7"] },
+      { pattern: "unknown", count: 1, task_ids: ["t4"] },
+      { pattern: "", count: 1, task_ids: ["t7"] },
     ]);
   });
 
@@ -36,8 +38,8 @@ describe("extractFailurePatterns", () => {
       analyst([{ failure_type: "rule_missing", count: 2, description: "the skill lacks units" }]),
       analyst([{ failure_type: "format", count: 1, description: "" }]),
     ]);
-    expect(patterns.map((p) => p.pattern)).toEqual(["rule_missing: the skill lacks units", "format", " no colon here ", "unknown"]);
-    expect(patterns.map((p) => p.task_ids)).toEqual([["t1", "t6", "t8"], ["t2"], ["t3"], ["t4", "t7"]]);
+    expect(patterns.map((p) => p.pattern)).toEqual(["rule_missing: the skill lacks units", "format", " no colon here ", "unknown", ""]);
+    expect(patterns.map((p) => p.task_ids)).toEqual([["t1", "t6", "t8"], ["t2"], ["t3"], ["t4"], ["t7"]]);
   });
 
   it("ignores malformed summaries", () => {

@@ -58,7 +58,8 @@ export function extractFailurePatterns(
   const groups = new Map<string, string[]>();
   for (const r of results) {
     if (!isFailure(r.hard)) continue;
-    const key = reasonPrefix(r.failReason || "unknown");
+    // Python `r.get("fail_reason", "unknown")`: only a missing reason is "unknown"; "" keeps its own group.
+    const key = reasonPrefix(r.failReason ?? "unknown");
     const ids = groups.get(key) ?? [];
     ids.push(r.id);
     groups.set(key, ids);

@@ -78,6 +78,7 @@ async function runAnalyst(
       kind: g.kind,
       mode: plan.updateMode,
       taxonomy: ctx.env.failureTaxonomy(),
+      brief: ctx.env.analystBrief?.(),
       skillAware,
       appendixSource: cfg.optimizer.skill_aware_appendix_source,
     }),

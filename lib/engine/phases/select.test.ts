@@ -5,6 +5,7 @@ import { SIGNATURES } from "../prompts/common";
 import { createScheduler, type Scheduler } from "../schedule";
 import { ScriptedClient, testConfig, testContext, testDeps } from "../testing";
 import type { Patch } from "../types";
+import { FLOAT_MARK } from "../json-floats";
 import { coerceLearningRate, describeItem, selectEdits, selectedIndices, type SelectInput } from "./select";
 
 const userOf = (req: CompletionRequest): string => String(req.messages[0]?.content ?? "");
@@ -69,8 +70,18 @@ describe("selectEdits: fixed budget", () => {
     expect(user).toContain("[0] op=append  content='e0'\n[1] op=append  content='e1'");
   });
 
+  it("reads integral floats such as 1.0 as floats and skips them, as json.loads does", async () => {
+    const text = '```json\n{"reasoning": "r 2.0", "selected_indices": [1.0, 3, 2e0, true]}\n```';
+    const optimizer = optimizerFor({ ranking: () => text });
+    const { ctx } = setup(optimizer);
+    const r = await selectEdits(ctx, input(pool(5), constant(3)));
+    expect(r.ranked.edits).toEqual([edit("e3"), edit("e1")]);
+    expect(r.ranked.ranking_details).toEqual({ reasoning: "r 2.0", selected_indices: [1, 3, 2, true] });
+  });
+
   it.each([
     ["unparseable text", (): string | Error => "I like them all"],
+    ["only float indices", (): string | Error => '{"selected_indices": [0.0, 1.0]}'],
     ["no valid index", () => JSON.stringify({ selected_indices: [9, -1, "0", 1.5] })],
     ["a missing list", () => JSON.stringify({ reasoning: "r" })],
     ["an exception", (): string | Error => new Error("rate limited")],
@@ -122,14 +133,17 @@ describe("selectEdits: fixed budget", () => {
 });
 
 describe("selectedIndices (spec §7.6)", () => {
-  it("keeps only integers in range, in the given order, without duplicates", () => {
-    expect(selectedIndices({ selected_indices: [3, "1", 1.5, -1, 9, 3, null, true, 0, 2] }, 5, 3)).toEqual([3, 0, 2]);
+  it("keeps only integers in range, in the given order, without duplicates; booleans are 0/1", () => {
+    expect(selectedIndices({ selected_indices: [3, "1", 1.5, -1, 9, 3, null, true, 0, 2] }, 5, 4)).toEqual([3, 1, 0, 2]);
+    expect(selectedIndices({ selected_indices: [false, 0, true, 1] }, 3, 5)).toEqual([0, 1]);
+    expect(selectedIndices({ selected_indices: [`${FLOAT_MARK}1.0`, 2] }, 3, 5)).toEqual([2]);
   });
 
-  it("stops at the budget, checking after each append", () => {
+  it("checks the budget after every element, valid or not (as the original)", () => {
     expect(selectedIndices({ selected_indices: [4, 3, 2, 1] }, 5, 2)).toEqual([4, 3]);
-    // Budget 0 still lets the first valid index through (spec §21 item 4).
-    expect(selectedIndices({ selected_indices: [7, 2, 1] }, 3, 0)).toEqual([2]);
+    // Budget 0: a valid first index goes through, an invalid first index stops at once.
+    expect(selectedIndices({ selected_indices: [2, 1] }, 3, 0)).toEqual([2]);
+    expect(selectedIndices({ selected_indices: [7, 2, 1] }, 3, 0)).toEqual([]);
     expect(selectedIndices({ selected_indices: [7, 8] }, 3, 0)).toEqual([]);
   });
 
@@ -182,7 +196,9 @@ describe("coerceLearningRate (spec §8.2)", () => {
     [0, 0],
     [-4, 0],
     [2.0, 2],
-    [2.5, null],
+    [2.5, 2],
+    [0.75, 0],
+    [-2.5, 0],
     [Number.NaN, null],
     [Number.POSITIVE_INFINITY, null],
     ["7", 7],
@@ -193,8 +209,12 @@ describe("coerceLearningRate (spec §8.2)", () => {
     ["", null],
     [null, null],
     [undefined, null],
-    [[2], null],
-    [{ n: 2 }, null],
+    [[3], 3],
+    [{ v: 2 }, 2],
+    [["a1", 3], 1],
+    [[], null],
+    [{}, null],
+    [[true], null],
   ])("%j → %j", (value, expected) => {
     expect(coerceLearningRate(value)).toBe(expected);
   });
@@ -257,7 +277,7 @@ describe("selectEdits: autonomous learning rate", () => {
     const optimizer = optimizerFor({ lr: () => JSON.stringify({ learning_rate: "1" }), ranking: () => JSON.stringify({ selected_indices: [2] }) });
     const { ctx } = setup(optimizer, { lrControl: "autonomous" }, cfg);
     const r = await selectEdits(ctx, input(pool(3), constant(2)));
-    expect(r.lrDecision).toMatchObject({ learning_rate: 1, raw_learning_rate: 1, clamped: false, fallback: false, reasoning: null });
+    expect(r.lrDecision).toMatchObject({ learning_rate: 1, raw_learning_rate: 1, clamped: false, fallback: false, reasoning: "", confidence: "", risk_notes: [] });
     expect(r.ranked.edits).toEqual([edit("e2")]);
   });
 });

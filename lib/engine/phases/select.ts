@@ -4,9 +4,10 @@
  */
 import type { RunContext } from "../context";
 import { extractJson } from "../json-extract";
+import { listWithFloatMarks } from "../json-floats";
 import { MODE_PAYLOAD, payloadKey } from "../prompts/common";
 import { lrSystemPrompt, lrUserPrompt, rankingSystemPrompt, rankingUserPrompt } from "../prompts/select";
-import { pyFloatStr, pyRepr } from "../py-format";
+import { pyFloatStr, pyRepr, pyStrJson } from "../py-format";
 import type { Scheduler } from "../schedule";
 import type { Patch, UpdateItem, UpdateMode } from "../types";
 import { patchItems } from "./aggregate";
@@ -103,7 +104,10 @@ async function rankAndSelect(
     maxTokens: 16384,
   });
   const parsed = answer.ok ? extractJson(answer.text) : null;
-  const selected = selectedIndices(parsed, items.length, input.budget);
+  // `1.0` must stay a float (rejected), as json.loads keeps it, so the indices are read from a marked parse.
+  const rawIndices = (parsed as { selected_indices?: unknown } | null)?.selected_indices;
+  const indices = answer.ok ? listWithFloatMarks(answer.text, "selected_indices", rawIndices) : rawIndices;
+  const selected = selectedIndices(parsed === null ? null : { selected_indices: indices }, items.length, input.budget);
   if (selected.length > 0) {
     return {
       ranked: {
@@ -127,30 +131,37 @@ async function rankAndSelect(
 }
 
 /**
- * Integers in range, in the order given, without duplicates; the budget check runs after each append,
- * so a budget of 0 still lets one valid index through (as in the original).
+ * The original's reading of `selected_indices`: ints in range (a boolean is the int 0/1; a float, even
+ * `1.0`, or a float-marked value is not), in the order given, without duplicates. The budget check runs
+ * after every element, valid or not: budget 0 lets a valid first index through, an invalid one stops.
  */
 export function selectedIndices(parsed: unknown, n: number, budget: number): number[] {
   const raw = (parsed as { selected_indices?: unknown } | null)?.selected_indices;
   if (!Array.isArray(raw)) return [];
   const out: number[] = [];
   for (const v of raw) {
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= n || out.includes(v)) continue;
-    out.push(v);
+    const idx = typeof v === "boolean" ? Number(v) : typeof v === "number" && Number.isInteger(v) ? v : -1;
+    if (idx >= 0 && idx < n && !out.includes(idx)) out.push(idx);
     if (out.length >= budget) break;
   }
   return out;
 }
 
-/** Spec §8.2 coercion of the model's `learning_rate`; null when there is no usable number. */
+/**
+ * Spec §8.2 coercion of the model's `learning_rate`, as the original: an int (a boolean is refused), an
+ * integral number, else the first integer in the Python `str()` of the value (`2.5` → 2, `[3]` → 3,
+ * `{"v": 2}` → 2); negatives clamp to 0; null when there is no integer or the value is empty/falsy.
+ */
 export function coerceLearningRate(v: unknown): number | null {
   if (typeof v === "boolean") return null;
-  if (typeof v === "number") return Number.isInteger(v) ? Math.max(0, v) : null;
-  if (typeof v === "string") {
-    const m = /-?\d+/.exec(v);
-    return m ? Math.max(0, Number.parseInt(m[0], 10)) : null;
-  }
-  return null;
+  if (typeof v === "number" && Number.isInteger(v)) return Math.max(0, v);
+  // Python `str(value or "")`: None, "", [] and {} are falsy (0 was handled above).
+  const empty = v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0) ||
+    (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+  const text = empty ? "" : pyStrJson(v).trim();
+  if (text === "") return null;
+  const m = /-?\d+/.exec(text);
+  return m ? Math.max(0, Number.parseInt(m[0], 10)) : null;
 }
 
 async function decideLearningRate(ctx: RunContext, input: SelectInput): Promise<Record<string, unknown>> {
@@ -181,9 +192,9 @@ async function decideLearningRate(ctx: RunContext, input: SelectInput): Promise<
     available_update_items: items.length,
     clamped: chosen !== raw,
     fallback: decision === null,
-    reasoning: obj.reasoning ?? null,
-    confidence: obj.confidence ?? null,
-    risk_notes: obj.risk_notes ?? null,
+    reasoning: "reasoning" in obj ? obj.reasoning : "",
+    confidence: "confidence" in obj ? obj.confidence : "",
+    risk_notes: "risk_notes" in obj ? obj.risk_notes : [],
     raw_response: answer.ok ? answer.text : null,
   };
   if (!answer.ok) record.error = "optimizer call failed";

@@ -138,3 +138,52 @@ describe("update: full rewrite", () => {
     expect(r.rewriteResult).toEqual({ reasoning: "r", change_summary: [], title: "", source_type: "" });
   });
 });
+
+describe("update: rewrites keep the protected regions", () => {
+  const PROTECTED_SKILL = [
+    "# Skill",
+    "",
+    "- Be careful.",
+    "",
+    "<!-- SLOW_UPDATE_START -->",
+    "Prefer short answers.",
+    "<!-- SLOW_UPDATE_END -->",
+    "",
+    "<!-- APPENDIX_START -->",
+    "## Execution Notes Appendix",
+    "- Check units twice.",
+    "<!-- APPENDIX_END -->",
+    "",
+  ].join("\n");
+  const TAIL = PROTECTED_SKILL.slice(PROTECTED_SKILL.indexOf("<!-- SLOW_UPDATE_START"));
+  const runOn = (ctx: ReturnType<typeof setup>["ctx"], ranked: Patch) =>
+    buildCandidate(ctx, { stepDir: "steps/step_0001", skill: PROTECTED_SKILL, ranked, stepBuffer: "" });
+
+  it("re-attaches both regions when the rewrite from suggestions drops them", async () => {
+    const optimizer = new ScriptedClient(() => JSON.stringify({ new_skill: "# Better\n\n- Be precise.\n" }));
+    const { ctx } = setup(optimizer, "rewrite_from_suggestions");
+    const r = await runOn(ctx, { reasoning: "r", revise_suggestions: [{ type: "t", title: "x", instruction: "y" }] });
+    expect(r.candidate).toBe(`# Better\n\n- Be precise.\n\n${TAIL}`);
+  });
+
+  it("replaces regions the model rewrote or moved with the skill's own, in a full rewrite", async () => {
+    const { ctx } = setup(noCalls(), "full_rewrite_minibatch");
+    const newSkill = [
+      "<!-- APPENDIX_START -->\n## Execution Notes Appendix\n- Invented note.\n<!-- APPENDIX_END -->",
+      "# Rewritten",
+      "<!-- SLOW_UPDATE_START -->\nChanged guidance.\n<!-- SLOW_UPDATE_END -->",
+      "- Rule.",
+      "stray <!-- APPENDIX_END --> marker",
+    ].join("\n\n\n");
+    const r = await runOn(ctx, { reasoning: "r", skill_candidates: [{ title: "A", new_skill: newSkill }] });
+    expect(r.candidate).toBe(`# Rewritten\n\n- Rule.\n\nstray  marker\n\n${TAIL}`);
+    expect(r.candidate!.match(/SLOW_UPDATE_START/g)).toHaveLength(1);
+    expect(r.candidate!.match(/APPENDIX_START/g)).toHaveLength(1);
+  });
+
+  it("adds nothing when the skill has no protected regions", async () => {
+    const { ctx } = setup(noCalls(), "full_rewrite_minibatch");
+    const r = await run(ctx, { reasoning: "r", skill_candidates: [{ new_skill: "# X\n\n\n- y  \n\n" }] });
+    expect(r.candidate).toBe("# X\n\n\n- y\n");
+  });
+});

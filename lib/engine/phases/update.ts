@@ -1,12 +1,14 @@
 /**
  * Update (spec §7.7): build the candidate skill from the selected items — deterministic edit
  * application in patch mode, an optimizer rewrite in rewrite mode, the first merged document in
- * full-rewrite mode. A null candidate means "skip_no_rewrite".
+ * full-rewrite mode. A null candidate means "skip_no_rewrite". Both rewrite modes keep the skill's
+ * protected regions (slow-update field, appendix) exactly as they were, whatever the model returned.
  */
 import type { RunContext } from "../context";
 import { extractJson } from "../json-extract";
 import { applyPatchWithReport } from "../patch";
 import { rewriteSystemPrompt, rewriteUserPrompt } from "../prompts/epoch";
+import { reattachProtected } from "../protected";
 import type { EditReportRow, Patch } from "../types";
 import { patchItems } from "./aggregate";
 
@@ -32,7 +34,7 @@ export async function buildCandidate(
     const rewrite = await rewriteFromSuggestions(ctx, input);
     if (!rewrite) return { candidate: null, applyReport: null, rewriteResult: null };
     await ctx.store.putJson(`${input.stepDir}/rewrite_result.json`, rewrite);
-    return { candidate: finish(String(rewrite.new_skill)), applyReport: null, rewriteResult: rewrite };
+    return { candidate: reattachProtected(input.skill, String(rewrite.new_skill)), applyReport: null, rewriteResult: rewrite };
   }
   const chosen = patchItems(input.ranked, mode).find((c) => typeof c.new_skill === "string" && c.new_skill.trim() !== "");
   if (!chosen) return { candidate: null, applyReport: null, rewriteResult: null };
@@ -43,7 +45,7 @@ export async function buildCandidate(
     title: chosen.title ?? "",
     source_type: chosen.source_type ?? "",
   };
-  return { candidate: finish(chosen.new_skill as string), applyReport: null, rewriteResult };
+  return { candidate: reattachProtected(input.skill, chosen.new_skill as string), applyReport: null, rewriteResult };
 }
 
 async function rewriteFromSuggestions(

@@ -1,6 +1,7 @@
 /**
  * Failure and success analyst prompts (one optimizer call per minibatch of trajectories).
  */
+import type { AnalystBrief } from "../ports";
 import type { UpdateMode } from "../types";
 import { MODE_PAYLOAD, PROTECTED_RULE, SIGNATURES, itemShape, joinSections, section, skillBlock } from "./common";
 
@@ -17,7 +18,8 @@ const GOAL_FAILURE: Record<UpdateMode, string> = {
   full_rewrite_minibatch:
     "Write exactly one complete replacement skill document that fixes the systematic failures. Use the " +
     "trajectories in front of you as the primary evidence, drop stale or conflicting rules, and keep guidance " +
-    "that still holds. The document must not contain task-specific answers, ids, file paths or entities.",
+    "that still holds. Keep the skill's scope (general, reusable guidance for this kind of task) and make the " +
+    "document better organised than before. It must not contain task-specific answers, ids, file paths or entities.",
 };
 
 const GOAL_SUCCESS: Record<UpdateMode, string> = {
@@ -48,15 +50,33 @@ function outputShape(kind: "failure" | "success", mode: UpdateMode): string {
   );
 }
 
+/** The benchmark briefing: task types, failure-type definitions (failure analyst) and guidance. */
+function briefLines(kind: "failure" | "success", brief: AnalystBrief | undefined): string[] {
+  if (!brief) return [];
+  const out: string[] = [];
+  if (brief.taskTypes.length > 0) {
+    out.push("", "Task types of this benchmark:", ...brief.taskTypes.map((t) => `- ${t.name}: ${t.description}`));
+  }
+  if (kind === "failure" && brief.failureTypes.length > 0) {
+    out.push("", "What each failure type means:", ...brief.failureTypes.map((t) => `- ${t.name}: ${t.definition}`));
+  }
+  const guidance = kind === "failure" ? brief.failureGuidance : brief.successGuidance;
+  if (guidance.length > 0) out.push("", "Guidance for this benchmark:", ...guidance.map((g) => `- ${g}`));
+  if (out.length > 0) out.push("");
+  return out;
+}
+
 /** System prompt of an analyst call. */
 export function analystSystemPrompt(opts: {
   kind: "failure" | "success";
   mode: UpdateMode;
   taxonomy: string[];
+  /** The benchmark's definitions and guidance; without it the analyst sees the category names only. */
+  brief?: AnalystBrief;
   skillAware: boolean;
   appendixSource: "both" | "failure_only";
 }): string {
-  const { kind, mode } = opts;
+  const { kind, mode, brief } = opts;
   const lines = [
     kind === "failure" ? SIGNATURES.failureAnalyst : SIGNATURES.successAnalyst,
     "A target model solved tasks with the skill document below in its instructions. You read the scored " +
@@ -65,7 +85,9 @@ export function analystSystemPrompt(opts: {
     kind === "failure"
       ? "Read every failed trajectory, group the failures into systematic patterns, and classify each pattern " +
         `into one of these failure types: ${opts.taxonomy.join(", ")}.`
-      : "Read every successful trajectory and name the patterns that made them succeed.",
+      : "Read every successful trajectory and name the patterns that made them succeed. Only a pattern seen " +
+        "in several trajectories is worth reinforcing; one success alone is not evidence.",
+    ...briefLines(kind, brief),
     kind === "failure" ? GOAL_FAILURE[mode] : GOAL_SUCCESS[mode],
     "Targets of replace, delete and insert_after must be copied exactly from the skill (they are matched as " +
       "exact, case-sensitive substrings).",
@@ -80,16 +102,30 @@ export function analystSystemPrompt(opts: {
   return lines.join("\n");
 }
 
-const SKILL_AWARE_FAILURE =
-  "Before proposing a change, decide for each failure pattern whether it is a SKILL_DEFECT (the skill's " +
-  "rule is missing, wrong or too vague: fix the body with an edit) or an EXECUTION_LAPSE (the skill already " +
-  "states a correct rule and the target did not follow it: do not edit the body; add a one-line reminder to " +
-  'a top-level "appendix_notes" list of strings instead). When unsure, choose EXECUTION_LAPSE.';
+const SKILL_AWARE_FAILURE = [
+  "Before proposing a change, classify each failure pattern:",
+  "- SKILL_DEFECT: the skill's rule is missing, wrong or too vague, so an agent that followed the skill " +
+    "would still fail. Fix the body with an edit, as usual.",
+  "- EXECUTION_LAPSE: the skill already states a correct rule that would have prevented the failure and the " +
+    "agent did not follow it (for example it ignored the rule, produced malformed output, copied the feedback " +
+    'text verbatim, or emitted a non-action such as "stop"). Do not edit the body for it.',
+  "Test: is there a rule in the current skill that, if followed, prevents this failure? Yes means " +
+    "EXECUTION_LAPSE, no means SKILL_DEFECT. When unsure, choose EXECUTION_LAPSE: never change or delete a " +
+    "valid rule because of a one-off slip.",
+  'Each EXECUTION_LAPSE becomes one short reminder in a top-level "appendix_notes" list of strings (next to ' +
+    '"patch"). A note re-emphasises the existing rule the agent missed; it must not introduce a new rule. Use ' +
+    "[] when there is no lapse. Edits and notes are independent: a batch may give edits only, notes only, " +
+    "both, or neither.",
+].join("\n");
 
-const SKILL_AWARE_SUCCESS =
-  'You may label each item with "reflection_type": "DISCOVERY" (a new pattern) or "OPTIMIZATION" (a ' +
-  'better way to do something already covered), and you may add short reminders to a top-level ' +
-  '"appendix_notes" list of strings.';
+const SKILL_AWARE_SUCCESS = [
+  'You may label each item with "reflection_type" (for the log only; it does not change how the item ' +
+    "applies):",
+  "- DISCOVERY: a useful rule the skill does not have yet (usually an append).",
+  "- OPTIMIZATION: a better way to carry out a rule the skill already has (usually a replace of that rule).",
+  'You may also add a top-level "appendix_notes" list of short strings when a success shows an existing, ' +
+    "valid rule worth re-emphasising; a note must not introduce a new rule. Use [] when there is none.",
+].join("\n");
 
 /** User message of an analyst call. */
 export function analystUserPrompt(opts: {

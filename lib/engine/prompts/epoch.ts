@@ -8,7 +8,8 @@ export function rewriteSystemPrompt(): string {
     SIGNATURES.rewrite,
     "Produce the whole new skill document. Carry out every selected suggestion; keep guidance that works " +
       "unless a suggestion says otherwise; consolidate rather than lengthen; keep the document consistent and " +
-      "concise. Never include benchmark-specific answers, names or file paths.",
+      "concise. Preserve the skill's scope (general, reusable guidance for this kind of task, no narrower) and " +
+      "make the document better organised than before. Never include benchmark-specific answers, names or file paths.",
     PROTECTED_RULE.replace("never target, edit or reproduce text inside them", "copy them unchanged"),
     "",
     "Answer with one JSON object and nothing else:",
@@ -33,7 +34,9 @@ export function slowUpdateSystemPrompt(): string {
       "block, addressed directly to the target model. It replaces the protected epoch-guidance block of the " +
       "skill, so it must stand on its own: keep what worked, revise what did not, and add fixes for new " +
       "regressions and persistent failures. Priorities: (1) prevent regressions, (2) fix persistent " +
-      "failures, (3) reinforce successes. Do not repeat what the main body already says.",
+      "failures, (3) reinforce successes. Do not repeat what the main body already says. The block is " +
+      "read-only to the step-level optimisation (step edits never change it) and has no length limit, so " +
+      "write all the guidance the evidence supports.",
     "",
     "Answer with one JSON object and nothing else:",
     '{"reasoning": "<reflection>", "slow_update_content": "<markdown guidance for the target>"}',
@@ -66,7 +69,8 @@ export function metaSkillSystemPrompt(): string {
     "This memory is read by the optimizer (the analysts, mergers and rankers), never by the target model. " +
       "From the comparison of two epochs, write compact notes on which kinds of edits helped or hurt here, the " +
       "right level of abstraction for rules, the repair patterns to prioritise, and the regression risks to " +
-      "watch. Revise the previous memory in the light of the new evidence rather than appending to it.",
+      "watch. Revise the previous memory in the light of the new evidence rather than appending to it. The " +
+      "memory holds no instructions for the target model and does not restate the skill document.",
     "",
     "Answer with one JSON object and nothing else:",
     '{"reasoning": "<what the evidence shows>", "meta_skill_content": "<markdown notes for the optimizer>"}',

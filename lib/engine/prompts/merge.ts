@@ -18,14 +18,19 @@ const LEVEL_FAILURE: Record<UpdateMode, string> = {
   patch:
     "Merge the edits below into one deduplicated set. Where two edits say the same thing, keep one and add " +
     "up their support. Where they conflict, keep the one with the stronger justification or write a synthesis. " +
-    "Keep every unique insight, favour edits that recur across patches, and never let two edits touch the " +
-    "same region of the skill.",
+    "Keep every unique insight, favour edits that recur across patches (they address systematic failures), " +
+    "and never let two edits touch the same region of the skill. An edit that only one patch proposes may be " +
+    "dropped when it is specific to one task.",
   rewrite_from_suggestions:
     "Merge the revision suggestions below into one deduplicated list: combine suggestions that ask for the " +
-    "same change, resolve conflicts by the stronger evidence, keep unique ones.",
+    "same change, resolve conflicts by the stronger evidence, keep unique ones. A suggestion that only one " +
+    "patch makes may be dropped when it is specific to one task.",
   full_rewrite_minibatch:
-    "Each input holds a complete candidate skill. Produce one merged candidate document that keeps the fixes " +
-    "all candidates agree on and the best-supported unique fixes, without contradictions.",
+    "Each input holds a complete candidate skill. Combine them into one complete merged document (not a list " +
+    "of changes) that keeps the fixes the candidates agree on and the best-supported unique fixes, without " +
+    "contradictions. Keep the essential task-format instructions (how the target must format its answer or " +
+    "actions) and the skill's general, reusable scope. A fix that only one candidate makes may be dropped when " +
+    "it is specific to one task.",
 };
 
 const LEVEL_SUCCESS: Record<UpdateMode, string> = {
@@ -36,8 +41,9 @@ const LEVEL_SUCCESS: Record<UpdateMode, string> = {
     "Merge the revision suggestions below conservatively: keep only general suggestions the skill does not " +
     "already follow; deduplicate.",
   full_rewrite_minibatch:
-    "Each input holds a complete candidate skill. Produce one merged candidate that keeps what all of them " +
-    "preserve and adds only well-supported, general reinforcements.",
+    "Each input holds a complete candidate skill. Combine them into one complete merged document that keeps " +
+    "what all of them preserve, keeps the essential task-format instructions, and adds only well-supported, " +
+    "general reinforcements.",
 };
 
 export function levelMergeSystemPrompt(kind: "failure" | "success", mode: UpdateMode): string {

@@ -12,8 +12,11 @@ export function rankingSystemPrompt(mode: UpdateMode): string {
   return [
     SIGNATURES.ranking,
     "More updates were proposed than the step's budget allows. Rank them by, in order: systematic impact " +
-      "(how many failures it would fix), complementarity (it does not overlap with higher-ranked items), " +
-      "generality (it helps beyond the observed tasks) and actionability (the target can follow it)." +
+      "(how many failures it would fix: an update that fixes half of the failures beats one that fixes a " +
+      "single edge case), complementarity (it fills a gap in the current skill rather than duplicating what " +
+      "the skill, or a higher-ranked item, already says), generality (it is phrased as a general principle, " +
+      "not tied to particular questions or entities) and actionability (clear, concrete guidance the target " +
+      "can follow)." +
       extra,
     "",
     "Answer with one JSON object and nothing else:",

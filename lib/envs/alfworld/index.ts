@@ -18,6 +18,7 @@ import sampleVal from "./sample/val/items.json";
 import sampleRules from "./sample/sim-rules.json";
 import { alfworldSimResponder } from "./sim-responder";
 import { TASK_TYPES } from "./sim/world";
+import { alfworldBrief } from "../common/analyst-briefs";
 
 export { generateGame, type Game } from "./sim/generate";
 export { Household, type StepResult } from "./sim/household";
@@ -25,11 +26,10 @@ export { playToEnd, type Flaw } from "./sim/policy";
 export { TASK_TYPES, type TaskType } from "./sim/world";
 export { normaliseAlfworldRow, taskTypeFromPath } from "./normalise";
 
-/** The error analyst's failure categories; the last entry also names the six task types. */
+/** The error analyst's failure categories (the six task types are described in the analyst brief). */
 export const ALFWORLD_FAILURE_TAXONOMY = [
   "navigation_loop", "missed_object", "wrong_sequence", "premature_stop", "action_loop", "appliance_error",
-  "rule_missing", "rule_wrong", "rule_ignored",
-  `other (the tasks come in six types: ${TASK_TYPES.join(", ")})`,
+  "rule_missing", "rule_wrong", "rule_ignored", "other",
 ];
 
 /** Seconds to wait for one answer of the real-ALFWorld bridge (loading a game can be slow). */
@@ -56,6 +56,7 @@ export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext)
     taskTypes: () => [...TASK_TYPES],
     rollout: (input) => rolloutAlfworld(run, input),
     failureTaxonomy: () => [...ALFWORLD_FAILURE_TAXONOMY],
+    analystBrief: () => alfworldBrief(ALFWORLD_FAILURE_TAXONOMY, TASK_TYPES),
   };
 }
 

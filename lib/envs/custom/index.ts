@@ -15,6 +15,7 @@ import exampleRules from "./sample/sim-rules.json";
 import { createCustomNormaliser } from "./normalise";
 import { customOptions } from "./options";
 import { CUSTOM_TASK_TYPE, rolloutCustom } from "./rollout";
+import { customBrief } from "../common/analyst-briefs";
 
 export { scoreCustom } from "./evaluate";
 export { parseNumber, scoreContains, scoreExact, scoreF1, scoreNumeric, scoreRegex, withinTolerance, PASS_MARK } from "./metrics";
@@ -34,6 +35,7 @@ export function createCustomEnv(config: RunConfig, judge?: ModelClient): Environ
     taskTypes: () => [CUSTOM_TASK_TYPE],
     rollout: (input) => rolloutCustom({ config, options, judge }, input),
     failureTaxonomy: () => [...CUSTOM_FAILURE_TAXONOMY],
+    analystBrief: () => customBrief(CUSTOM_FAILURE_TAXONOMY),
   };
 }
 

@@ -47,7 +47,11 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   const qa = item as CustomItem;
   const system = buildCustomSystemPrompt(input.skill);
   const user = buildCustomUserPrompt(qa.question, qa.context);
-  const base = { id: qa.id, taskType: CUSTOM_TASK_TYPE, taskDescription: qa.question, question: qa.question, reference: qa.answers.join(" | ") };
+  // The analysts see the target's system prompt, as in the original's benchmarks.
+  const base = {
+    id: qa.id, taskType: CUSTOM_TASK_TYPE, taskDescription: qa.question, question: qa.question, reference: qa.answers.join(" | "),
+    targetSystemPrompt: system,
+  };
   const run = await answerTurns({ config, input, system, first: user });
   const { conversation, usage } = run;
   if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };

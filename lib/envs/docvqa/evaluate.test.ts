@@ -60,11 +60,14 @@ describe("ANLS", () => {
     expect(anlsOne("abcde", "abcxy")).toBeCloseTo(0.6, 10); // NL = 0.4
     expect(anlsOne("abcdefg", "abcdxyz")).toBeCloseTo(4 / 7, 10); // NL = 3/7 < 0.5
   });
-  it("handles empty strings: both empty → 1, one empty → 0, no gold → 0", () => {
+  it("handles empty strings: both empty → 1, one empty → 0; no gold counts as [\"\"] (as the original)", () => {
     expect(anlsOne("", "  ")).toBe(1);
     expect(anlsOne("", "x")).toBe(0);
     expect(anlsOne("x", "")).toBe(0);
     expect(anls("x", [])).toBe(0);
+    expect(anls("  ", [])).toBe(1);
+    expect(scoreDocVqa("<answer></answer>", [])).toMatchObject({ hard: 1, soft: 1 });
+    expect(scoreDocVqa("<answer>x</answer>", [])).toMatchObject({ hard: 0, soft: 0 });
   });
   it("takes the maximum over the golds", () => {
     expect(anls("7215", ["#007215", "007215"])).toBeCloseTo(1 - 2 / 6, 10);

@@ -96,9 +96,13 @@ export function anlsOne(prediction: string, gold: string): number {
   return nl >= ANLS_THRESHOLD ? 0 : 1 - nl;
 }
 
-/** ANLS of a prediction: the best similarity over the golds (0 when there is no gold). */
+/**
+ * ANLS of a prediction: the best similarity over the golds. An empty gold list counts as [""], as in the
+ * original: only an empty prediction scores 1.
+ */
 export function anls(prediction: string, golds: readonly string[]): number {
-  return golds.reduce((best, g) => Math.max(best, anlsOne(prediction, g)), 0);
+  const targets = golds.length === 0 ? [""] : golds;
+  return targets.reduce((best, g) => Math.max(best, anlsOne(prediction, g)), 0);
 }
 
 /** The scored answer of one reply. */

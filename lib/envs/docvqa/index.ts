@@ -13,6 +13,7 @@ import sampleVal from "./sample/val/items.json";
 import sampleRules from "./sample/sim-rules.json";
 import { DEFAULT_TASK_TYPE, normaliseDocVqaRow } from "./normalise";
 import { rolloutDocVqa } from "./rollout";
+import { docVqaBrief } from "../common/analyst-briefs";
 
 export { anls, anlsOne, extractDocVqaAnswer, extractGoldAnswers, levenshtein, normaliseAnls, scoreDocVqa } from "./evaluate";
 export { buildDocVqaSystemPrompt, buildDocVqaUserText, DOCVQA_SYSTEM_BASE } from "./prompt";
@@ -42,6 +43,7 @@ export function createDocVqaEnv(config: RunConfig, splits?: Splits, context?: Be
     taskTypes: () => [...taskTypes],
     rollout: (input) => rolloutDocVqa({ config, rootDir, ...(context?.paths ? { paths: context.paths } : {}) }, input),
     failureTaxonomy: () => [...DOCVQA_FAILURE_TAXONOMY],
+    analystBrief: () => docVqaBrief(DOCVQA_FAILURE_TAXONOMY),
   };
 }
 

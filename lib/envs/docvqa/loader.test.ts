@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadBenchmarkSplits } from "../registry";
 import { buildRunConfig, fakeClient } from "../test-helpers";
 import { createDocVqaEnv } from "./index";
-import { normaliseDocVqaRow, splitDocumentPath } from "./normalise";
+import { missingDocVqaField, normaliseDocVqaRow, splitDocumentPath } from "./normalise";
 
 const SAMPLE_PNG = path.resolve("lib/envs/docvqa/sample/images/doc-02-receipt.png");
 const HEADER = "questionId,question,answer,image_path,topic,docId,ucsf_document_id,ucsf_document_page_no,source_split";
@@ -56,6 +56,14 @@ describe("DocVQA loader (CSV split folders, the original's columns)", () => {
     });
     expect(second).toMatchObject({ id: "102", answers: ["Dr. A. Lee"], task_type: "docvqa", image_path: "pages/p2.png" });
     expect(splits.val[0]).toMatchObject({ id: "201", answers: ["$16.35"], task_type: "table/list" });
+  });
+
+  it("keeps an explicit empty gold list such as [\"\"] as no gold (stripped, empties dropped, as the original)", () => {
+    const at = { file: "f.csv", index: 0 };
+    expect(normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: '[""]', image_path: "i.png" }, at)).toMatchObject({ answers: [], answer: "" });
+    expect(normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "[' a ', '']", image_path: "i.png" }, at)).toMatchObject({ answers: ["a"] });
+    expect(() => normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "  ", image_path: "i.png" }, at)).toThrow("no gold answer");
+    expect(missingDocVqaField({ id: "1", question: "Q?", answers: [], image_path: "i.png" })).toBeNull();
   });
 
   it("names the file and item index of a row without an answer, question or image", () => {

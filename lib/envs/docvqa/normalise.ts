@@ -55,10 +55,18 @@ function taskTypeOf(row: Record<string, unknown>): string {
   return text(raw)?.trim() ?? DEFAULT_TASK_TYPE;
 }
 
-function answersOf(row: Record<string, unknown>): string[] {
+/**
+ * The gold answers, stripped, empty ones dropped (as the original's loader). Null when the row gives no
+ * answer at all (an error); [] when it explicitly gives an empty list such as `[""]` or `[]`, which the
+ * original keeps and scores against "" (only an empty prediction matches).
+ */
+function answersOf(row: Record<string, unknown>): string[] | null {
   const given = Array.isArray(row.answers) ? row.answers : (row.answer ?? row.ground_truth ?? row.answers);
-  if (given === undefined || given === null || given === "") return [];
-  return extractGoldAnswers(given);
+  if (given === undefined || given === null || given === "") return null;
+  const answers = extractGoldAnswers(given).map((a) => a.trim()).filter((a) => a !== "");
+  if (answers.length > 0) return answers;
+  const explicitList = Array.isArray(given) || (typeof given === "string" && given.trim().startsWith("["));
+  return explicitList ? [] : null;
 }
 
 function imagePathsOf(row: Record<string, unknown>, embedded: string | null): string[] {
@@ -76,7 +84,7 @@ export function normaliseDocVqaRow(row: Record<string, unknown>, at: RowOrigin):
   const { question, documentPath } = splitDocumentPath(rawQuestion);
   if (question === "") invalidItem(at, "field 'question' has no text before 'document_path:'");
   const answers = answersOf(row);
-  if (answers.length === 0) invalidItem(at, "missing field 'answer' (or 'ground_truth'): no gold answer");
+  if (answers === null) invalidItem(at, "missing field 'answer' (or 'ground_truth'): no gold answer");
   const imagePaths = imagePathsOf(row, documentPath);
   if (imagePaths.length === 0) invalidItem(at, "no document image: give 'image_path' or 'document_path:' in the question");
   const taskType = taskTypeOf(row);
@@ -84,7 +92,7 @@ export function normaliseDocVqaRow(row: Record<string, unknown>, at: RowOrigin):
     ...row,
     id,
     question,
-    answer: answers[0],
+    answer: answers[0] ?? "",
     answers,
     task_type: taskType,
     subtask: text(row.subtask) ?? taskType,
@@ -100,7 +108,8 @@ export function normaliseDocVqaRow(row: Record<string, unknown>, at: RowOrigin):
 export function missingDocVqaField(item: Item): "question" | "answers" | "image_path" | null {
   if (typeof item.question !== "string" || item.question.trim() === "") return "question";
   const answers = item.answers;
-  if (!Array.isArray(answers) || answers.length === 0 || !answers.every((a) => typeof a === "string")) return "answers";
+  // An empty list is an explicit empty gold (scored against ""), as in the original.
+  if (!Array.isArray(answers) || !answers.every((a) => typeof a === "string")) return "answers";
   if (typeof item.image_path !== "string" || item.image_path.trim() === "") return "image_path";
   return null;
 }

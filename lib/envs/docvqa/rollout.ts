@@ -61,10 +61,13 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
     type: "image", mediaType: image.mediaType, dataBase64: image.dataBase64, name: path.basename(image.file),
     ...(detail !== "auto" ? { detail } : {}),
   };
+  const system = buildDocVqaSystemPrompt(input.skill);
+  // The analysts see the target's system prompt, as in the original.
+  const prompted = { ...base, targetSystemPrompt: system };
   // The trajectory names the image instead of carrying its bytes.
   const run = await answerTurns({
     config, input,
-    system: buildDocVqaSystemPrompt(input.skill),
+    system,
     first: [{ type: "text", text }, imagePart],
     firstRecorded: { role: "user", content: [{ type: "text", text }, { type: "image", mediaType: image.mediaType, path: image.file }] },
     maxTurns: config.env.max_turns,
@@ -72,7 +75,7 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
     isFinal: (reply) => hasAnswerTag(reply),
   });
   const { conversation, usage, turns } = run;
-  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
+  if (!run.ok) return { ...prompted, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
   const { reply } = run;
   const score = scoreDocVqa(reply, doc.answers);
   conversation.push({
@@ -82,7 +85,7 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
       ` | ANLS=${score.soft.toFixed(3)}, exact=${score.hard}`,
   });
   return {
-    ...base, ...usage,
+    ...prompted, ...usage,
     hard: score.hard, soft: score.soft, status: "ok",
     prediction: score.prediction, reference: doc.answers.join(" | "),
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),

@@ -12,7 +12,7 @@ describe("parseChoiceLabel", () => {
   it.each([
     ["<answer>B</answer>", "B"],
     ["<answer>B.</answer>", "B"],
-    ["<answer> (c) </answer>", "C"],
+    ["<answer> c </answer>", "C"],
     ["<answer>c)</answer>", "C"],
     ["<answer>D:</answer>", "D"],
     ["reasoning…\nB", "B"],
@@ -23,7 +23,18 @@ describe("parseChoiceLabel", () => {
     expect(parseChoiceLabel(reply, choices)).toBe(label);
   });
 
-  it.each(["<answer>Option B</answer>", "<answer>F</answer>", "<answer></answer>", "no idea"])("%j → null", (reply) => {
+  // As the original's normalize_label: bracketed labels are not read, and the text must match exactly
+  // (case aside), so our scores compare with the paper's.
+  it.each([
+    "<answer>Option B</answer>",
+    "<answer>F</answer>",
+    "<answer></answer>",
+    "no idea",
+    "<answer>(B)</answer>",
+    "<answer>[C]</answer>",
+    "<answer> (c) </answer>",
+    "<answer>f has  at least one fixed point.</answer>",
+  ])("%j → null", (reply) => {
     expect(parseChoiceLabel(reply, choices)).toBeNull();
   });
 });
@@ -42,6 +53,10 @@ describe("scoreLiveMath", () => {
       label: "A", prediction: "f has exactly one fixed point.", hard: 0, soft: 0,
       failReason: "MCQ=0: predicted 'A' but expected 'B'",
     });
+  });
+
+  it("scores a bracketed correct label as wrong, as the original", () => {
+    expect(scoreLiveMath("<answer>(B)</answer>", choices, correct)).toMatchObject({ label: null, hard: 0, soft: 0 });
   });
 
   it("reports the raw answer when no option can be read", () => {

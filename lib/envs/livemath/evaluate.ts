@@ -1,29 +1,36 @@
 /**
- * LiveMath scoring: the chosen option is read from the last `<answer>` tag (else the last line) as a
- * label (`B`, `B.`, `(b)`, `C)`…), else as the exact text of a choice, else from the first token.
- * hard = soft = 1 when it is the correct option.
+ * LiveMath scoring, as the original reads a reply: the last `<answer>` tag (else the last line) is
+ * stripped, upper-cased and right-stripped of `.):` and must then equal a label (`B`, `B.`, `b)`);
+ * else it must equal a choice's text (case-insensitive); else its first token is read the same way.
+ * Bracketed labels such as `(B)` or `[C]` are not read (the original scores them wrong), so our
+ * numbers compare with the paper's. hard = soft = 1 when it is the correct option.
  */
 import { extractFinalAnswer } from "../common/answer";
 import type { Choice } from "./normalise";
 
-function cleanLabel(token: string): string {
-  return token.trim().toUpperCase().replace(/^[([]+/, "").replace(/[.):\]]+$/, "").trim();
+/** Python `str.strip()`: JS whitespace plus the separators \x1c-\x1f and \x85 Python also strips. */
+function pyStrip(s: string): string {
+  return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
 }
 
-function sameText(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
-  return norm(a) === norm(b);
+/** The original's `normalize_label`: strip, upper-case, then drop trailing `.`, `)` and `:`. */
+function cleanLabel(token: string): string {
+  return pyStrip(token).toUpperCase().replace(/[.):]+$/, "");
 }
 
 /** The label of the option a reply chose, or null when none can be read. */
 export function parseChoiceLabel(reply: string, choices: readonly Choice[]): string | null {
   const answer = extractFinalAnswer(reply);
-  const labels = new Set(choices.map((c) => c.label.toUpperCase()));
+  const labels = new Set(choices.map((c) => cleanLabel(c.label)));
   const direct = cleanLabel(answer);
   if (labels.has(direct)) return direct;
-  const byText = choices.find((c) => sameText(c.text, answer));
-  if (byText) return byText.label.toUpperCase();
-  const first = cleanLabel(answer.split(/\s+/)[0] ?? "");
+  const lower = answer.toLowerCase();
+  const byText = choices.find((c) => {
+    const text = pyStrip(c.text);
+    return text !== "" && text.toLowerCase() === lower;
+  });
+  if (byText) return cleanLabel(byText.label);
+  const first = cleanLabel(pyStrip(answer).split(/\s+/)[0] ?? "");
   return labels.has(first) ? first : null;
 }
 
@@ -42,9 +49,9 @@ export interface LiveMathScore {
 /** Scores a reply against the item's choices and correct option. */
 export function scoreLiveMath(reply: string, choices: readonly Choice[], correct: Choice): LiveMathScore {
   const label = parseChoiceLabel(reply, choices);
-  const chosen = label === null ? undefined : choices.find((c) => c.label.toUpperCase() === label);
+  const chosen = label === null ? undefined : choices.find((c) => cleanLabel(c.label) === label);
   const prediction = chosen?.text ?? extractFinalAnswer(reply);
-  const hard = label !== null && label === correct.label.toUpperCase() ? 1 : 0;
+  const hard = label !== null && label === cleanLabel(correct.label) ? 1 : 0;
   if (hard === 1) return { label, prediction, hard, soft: hard };
   const shown = label ?? prediction;
   return { label, prediction, hard, soft: hard, failReason: `MCQ=0: predicted '${shown}' but expected '${correct.label}'` };

@@ -16,6 +16,7 @@ import sampleRules from "./sample/sim-rules.json";
 import { normaliseLiveMathRow } from "./normalise";
 import { rolloutLiveMath } from "./rollout";
 import { shuffleItemChoices } from "./shuffle";
+import { liveMathBrief } from "../common/analyst-briefs";
 
 export { parseChoiceLabel, scoreLiveMath } from "./evaluate";
 export { buildLiveMathSystemPrompt, buildLiveMathUserPrompt, LIVEMATH_SYSTEM_BASE } from "./prompt";
@@ -50,6 +51,7 @@ export function createLiveMathEnv(config: RunConfig, splits?: Splits): Environme
     prepareBatch: (items, seed) => (shuffle ? items.map((item) => shuffleItemChoices(item, seed)) : items.slice()),
     rollout: (input) => rolloutLiveMath(config, input),
     failureTaxonomy: () => [...LIVEMATH_FAILURE_TAXONOMY],
+    analystBrief: () => liveMathBrief(LIVEMATH_FAILURE_TAXONOMY),
   };
 }
 

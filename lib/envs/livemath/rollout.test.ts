@@ -27,6 +27,12 @@ async function run(reply: FakeReply, env: Record<string, unknown> = {}, signal?:
 }
 
 describe("LiveMath rollout", () => {
+  it("records the target's system prompt for the analysts (shown to them in deep mode)", async () => {
+    const { client, trajectory } = await run("<answer>B</answer>");
+    expect(trajectory.targetSystemPrompt).toBe(client.calls[0]!.system);
+    expect(trajectory.targetSystemPrompt).toContain("# S\n- check");
+  });
+
   it("scores the correct label and reports option texts", async () => {
     const { client, trajectory } = await run("Brouwer. <answer>A</answer>");
     expect(trajectory).toMatchObject({

@@ -48,7 +48,9 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
   });
   const run = await answerTurns({ config, input, system, first: user });
   const { conversation } = run;
-  if (!run.ok) return { ...base, ...run.usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
+  // The analysts see the target's system prompt, as in the original.
+  const prompted = { ...base, targetSystemPrompt: system };
+  if (!run.ok) return { ...prompted, ...run.usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
   const { reply: text, usage } = run;
   const correct = mcq.correct_choice;
   const score = scoreLiveMath(text, mcq.choices, correct);
@@ -59,7 +61,7 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
       ` | gold: ${correct.label}. ${correct.text} | MCQ=${score.hard}`,
   });
   return {
-    ...base,
+    ...prompted,
     hard: score.hard, soft: score.soft, status: "ok",
     prediction: score.prediction, reference: correct.text,
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),

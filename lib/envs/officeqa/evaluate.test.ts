@@ -55,4 +55,10 @@ describe("scoreOfficeQa", () => {
     expect(scoreOfficeQa("", ["19.6"])).toMatchObject({ prediction: "", hard: 0, soft: 0 });
     expect(scoreOfficeQa("<answer>$</answer>", ["19.6"])).toMatchObject({ hard: 0, soft: 0 });
   });
+  it("scores a prediction and a gold that both normalise to \"\" as a match (EM = F1 = 1, as the original)", () => {
+    expect(officeQaExactMatch("?", ["$"])).toBe(1);
+    expect(officeQaF1("n/a?", ["!"])).toBe(0);
+    expect(officeQaF1("$", ["()"])).toBe(1);
+    expect(scoreOfficeQa("<answer>$</answer>", ["(nominal)"])).toEqual({ prediction: "$", hard: 1, soft: 1 });
+  });
 });

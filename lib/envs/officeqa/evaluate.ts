@@ -28,7 +28,8 @@ export function normaliseOfficeQaAnswer(text: string): string {
 function tokenF1(prediction: string, gold: string): number {
   const p = normaliseOfficeQaAnswer(prediction).split(" ").filter((t) => t !== "");
   const g = normaliseOfficeQaAnswer(gold).split(" ").filter((t) => t !== "");
-  if (p.length === 0 || g.length === 0) return 0;
+  // As the original: two empty token lists are a match, one empty list is not.
+  if (p.length === 0 || g.length === 0) return p.length === g.length ? 1 : 0;
   const left = new Map<string, number>();
   for (const t of g) left.set(t, (left.get(t) ?? 0) + 1);
   let same = 0;
@@ -45,14 +46,16 @@ function tokenF1(prediction: string, gold: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** 1 when the normalised prediction is non-empty and equals a normalised gold, else 0. */
+/**
+ * 1 when the normalised prediction equals a normalised gold, else 0. Two strings that both normalise to
+ * "" (e.g. "?" against "—") match, as in the original; an empty raw answer never reaches here.
+ */
 export function officeQaExactMatch(prediction: string, golds: readonly string[]): number {
   const p = normaliseOfficeQaAnswer(prediction);
-  if (p === "") return 0;
   return golds.some((g) => normaliseOfficeQaAnswer(g) === p) ? 1 : 0;
 }
 
-/** Token F1 of the normalised strings, maximised over the golds (an empty prediction scores 0). */
+/** Token F1 of the normalised strings, maximised over the golds (both empty → 1, one empty → 0). */
 export function officeQaF1(prediction: string, golds: readonly string[]): number {
   return golds.reduce((best, g) => Math.max(best, tokenF1(prediction, g)), 0);
 }
@@ -66,10 +69,13 @@ export interface OfficeQaScore {
   failReason?: string;
 }
 
-/** Extracts the answer of `reply` and scores it; no answer at all scores 0/0 with its own reason. */
+/**
+ * Extracts the answer of `reply` and scores it; no answer at all (an empty extracted string, as the
+ * original's `if final_answer`) scores 0/0 with its own reason.
+ */
 export function scoreOfficeQa(reply: string, golds: readonly string[]): OfficeQaScore {
   const prediction = extractOfficeQaAnswer(reply);
-  if (normaliseOfficeQaAnswer(prediction) === "") {
+  if (prediction === "") {
     return { prediction, hard: 0, soft: 0, failReason: `no answer: the reply has no usable final answer (expected ${formatList(golds)})` };
   }
   const hard = officeQaExactMatch(prediction, golds);

@@ -20,6 +20,7 @@ import sampleTrain from "./sample/train/items.json";
 import sampleVal from "./sample/val/items.json";
 import sampleRules from "./sample/sim-rules.json";
 import { createOfficeQaSimResponder, probesFromItems } from "./sim-agent";
+import { officeQaBrief } from "../common/analyst-briefs";
 
 export { extractOfficeQaAnswer, normaliseOfficeQaAnswer, officeQaExactMatch, officeQaF1, scoreOfficeQa } from "./evaluate";
 export { OFFICEQA_TOOLS_SYSTEM_BASE, OFFICEQA_PLAIN_SYSTEM_BASE } from "./prompt";
@@ -91,6 +92,7 @@ export function createOfficeQaEnv(config: RunConfig, splits?: Splits, context?: 
     taskTypes: () => [...taskTypes],
     rollout: (input) => rolloutOfficeQa(config, runtime, input),
     failureTaxonomy: () => [...OFFICEQA_FAILURE_TAXONOMY],
+    analystBrief: () => officeQaBrief(OFFICEQA_FAILURE_TAXONOMY),
   };
 }
 

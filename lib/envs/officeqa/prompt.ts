@@ -24,6 +24,10 @@ export const OFFICEQA_TOOLS_SYSTEM_BASE = [
   `- grep {"pattern", "path"}: lines containing the text (case-insensitive, literal), as "line: text"; at most ${GREP_MAX_HITS}. Without "path" it searches every file you may use.`,
   "The results come back in the next message inside <tool_result> blocks.",
   "",
+  "Strategy: narrow down to the most relevant file before reading long passages; prefer short targeted searches, then",
+  "small reads around the matching lines. When the question needs arithmetic, compute only after you have extracted",
+  "the exact operands from the text.",
+  "",
   "Base the answer on what the documents say, not on memory. When you have it, reply with the answer inside",
   "<answer></answer> and no tool call. Put only the requested value in the answer tags.",
 ].join("\n");

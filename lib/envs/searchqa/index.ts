@@ -13,6 +13,7 @@ import sampleVal from "./sample/val/items.json";
 import sampleRules from "./sample/sim-rules.json";
 import { normaliseSearchQaRow } from "./normalise";
 import { rolloutSearchQa } from "./rollout";
+import { searchQaBrief } from "../common/analyst-briefs";
 
 export { scoreSearchQa, exactMatch, f1Score, normaliseAnswer } from "./evaluate";
 export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt, truncateContext, SEARCHQA_SYSTEM_BASE } from "./prompt";
@@ -28,6 +29,7 @@ export function createSearchQaEnv(config: RunConfig): Environment {
     taskTypes: () => ["qa"],
     rollout: (input) => rolloutSearchQa(config, input),
     failureTaxonomy: () => [...SEARCHQA_FAILURE_TAXONOMY],
+    analystBrief: () => searchQaBrief(SEARCHQA_FAILURE_TAXONOMY),
   };
 }
 

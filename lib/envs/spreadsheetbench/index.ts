@@ -21,6 +21,7 @@ import sampleTrain from "./sample/train/items.json";
 import sampleVal from "./sample/val/items.json";
 import { spreadsheetSimResponder } from "./sim";
 import { XlsxToolPool } from "./tool-pool";
+import { spreadsheetBrief } from "../common/analyst-briefs";
 
 export { findTestCases, type TestCase } from "./cases";
 export { CaseRunner, scoreCases, type CaseResult, type Comparison } from "./evaluate";
@@ -79,6 +80,7 @@ export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContex
     taskTypes: () => [...SPREADSHEET_TASK_TYPES],
     rollout: (input) => rolloutSpreadsheet(rt, input),
     failureTaxonomy: () => [...SPREADSHEET_FAILURE_TAXONOMY],
+    analystBrief: () => spreadsheetBrief(SPREADSHEET_FAILURE_TAXONOMY),
   };
 }
 

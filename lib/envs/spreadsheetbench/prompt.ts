@@ -14,6 +14,7 @@ export function spreadsheetSystemBase(pandas: boolean): string {
     "The variables INPUT_PATH (the workbook to read) and OUTPUT_PATH (where to save the result) are already defined when the script runs; do not assign them.",
     "Load the workbook from INPUT_PATH, make the change the instruction asks for, and save the whole workbook to OUTPUT_PATH.",
     "The same script is run on other workbooks with the same layout but different data.",
+    "Do not print anything, do not call input(), and do not hard-code file paths (use INPUT_PATH and OUTPUT_PATH).",
     "Reply with the complete script in a single ```python fenced block.",
   ].join("\n");
 }
