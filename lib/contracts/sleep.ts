@@ -10,7 +10,7 @@ import { z } from "zod";
 export const SLEEP_TRANSCRIPT_SOURCES = ["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"] as const;
 
 /** Backends the worker can run unattended (lib/sleep/backend/build.ts knows more names; handoff needs a person). */
-export const SLEEP_DASHBOARD_BACKENDS = ["mock", "claude", "codex", "openai", "anthropic", "openai-compatible", "azure_openai"] as const;
+export const SLEEP_DASHBOARD_BACKENDS = ["mock", "claude", "codex", "copilot", "cursor", "pi", "opencode", "openai", "anthropic", "openai-compatible", "azure_openai"] as const;
 
 export const SLEEP_NIGHT_STATUSES = ["queued", "running", "staged", "adopted", "discarded", "failed", "dry_run", "no_tasks", "handoff_pending"] as const;
 export type SleepNightStatus = (typeof SLEEP_NIGHT_STATUSES)[number];
