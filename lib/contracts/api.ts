@@ -288,6 +288,12 @@ export interface CompareResponse {
     name: string;
     status: string;
     simulated: boolean;
+    /** The run's read model: the same best score and totals as the run header and the runs list. */
+    bestScore: number | null;
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number | null;
     curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
   }>;
   /** Config keys whose values differ between the runs (dotted keys, values as text). */

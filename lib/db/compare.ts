@@ -14,7 +14,7 @@ function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): R
 }
 
 export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx } = {}): Promise<CompareResponse> {
-  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, simulated: true, configJson: true, baselineScore: true } });
+  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, simulated: true, configJson: true, baselineScore: true, bestScore: true, calls: true, promptTokens: true, completionTokens: true, costUsd: true } });
   const missing = ids.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length > 0) throw new AppError("NOT_FOUND", `runs not found: ${missing.join(", ")}`, { field: "ids" });
   const steps = await db.step.findMany({ where: { runId: { in: ids } }, orderBy: { step: "asc" }, select: { runId: true, step: true, candidateScore: true, currentScore: true, bestScore: true } });
@@ -27,6 +27,11 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
       name: r.name,
       status: r.status,
       simulated: r.simulated,
+      bestScore: r.bestScore,
+      calls: r.calls,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+      costUsd: r.costUsd,
       curve: [
         { step: 0, candidate: null, current: r.baselineScore, best: r.baselineScore },
         ...steps.filter((s) => s.runId === r.id).map((s) => ({ step: s.step, candidate: s.candidateScore, current: s.currentScore, best: s.bestScore })),

@@ -187,19 +187,15 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
     recordJson: JSON.stringify(e.record),
   };
   await tx.step.upsert({ where: { runId_step: { runId, step: e.step } }, create: { runId, step: e.step, ...data }, update: data });
-  let calls = 0;
-  let promptTokens = 0;
-  let completionTokens = 0;
+  // Calls and tokens per stage as the engine counted them (history.json's view); the run's totals come
+  // from the backends' usage rows instead (llm-usage.ts), which also count calls made between commits.
   for (const [stage, s] of Object.entries(e.tokens)) {
-    calls += s.calls;
-    promptTokens += s.prompt_tokens;
-    completionTokens += s.completion_tokens;
     const u = { calls: s.calls, promptTokens: s.prompt_tokens, completionTokens: s.completion_tokens };
     await tx.usageStat.upsert({ where: { runId_stage: { runId, stage } }, create: { runId, stage, ...u }, update: u });
   }
   await tx.run.update({
     where: { id: runId },
-    data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash, calls, promptTokens, completionTokens },
+    data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash },
   });
 }
 
