@@ -31,7 +31,9 @@ describe("skillopt train", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("Simulated model — scores are synthetic.");
     expect(r.stderr).toMatch(/\[step 1\/6\] rollout hard/);
-    expect(r.stdout).toMatch(/selection\s+0\.\d{3} \(baseline\) → \d\.\d{3} \(best, step \d+\)/);
+    expect(r.stdout).toMatch(/selection\s+0\.\d{3} \(baseline\) → \d\.\d{3} \(best\)/);
+    // The same sentence the dashboard shows for this run (tests/integration/read-model.int.test.ts).
+    expect(r.stdout).toContain("Best skill: slow update after epoch 2, selection 1.000 (final selection check)");
     expect(r.stdout).toMatch(/test\s+initial 0\.\d{3} · best \d\.\d{3} · final \d\.\d{3}/);
     expect(r.stdout).toMatch(/analyst\s+\d+ calls/);
     for (const f of ["best_skill.md", "history.json", "summary.json", "config.json", "runtime_state.json", "skills/skill_v0000.md", "steps/step_0001/step_record.json", "steps/step_0001/rollout/results.jsonl", "selection_eval_baseline/results.jsonl", "test_eval/summary.json"]) {

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
+import { bestOriginLabel, bestSentence } from "@/lib/contracts/best";
 import { formatCost, formatCount, formatScore } from "../format";
 import { ButtonLink } from "../ui/Button";
 import { Notice } from "../ui/Notice";
@@ -43,8 +44,8 @@ export function ComparePage() {
               </Link>
               <StatusBadge status={r.status} />
               {r.simulated && <SimulatedBadge />}
-              <span className="text-xs text-gray-600 tabular-nums">
-                best {formatScore(r.bestScore)} · {r.curve.filter((p) => p.step > 0).length} steps · {formatCount(r.calls)} calls ·{" "}
+              <span className="text-xs text-gray-600 tabular-nums" title={bestSentence({ score: r.bestScore, metric: r.gateMetric, origin: r.bestOrigin, measuredBy: r.bestMeasuredBy })}>
+                best {formatScore(r.bestScore)} ({bestOriginLabel(r)}) · {r.curve.filter((p) => p.step > 0).length} steps · {formatCount(r.calls)} calls ·{" "}
                 {r.costUsd === null ? "cost unknown" : formatCost(r.costUsd)}
               </span>
             </div>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/contracts/api";
+import { bestOriginLabel } from "@/lib/contracts/best";
 import {
   elapsedSeconds,
   formatCost,
@@ -58,7 +59,9 @@ export function RunRow({
       <td className={TD_NUM}>
         <span className="text-gray-500">{formatScore(r.baselineScore)}</span>
         <span className="px-1 text-gray-400">→</span>
-        <span className="font-medium">{formatScore(r.bestScore)}</span>
+        <span className="font-medium" title={r.bestOrigin === null ? undefined : `best: ${bestOriginLabel(r)}`}>
+          {formatScore(r.bestScore)}
+        </span>
       </td>
       <td className={TD_NUM}>{formatScore(r.testBest)}</td>
       <td className={TD_NUM}>

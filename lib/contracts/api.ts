@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BudgetSectionSchema, type RunConfig } from "./run-config";
+import type { BestMeasuredBy } from "./best";
 import type { SelectionCoverage } from "./coverage";
 import type { DatasetFingerprint } from "./datasets";
 
@@ -86,6 +87,12 @@ export interface RunListItem {
   simulated: boolean;
   baselineScore: number | null;
   bestScore: number | null;
+  /** Where the best skill came from (initial_skill, step_0009, slow_update_epoch_03): see contracts/best.ts. */
+  bestOrigin: string | null;
+  /** Where its score was measured (baseline, step_gate, slow_update_gate, final_check). */
+  bestMeasuredBy: BestMeasuredBy | null;
+  /** The best skill's size in UTF-8 bytes. */
+  bestBytes: number | null;
   testInitial: number | null;
   testBest: number | null;
   stepsDone: number;
@@ -290,6 +297,9 @@ export interface CompareResponse {
     simulated: boolean;
     /** The run's read model: the same best score and totals as the run header and the runs list. */
     bestScore: number | null;
+    bestOrigin: string | null;
+    bestMeasuredBy: BestMeasuredBy | null;
+    gateMetric: string;
     calls: number;
     promptTokens: number;
     completionTokens: number;

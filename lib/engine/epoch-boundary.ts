@@ -101,7 +101,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
   await ctx.store.putText(skillKey(input.lastStep), st.currentSkill);
   await ctx.store.putText("best_skill.md", st.bestSkill);
   st.slowDoneEpoch = epoch;
-  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard });
+  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
   await saveState(ctx, st);
 }
 

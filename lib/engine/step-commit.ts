@@ -44,6 +44,7 @@ export async function commitStep(
     currentScore: st.currentScore ?? 0,
     bestScore: st.bestScore ?? 0,
     bestStep: st.bestStep,
+    bestOrigin: st.bestOrigin,
     tokens: ctx.usage.snapshot(),
   });
   await saveState(ctx, st);

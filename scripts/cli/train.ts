@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
+import type { BestMeasuredBy } from "../../lib/contracts/best";
 import type { RunConfig } from "../../lib/contracts/run-config";
 import { planRun, RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
@@ -107,6 +108,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     ac.abort();
   };
   process.on("SIGINT", onSigint);
+  let bestMeasuredBy: BestMeasuredBy | undefined;
   try {
     const summary = await runTraining({
       config,
@@ -116,13 +118,18 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
       optimizer: run.optimizer,
       target: run.target,
       store: new FileCheckpointStore(out),
-      events: { emit: (e) => progress.onEvent(e) },
+      events: {
+        emit: (e) => {
+          progress.onEvent(e);
+          if (e.type === "finalSelectionChecked" && e.promoted) bestMeasuredBy = "final_check";
+        },
+      },
       clock: { now: () => Date.now() },
       signal: ac.signal,
       logger: { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`) },
     });
     progress.stop();
-    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats() }));
+    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats(), bestMeasuredBy, metric: config.evaluation.gate_metric }));
     return 0;
   } catch (err) {
     progress.stop();

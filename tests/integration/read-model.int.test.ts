@@ -10,7 +10,10 @@ import * as runRoute from "../../app/api/runs/[runId]/route";
 import * as runsRoute from "../../app/api/runs/route";
 import { loadRunConfig } from "../../lib/config";
 import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
+import { bestSentence } from "../../lib/contracts/best";
 import { sumUsage } from "../../lib/contracts/usage-totals";
+import { getBestSkill } from "../../lib/db/export";
+import { skillHash } from "../../lib/engine";
 import type { Db } from "../../lib/db/client";
 import { createRun } from "../../lib/db/runs";
 import { prepareRun } from "../../lib/runs/prepare";
@@ -34,8 +37,15 @@ async function surfaces(id: string, other: string) {
   const detail = (await (await runRoute.GET(local(`/api/runs/${id}`), { params: Promise.resolve({ runId: id }) })).json()) as RunDetail;
   const list = (await (await runsRoute.GET(local("/api/runs"))).json()) as RunListResponse;
   const cmp = (await (await compareRoute.GET(local(`/api/runs/compare?ids=${id},${other}`))).json()) as CompareResponse;
+  const list0 = list.runs.find((r) => r.id === id)!;
+  const cmp0 = cmp.runs.find((r) => r.id === id)!;
+  const best = {
+    detail: { score: detail.bestScore, origin: detail.bestOrigin, measuredBy: detail.bestMeasuredBy },
+    list: { score: list0.bestScore, origin: list0.bestOrigin, measuredBy: list0.bestMeasuredBy },
+    compare: { score: cmp0.bestScore, origin: cmp0.bestOrigin, measuredBy: cmp0.bestMeasuredBy },
+  };
   const pick = (r: { calls: number; promptTokens: number; completionTokens: number; costUsd: number | null }) => ({ calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: r.costUsd });
-  return { detail: pick(detail), list: pick(list.runs.find((r) => r.id === id)!), compare: pick(cmp.runs[0]!), byStage: sumUsage(detail.usage.map((u) => ({ ...u, costUsd: 0 }))) };
+  return { detail: pick(detail), list: pick(list.runs.find((r) => r.id === id)!), compare: pick(cmp0), best, raw: detail, byStage: sumUsage(detail.usage.map((u) => ({ ...u, costUsd: 0 }))) };
 }
 
 describe.each(PROVIDERS)("the run read model on %s", (provider) => {
@@ -80,6 +90,29 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     expect(truth.calls).toBeGreaterThan(atLastCommit.reduce((n, t) => n + t.calls, 0));
     const stages = new Set(rows.map((r) => r.stage));
     for (const stage of ["rollout", "analyst", "slow_update", "meta_skill"]) expect(stages).toContain(stage);
+  });
+
+  it("every surface names the same best score and origin: the slow update the final selection check promoted", async () => {
+    const id = runs[0]!;
+    const s = await surfaces(id, (await db.run.findFirstOrThrow({ where: { id: { not: id } } })).id);
+    // The sample's final selection check scores the epoch-2 slow update above every step's skill.
+    const expected = { score: 1, origin: "slow_update_epoch_02", measuredBy: "final_check" };
+    expect(s.best.detail).toEqual(expected);
+    expect(s.best.list).toEqual(expected);
+    expect(s.best.compare).toEqual(expected);
+    const summary = JSON.parse((await db.checkpoint.findUniqueOrThrow({ where: { runId_key: { runId: id, key: "summary.json" } } })).value) as Record<string, unknown>;
+    expect({ score: summary.best_selection_hard, origin: summary.best_origin }).toEqual({ score: 1, origin: "slow_update_epoch_02" });
+    // The page's sentence; scripts/cli.test.ts checks that the CLI prints the same one for this run.
+    expect(bestSentence({ ...s.best.detail, metric: s.raw.config.evaluation.gate_metric })).toBe("Best skill: slow update after epoch 2, selection 1.000 (final selection check)");
+    const best = await getBestSkill(id);
+    expect(s.raw.bestSkillHash).toBe(skillHash(best));
+    expect(s.raw.bestBytes).toBe(Buffer.byteLength(best, "utf8"));
+    // The skill version that is best carries the score the check measured (not "—").
+    const slow = s.raw.skillVersions.find((v) => v.kind === "slow_update" && v.contentHash === s.raw.bestSkillHash)!;
+    expect(slow.selectionHard).toBe(1);
+    const check = await db.runEvent.findFirstOrThrow({ where: { runId: id, type: "finalSelectionChecked" } });
+    expect(JSON.parse(check.payload)).toMatchObject({ promoted: true, origin: "slow_update_epoch_02", gateScore: 1 });
+    expect(JSON.parse(check.payload)).not.toHaveProperty("bestSkill");
   });
 
   it("a run stopped mid-step and resumed by another worker counts every call once: never fewer than an uninterrupted run", async () => {
