@@ -3,17 +3,20 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "../lib/db/client";
 import { pathWithoutBwrap, removeTempDirs } from "../lib/envs/spreadsheetbench/test-fixtures";
 
 const root = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-cli-"));
+/** The dashboard database the CLI records its runs in (never the developer's own .skillopt/skillopt.db). */
+const dbUrl = `file:${join(tmp, "dashboard.db")}`;
 afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
   removeTempDirs();
 });
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", ...env } });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", DATABASE_URL: dbUrl, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -25,7 +28,7 @@ function write(name: string, text: string): string {
 }
 
 describe("skillopt train", () => {
-  it("runs the SearchQA sample offline and writes the original's layout", () => {
+  it("runs the SearchQA sample offline, writes the original's layout and records the run for the dashboard", async () => {
     const out = join(tmp, "sample");
     const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=2"]);
     expect(r.code, r.stderr).toBe(0);
@@ -36,12 +39,36 @@ describe("skillopt train", () => {
     expect(r.stdout).toContain("Best skill: slow update after epoch 2, selection 1.000 (final selection check)");
     expect(r.stdout).toMatch(/test\s+initial 0\.\d{3} · best \d\.\d{3} · final \d\.\d{3}/);
     expect(r.stdout).toMatch(/analyst\s+\d+ calls/);
+    // The run is in the dashboard's database with the same totals and best as its summary.json.
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as { token_summary: { _total: { calls: number; prompt_tokens: number } }; best_selection_hard: number; best_origin: string };
+    const db = createDb(dbUrl);
+    try {
+      const runs = await db.run.findMany({ select: { source: true, status: true, calls: true, promptTokens: true, bestScore: true, bestOrigin: true, outDir: true } });
+      expect(runs).toEqual([
+        { source: "cli", status: "succeeded", calls: summary.token_summary._total.calls, promptTokens: summary.token_summary._total.prompt_tokens, bestScore: summary.best_selection_hard, bestOrigin: summary.best_origin, outDir: out },
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
     for (const f of ["best_skill.md", "history.json", "summary.json", "config.json", "runtime_state.json", "skills/skill_v0000.md", "steps/step_0001/step_record.json", "steps/step_0001/rollout/results.jsonl", "selection_eval_baseline/results.jsonl", "test_eval/summary.json"]) {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
     const preds = readdirSync(join(out, "steps/step_0001/rollout/predictions"));
     expect(preds.length).toBe(10);
     expect(JSON.parse(readFileSync(join(out, "steps/step_0001/rollout/predictions", preds[0]!, "conversation.json"), "utf8")).length).toBeGreaterThan(0);
+  });
+
+  it("an unreachable dashboard database is one warning line, never a failed run; --no-db does not touch it", () => {
+    const out = join(tmp, "no-db-server");
+    const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=1"], { DATABASE_URL: "postgresql://nobody:x@127.0.0.1:1/none" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split("\n").filter((l) => l.includes("database"))).toHaveLength(1);
+    expect(r.stderr).toMatch(/warning: the dashboard database is not available .*kept in its output folder only/);
+    expect(existsSync(join(out, "summary.json"))).toBe(true);
+    const file = join(tmp, "untouched.db");
+    const n = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", join(tmp, "no-db"), "--no-db", "--cfg-options", "train.num_epochs=1"], { DATABASE_URL: `file:${file}` });
+    expect(n.code, n.stderr).toBe(0);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("refuses to start a fresh run over an existing one", () => {

@@ -15,6 +15,7 @@ import { sumUsage } from "../../lib/contracts/usage-totals";
 import { getBestSkill } from "../../lib/db/export";
 import { skillHash } from "../../lib/engine";
 import type { Db } from "../../lib/db/client";
+import { listRunsToReconcile, resumeRun } from "../../lib/db/run-recovery";
 import { createRun } from "../../lib/db/runs";
 import { prepareRun } from "../../lib/runs/prepare";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
@@ -134,5 +135,13 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     // Calls replayed from memos cost nothing; calls in flight at the stop are paid again. Nothing is lost.
     expect(truth.calls).toBeGreaterThanOrEqual(reference.calls);
     expect(truth.calls).toBeGreaterThan(mid.calls);
+  });
+
+  it("a CLI run is listed but never queued by a worker: Resume points to the CLI", async () => {
+    const id = await newRun(db, ["train.num_epochs=1"]);
+    await db.run.update({ where: { id }, data: { source: "cli", outDir: "/tmp/out/x", status: "interrupted" } });
+    expect((await listRunsToReconcile()).some((r) => r.id === id)).toBe(false);
+    await expect(resumeRun(id, { staleAfterMs: 60_000 })).rejects.toMatchObject({ code: "CONFLICT", userMessage: expect.stringContaining("train --resume /tmp/out/x") });
+    expect((await db.run.findUniqueOrThrow({ where: { id } })).status).toBe("interrupted");
   });
 });

@@ -1,4 +1,0 @@
--- AlterTable
-ALTER TABLE "Run" ADD COLUMN     "bestBytes" INTEGER,
-ADD COLUMN     "bestMeasuredBy" TEXT,
-ADD COLUMN     "bestOrigin" TEXT;
