@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EngineEvent, EvalItem, EditView } from "../contracts/events";
+import { ARTIFACT, type ArtifactName } from "../contracts/artifacts";
 import { parseOrigin, type BestMeasuredBy } from "../contracts/best";
 import type { LifecycleEvent } from "../contracts/run-events";
 import { getDb, type Db, type DbTx } from "./client";
@@ -78,6 +79,11 @@ async function upsertSkill(tx: DbTx, runId: string, v: { kind: string; step: num
   });
 }
 
+/** Writes an export row (same transaction as the run's best, so a download works whenever the page says "best"). */
+async function putArtifact(tx: DbTx, runId: string, name: ArtifactName, content: string, contentHash: string): Promise<void> {
+  await tx.runArtifact.upsert({ where: { runId_name: { runId, name } }, create: { runId, name, content, contentHash }, update: { content, contentHash } });
+}
+
 /** Where a best skill's score was measured, from its origin (the final check is said by its own event). */
 function measuredByOf(origin: string): BestMeasuredBy {
   const o = parseOrigin(origin);
@@ -113,6 +119,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
     case "baselineScored": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
       await tx.run.update({ where: { id: runId }, data: { baselineScore: e.score, currentScore: e.score, bestScore: e.score, bestStep: 0, bestSkillHash: e.skillHash, ...bestOf("initial_skill", run.seedSkill, e.skillHash) } });
+      await putArtifact(tx, runId, ARTIFACT.bestSkill, run.seedSkill, e.skillHash);
       await upsertSkill(tx, runId, { kind: "seed", step: 0, epoch: 0, content: run.seedSkill, hash: e.skillHash, fields: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.score, status: "accepted" } });
       await replaceEvals(tx, runId, 0, "baseline", "selection", e.skillHash, e.results);
       return;
@@ -159,6 +166,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       if (e.bestOrigin !== undefined && e.bestSkill !== undefined) {
         const h = hash(e.bestSkill);
         await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore ?? undefined, bestSkillHash: h, ...bestOf(e.bestOrigin, e.bestSkill, h) } });
+        await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, h);
       }
       return;
     }
@@ -173,6 +181,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       await tx.skillVersion.updateMany({ where: { runId, contentHash: e.skillHash, selectionHard: null }, data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore } });
       if (e.promoted) {
         await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore, bestSkillHash: e.skillHash, ...bestOf(e.bestOrigin, e.bestSkill, e.skillHash, "final_check") } });
+        await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.skillHash);
       }
       return;
     }
@@ -184,6 +193,9 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       const origin = typeof e.summary.best_origin === "string" ? e.summary.best_origin : undefined;
       const where = origin === undefined ? {} : await keptBest(tx, runId, origin, e.bestSkill, hash(e.bestSkill));
       await tx.run.update({ where: { id: runId }, data: { bestSkillHash: hash(e.bestSkill), stopReason: e.stopReason, bestScore: best, bestStep, ...where } });
+      await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, hash(e.bestSkill));
+      const summaryText = JSON.stringify(e.summary, null, 2);
+      await putArtifact(tx, runId, ARTIFACT.summary, summaryText, hash(summaryText));
       return;
     case "metaSkillUpdated":
     case "epochCompleted":
@@ -230,6 +242,7 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
     where: { id: runId },
     data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash, ...(e.bestOrigin === undefined ? {} : await keptBest(tx, runId, e.bestOrigin, e.bestSkill, e.bestHash)) },
   });
+  await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.bestHash);
 }
 
 /**

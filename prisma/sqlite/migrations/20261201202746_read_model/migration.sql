@@ -1,6 +1,0 @@
--- AlterTable
-ALTER TABLE "Run" ADD COLUMN "bestOrigin" TEXT;
-ALTER TABLE "Run" ADD COLUMN "bestMeasuredBy" TEXT;
-ALTER TABLE "Run" ADD COLUMN "bestBytes" INTEGER;
-ALTER TABLE "Run" ADD COLUMN "source" TEXT NOT NULL DEFAULT 'dashboard';
-ALTER TABLE "Run" ADD COLUMN "outDir" TEXT;
