@@ -85,6 +85,8 @@ export interface RunListItem {
   targetBackend: string;
   targetModel: string;
   simulated: boolean;
+  /** "dashboard" or "cli" (trained by `npm run skillopt -- train`, resumed only there). */
+  source: string;
   baselineScore: number | null;
   bestScore: number | null;
   /** Where the best skill came from (initial_skill, step_0009, slow_update_epoch_03): see contracts/best.ts. */

@@ -87,6 +87,7 @@ export const RUN_LIST_SELECT = {
   targetBackend: true,
   targetModel: true,
   simulated: true,
+  source: true,
   baselineScore: true,
   bestScore: true,
   bestOrigin: true,
