@@ -82,7 +82,7 @@ describe("skillopt train", () => {
     const opts = ["--cfg-options", "train.num_epochs=2", "model.sim_latency_ms=4"];
     expect(cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", ref, ...opts]).code).toBe(0);
     const out = join(tmp, "interrupted");
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out, ...opts], { cwd: root });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out, ...opts], { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl } });
     let err = "";
     let sent = false;
     const code = await new Promise<number | null>((resolve) => {
@@ -103,7 +103,22 @@ describe("skillopt train", () => {
     expect(readFileSync(join(out, "best_skill.md"), "utf8")).toBe(readFileSync(join(ref, "best_skill.md"), "utf8"));
     const strip = (h: Array<Record<string, unknown>>) => h.map(({ wall_time_s, timing, ...rest }) => rest);
     expect(strip(JSON.parse(readFileSync(join(out, "history.json"), "utf8")))).toEqual(strip(JSON.parse(readFileSync(join(ref, "history.json"), "utf8"))));
-  }, 60_000);
+    // The dashboard has one row for the interrupted-and-resumed run: every step once, totals from its usage rows.
+    const db = createDb(dbUrl);
+    try {
+      const [row, ...others] = await db.run.findMany({ where: { outDir: out } });
+      expect(others).toHaveLength(0);
+      expect(row).toMatchObject({ source: "cli", status: "succeeded", stepsDone: 6 });
+      expect(await db.step.count({ where: { runId: row!.id } })).toBe(6);
+      const usage = await db.llmUsage.findMany({ where: { runId: row!.id } });
+      expect(row!.calls).toBe(usage.reduce((n, u) => n + u.calls, 0));
+      const reference = await db.run.findFirstOrThrow({ where: { outDir: ref } });
+      expect(row!.calls).toBeGreaterThanOrEqual(reference.calls);
+      expect(row!.bestSkillHash).toBe(reference.bestSkillHash);
+    } finally {
+      await db.$disconnect();
+    }
+  }, 90_000);
 });
 
 describe("bad input: one line, non-zero exit, nothing written", () => {
