@@ -57,9 +57,32 @@ test("[EXPORT]: the downloaded best_skill.md has exactly the bytes in the databa
   const path = await download.path();
   const { readFileSync } = await import("node:fs");
   const db = testDb();
-  const row = await db.checkpoint.findUnique({ where: { runId_key: { runId: id, key: "best_skill.md" } } });
+  const row = await db.runArtifact.findUnique({ where: { runId_name: { runId: id, name: "best_skill.md" } } });
   await db.$disconnect();
-  expect(readFileSync(path!, "utf8")).toBe(row!.value);
+  expect(readFileSync(path!, "utf8")).toBe(row!.content);
+});
+
+test("[EXPORT]: the download buttons work at the first moment they are enabled (right after the baseline)", async ({ page, request }) => {
+  // Slow enough that the first step is far from committed when the baseline makes the buttons appear.
+  const id = await createRunViaApi(request, { "model.sim_latency_ms": 40, "train.num_epochs": 30 });
+  await page.goto(`/runs/${id}`);
+  // Before the baseline it is a disabled button; it becomes a link exactly when the export row exists.
+  const skill = page.locator('a[data-testid="download-best-skill"]');
+  await expect(skill).toBeVisible({ timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), skill.click()]);
+  expect(download.suggestedFilename()).toBe("best_skill.md");
+  const { readFileSync } = await import("node:fs");
+  const text = readFileSync((await download.path())!, "utf8");
+  const [bundle] = await Promise.all([page.waitForEvent("download"), page.locator('a[data-testid="download-bundle"]').click()]);
+  expect(bundle.suggestedFilename()).toMatch(/^skillopt-run-[0-9a-f]{8}\.zip$/);
+  const db = testDb();
+  const run = await db.run.findUniqueOrThrow({ where: { id } });
+  const versions = await db.skillVersion.findMany({ where: { runId: id }, select: { content: true } });
+  await db.run.update({ where: { id }, data: { cancelRequested: true, status: "cancelling" } });
+  await db.$disconnect();
+  // The bytes of a skill the run really had as its best (the seed at the baseline), never a 409 page.
+  expect(versions.map((v) => v.content)).toContain(text);
+  expect(run.stepsDone).toBeLessThan(30);
 });
 
 test("[RUNS]: cancelling a running run shows it as cancelled", async ({ page, request }) => {

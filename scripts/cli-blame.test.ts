@@ -11,7 +11,7 @@ const run = join(tmp, "run");
 const cli = (args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
 
 beforeAll(() => {
-  const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", run]);
+  const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", run, "--no-db"]);
   if (r.status !== 0) throw new Error(r.stderr);
 }, 180_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import { runSleepCommand } from "./cli/sleep";
 import { runTrainCommand } from "./cli/train";
 
 const USAGE = `usage:
-  npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR]
+  npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR] [--no-db]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
   npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
   npm run skillopt -- check --config FILE [--skill FILE ...] [--threshold 0.8] [--json] [--cfg-options key=value ...]
@@ -22,6 +22,8 @@ const USAGE = `usage:
   npm run skillopt -- data list
   npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|schedule|unschedule|experiment> [options]   (sleep --help)
 
+  --no-db      train without recording the run in the dashboard's database (DATABASE_URL, default
+               .skillopt/skillopt.db); by default the dashboard lists it and shows it live
   --data FILE  a ratio split of FILE (.jsonl/.csv/.json): the same as --cfg-options env.split_mode=ratio
                env.data_path=FILE, given before any --cfg-options (e.g. configs/custom/default.yaml)
 
@@ -72,11 +74,12 @@ async function main(raw: string[]): Promise<number> {
       skill: { type: "string" },
       split: { type: "string", default: "all" },
       data: { type: "string" },
+      "no-db": { type: "boolean", default: false },
     },
     strict: true,
   });
   const overrides = values.data === undefined ? given : [`env.split_mode=ratio`, `env.data_path=${values.data}`, ...given];
-  if (command === "train") return runTrainCommand({ config: values.config, overrides, out: values.out, resume: values.resume });
+  if (command === "train") return runTrainCommand({ config: values.config, overrides, out: values.out, resume: values.resume, noDb: values["no-db"] });
   if (command === "eval") return runEvalCommand({ config: values.config, skill: values.skill, split: values.split!, overrides, out: values.out });
   process.stderr.write(`unknown command '${command}'\n${USAGE}`);
   return 2;

@@ -1,9 +1,16 @@
 "use client";
 import { useMemo } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
 import { scoreDomain, type StepPoint } from "./chart-data";
+
+export interface ScoreMark {
+  kind: "slow_update" | "final_check";
+  step: number;
+  score: number;
+  label: string;
+}
 
 /**
  * (b) Selection split: each step's candidate score (dots), the current skill's score and the best so far
@@ -16,17 +23,20 @@ export function SelectionChart({
   selectedStep,
   onSelectStep,
   syncId,
+  marks = [],
 }: {
   points: StepPoint[];
   baseline: number | null;
   epochBounds: number[];
+  /** Scores measured outside a step's gate: slow-update evaluations and the final selection check. */
+  marks?: ScoreMark[];
   selectedStep: number | null;
   onSelectStep: (step: number) => void;
   syncId: string;
 }) {
   const domain = useMemo(
-    () => scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best])]),
-    [points, baseline],
+    () => scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best]), ...marks.map((m) => m.score)]),
+    [points, baseline, marks],
   );
   const dotR = points.length <= 150 ? 2.5 : 1.5;
   return (
@@ -62,6 +72,18 @@ export function SelectionChart({
         <Line dataKey="candidate" name="candidate" legendType="circle" stroke={COLORS.candidate} strokeWidth={0} fill={COLORS.candidate} dot={{ r: dotR, fill: COLORS.candidate, stroke: "none" }} activeDot={{ r: 4 }} isAnimationActive={false} />
         <Line dataKey="current" name="current" stroke={COLORS.current} strokeWidth={1.6} dot={false} isAnimationActive={false} connectNulls />
         <Line dataKey="best" name="best" stroke={COLORS.best} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+        {marks.map((m) => (
+          <ReferenceDot
+            key={`${m.kind}-${m.step}`}
+            x={m.step}
+            y={m.score}
+            r={5}
+            fill={m.kind === "final_check" ? COLORS.best : "#ffffff"}
+            stroke={COLORS.best}
+            strokeWidth={2}
+            label={{ value: m.label, position: "top", fontSize: 10, fill: "#374151" }}
+          />
+        ))}
       </LineChart>
     </ChartCard>
   );

@@ -1,7 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { formatScore } from "../format";
+import { bestOriginLabel, bestSentence } from "@/lib/contracts/best";
+import { formatCost, formatCount, formatScore } from "../format";
 import { ButtonLink } from "../ui/Button";
 import { Notice } from "../ui/Notice";
 import { SimulatedBadge } from "../ui/SimulatedBadge";
@@ -35,7 +36,6 @@ export function ComparePage() {
       </div>
       <div className="flex flex-wrap gap-2">
         {data.runs.map((r, i) => {
-          const last = r.curve.at(-1);
           return (
             <div key={r.id} className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs">
               <span className="size-2.5 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} aria-hidden />
@@ -43,10 +43,10 @@ export function ComparePage() {
                 {r.name || r.id.slice(0, 8)}
               </Link>
               <StatusBadge status={r.status} />
-              {/* `simulated` is not in CompareResponse yet; shown as soon as the API sends it. */}
-              {(r as { simulated?: boolean }).simulated && <SimulatedBadge />}
-              <span className="text-xs text-gray-600 tabular-nums">
-                best {formatScore(last?.best)} · {r.curve.filter((p) => p.step > 0).length} steps
+              {r.simulated && <SimulatedBadge />}
+              <span className="text-xs text-gray-600 tabular-nums" title={bestSentence({ score: r.bestScore, metric: r.gateMetric, origin: r.bestOrigin, measuredBy: r.bestMeasuredBy })}>
+                best {formatScore(r.bestScore)} ({bestOriginLabel(r)}) · {r.curve.filter((p) => p.step > 0).length} steps · {formatCount(r.calls)} calls ·{" "}
+                {r.costUsd === null ? "cost unknown" : formatCost(r.costUsd)}
               </span>
             </div>
           );

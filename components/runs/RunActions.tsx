@@ -1,5 +1,6 @@
 "use client";
 import type { RunDetail } from "@/lib/contracts/api";
+import { ARTIFACT } from "@/lib/contracts/artifacts";
 import { exportUrl } from "../api-client";
 import { Button, buttonClass } from "../ui/Button";
 import { useRunAction } from "./use-run";
@@ -11,6 +12,7 @@ const RESUMABLE = ["interrupted", "failed"];
 /** Cancel / resume and the two downloads. Each button does exactly what it says; errors show inline. */
 export function RunActions({ run }: { run: RunDetail }) {
   const action = useRunAction(run.id);
+  // The run's best and its export row are written in one transaction: a known best is a working download.
   const hasBest = run.bestSkillHash !== null;
   const noBest = "Available once the seed skill has been scored";
   return (
@@ -28,11 +30,11 @@ export function RunActions({ run }: { run: RunDetail }) {
         )}
         {hasBest ? (
           <a href={exportUrl(run.id, "skill")} download className={buttonClass("secondary")} data-testid="download-best-skill">
-            Download best_skill.md
+            Download {ARTIFACT.bestSkill}
           </a>
         ) : (
           <Button disabled title={noBest} data-testid="download-best-skill">
-            Download best_skill.md
+            Download {ARTIFACT.bestSkill}
           </Button>
         )}
         {hasBest ? (

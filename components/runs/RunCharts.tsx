@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
 import { EditsChart } from "../charts/EditsChart";
-import { SelectionChart } from "../charts/SelectionChart";
+import { SelectionChart, type ScoreMark } from "../charts/SelectionChart";
 import { TestChart } from "../charts/TestChart";
 import { TrainChart } from "../charts/TrainChart";
 import { epochStarts, toStepPoints } from "../charts/chart-data";
@@ -24,6 +24,7 @@ export function RunCharts({
     return starts.length <= 20 ? starts : [];
   }, [points]);
   const syncId = `run-${run.id}`;
+  const marks = useMemo(() => scoreMarks(run), [run]);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <SelectionChart
@@ -33,10 +34,24 @@ export function RunCharts({
         selectedStep={selectedStep}
         onSelectStep={onSelectStep}
         syncId={syncId}
+        marks={marks}
       />
       <TrainChart points={points} epochBounds={bounds} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
       <TestChart initial={run.testInitial} best={run.testBest} final={run.testFinal} evalTest={run.config.evaluation.eval_test} />
     </div>
   );
+}
+
+const SLOW_GATE_STATUSES: ReadonlySet<string> = new Set(["accept", "accept_new_best", "reject", "skip_errors"]);
+
+/** Slow-update evaluations and the final selection check: scores measured outside a step's gate. */
+export function scoreMarks(run: Pick<RunDetail, "skillVersions" | "bestMeasuredBy" | "bestScore" | "bestSkillHash" | "stepsDone">): ScoreMark[] {
+  const finalCheck = run.bestMeasuredBy === "final_check" && run.bestScore !== null;
+  const marks: ScoreMark[] = run.skillVersions
+    // Only a gated slow update was scored where it happened (a forced one may be scored later, by the final check).
+    .filter((v) => v.kind === "slow_update" && SLOW_GATE_STATUSES.has(v.status ?? "") && (v.gateScore ?? v.selectionHard) !== null && !(finalCheck && v.contentHash === run.bestSkillHash))
+    .map((v) => ({ kind: "slow_update", step: v.step, score: (v.gateScore ?? v.selectionHard)!, label: `slow update e${v.epoch}` }));
+  if (finalCheck) marks.push({ kind: "final_check", step: run.stepsDone, score: run.bestScore!, label: "final check" });
+  return marks;
 }

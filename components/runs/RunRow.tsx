@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/contracts/api";
+import { bestOriginLabel } from "@/lib/contracts/best";
 import {
   elapsedSeconds,
   formatCost,
@@ -45,6 +46,11 @@ export function RunRow({
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
           {r.name || r.id.slice(0, 8)}
         </Link>
+        {r.source === "cli" && (
+          <span className="ml-1.5 rounded bg-gray-100 px-1 py-0.5 text-[10px] font-medium text-gray-600" title="Trained from the command line (npm run skillopt -- train)" data-testid="source-cli">
+            CLI
+          </span>
+        )}
         {r.simulated && <div className="text-xs text-amber-700">{SIMULATED_LABEL}</div>}
         {r.status === "failed" && r.errorMessage && (
           <div className="truncate text-xs text-red-700" title={r.errorMessage}>
@@ -58,7 +64,9 @@ export function RunRow({
       <td className={TD_NUM}>
         <span className="text-gray-500">{formatScore(r.baselineScore)}</span>
         <span className="px-1 text-gray-400">→</span>
-        <span className="font-medium">{formatScore(r.bestScore)}</span>
+        <span className="font-medium" title={r.bestOrigin === null ? undefined : `best: ${bestOriginLabel(r)}`}>
+          {formatScore(r.bestScore)}
+        </span>
       </td>
       <td className={TD_NUM}>{formatScore(r.testBest)}</td>
       <td className={TD_NUM}>

@@ -1,4 +1,5 @@
 import type { RunDetail } from "@/lib/contracts/api";
+import { bestSentence } from "@/lib/contracts/best";
 import { Notice } from "../ui/Notice";
 import { BudgetResume } from "./BudgetResume";
 
@@ -48,7 +49,7 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
     case "succeeded":
       return run.stopReason ? (
         <Notice testId="run-state-notice">
-          Finished: {run.stopReason}. Best skill from step {run.bestStep ?? 0}.
+          Finished: {run.stopReason}. {bestSentence({ score: run.bestScore, metric: run.config.evaluation.gate_metric, origin: run.bestOrigin, measuredBy: run.bestMeasuredBy })}.
         </Notice>
       ) : null;
     default:

@@ -1,4 +1,5 @@
 import type { RunDetail } from "@/lib/contracts/api";
+import { bestOriginLabel, bestSentence } from "@/lib/contracts/best";
 import { formatCost, formatCount, formatDelta, formatScore } from "../format";
 
 function Stat({ label, value, sub, title }: { label: string; value: string; sub?: string; title?: string }) {
@@ -20,7 +21,12 @@ export function RunStats({ run }: { run: RunDetail }) {
     <div className="grid grid-cols-3 divide-x divide-gray-100 rounded-lg border border-gray-200 bg-white shadow-xs sm:grid-cols-5 lg:grid-cols-9">
       <Stat label="Baseline (selection)" value={formatScore(run.baselineScore)} sub={`gate metric: ${metric}`} />
       <Stat label="Current" value={formatScore(run.currentScore)} />
-      <Stat label="Best" value={formatScore(run.bestScore)} sub={run.bestStep === null ? undefined : `step ${run.bestStep} · ${formatDelta(gain)}`} />
+      <Stat
+        label="Best"
+        value={formatScore(run.bestScore)}
+        sub={run.bestOrigin === null ? undefined : `${bestOriginLabel(run)} · ${formatDelta(gain)}`}
+        title={bestSentence({ score: run.bestScore, metric, origin: run.bestOrigin, measuredBy: run.bestMeasuredBy })}
+      />
       <Stat label="Test initial" value={formatScore(run.testInitial)} />
       <Stat label="Test best" value={formatScore(run.testBest)} />
       <Stat label="Test final" value={formatScore(run.testFinal)} />

@@ -100,6 +100,9 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
   },
   stepCommitted: (p) => `committed (${str(p, "action")}): current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
   slowUpdateApplied: (p) => `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` + (num(p, "selectionHard") !== null ? `, selection ${sc(p, "selectionHard")}` : ""),
+  finalSelectionChecked: (p) =>
+    `final selection check: ${sc(p, "gateScore")}` +
+    (str(p, "skipReason") ? `, not compared (${str(p, "skipReason")})` : p.promoted ? " — promoted to best" : `, best stays ${sc(p, "bestScore")}`),
   metaSkillUpdated: (p) => `epoch ${num(p, "epoch")} meta skill: ${str(p, "action")}`,
   epochCompleted: (p) => `epoch ${num(p, "epoch")} done: current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
   testScored: (p) => `test (${str(p, "which")}) hard ${sc(p, "hard")} soft ${sc(p, "soft")}`,

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BudgetSectionSchema, type RunConfig } from "./run-config";
+import type { BestMeasuredBy } from "./best";
 import type { SelectionCoverage } from "./coverage";
 import type { DatasetFingerprint } from "./datasets";
 
@@ -84,8 +85,16 @@ export interface RunListItem {
   targetBackend: string;
   targetModel: string;
   simulated: boolean;
+  /** "dashboard" or "cli" (trained by `npm run skillopt -- train`, resumed only there). */
+  source: string;
   baselineScore: number | null;
   bestScore: number | null;
+  /** Where the best skill came from (initial_skill, step_0009, slow_update_epoch_03): see contracts/best.ts. */
+  bestOrigin: string | null;
+  /** Where its score was measured (baseline, step_gate, slow_update_gate, final_check). */
+  bestMeasuredBy: BestMeasuredBy | null;
+  /** The best skill's size in UTF-8 bytes. */
+  bestBytes: number | null;
   testInitial: number | null;
   testBest: number | null;
   stepsDone: number;
@@ -288,6 +297,15 @@ export interface CompareResponse {
     name: string;
     status: string;
     simulated: boolean;
+    /** The run's read model: the same best score and totals as the run header and the runs list. */
+    bestScore: number | null;
+    bestOrigin: string | null;
+    bestMeasuredBy: BestMeasuredBy | null;
+    gateMetric: string;
+    calls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number | null;
     curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
   }>;
   /** Config keys whose values differ between the runs (dotted keys, values as text). */

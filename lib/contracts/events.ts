@@ -180,6 +180,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     currentScore: score,
     bestScore: score,
     bestStep: z.number().int(),
+    /** Where the best skill came from (initial_skill, step_0009, slow_update_epoch_03). Absent in events stored before it existed. */
+    bestOrigin: z.string().optional(),
     tokens: TokensByStageSchema,
   }),
   z.object({
@@ -189,6 +191,10 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     content: z.string().nullable(),
     currentSkill: z.string(),
     selectionHard: score.nullable(),
+    /** The best skill after the slow update (it becomes best only through the gate). */
+    bestScore: score.nullable().optional(),
+    bestOrigin: z.string().optional(),
+    bestSkill: z.string().optional(),
   }),
   z.object({
     type: z.literal("metaSkillUpdated"),
@@ -207,6 +213,25 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     ...unanswered,
     byTaskType: z.record(z.string(), z.object({ total: z.number(), hard_acc: z.number() })),
     results: z.array(EvalItemSchema),
+  }),
+  /**
+   * The end-of-run check: the final skill (when it differs from best) scored on the selection split and
+   * promoted to best when it beats it on the items both answered.
+   */
+  z.object({
+    type: z.literal("finalSelectionChecked"),
+    /** After this many steps (the last completed one). */
+    step: z.number().int(),
+    hard: score,
+    soft: score,
+    gateScore: score,
+    origin: z.string(),
+    skillHash: z.string(),
+    promoted: z.boolean(),
+    skipReason: z.string().nullable(),
+    bestScore: score.nullable(),
+    bestOrigin: z.string(),
+    bestSkill: z.string(),
   }),
   z.object({
     type: z.literal("runCompleted"),

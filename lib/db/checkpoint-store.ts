@@ -13,6 +13,11 @@ export class DbCheckpointStore implements CheckpointStore {
   constructor(
     readonly runId: string,
     private readonly db: Db = getDb(),
+    /**
+     * Runs before every write: the worker saves the usage of the calls whose results are about to be
+     * kept, so a run killed right after the write still counts them (a resume never pays them again).
+     */
+    private readonly hooks: { beforeWrite?: () => Promise<void> } = {},
   ) {}
 
   private async get(key: string): Promise<{ kind: string; value: string } | null> {
@@ -20,6 +25,7 @@ export class DbCheckpointStore implements CheckpointStore {
   }
 
   private async put(key: string, kind: "json" | "text", value: string): Promise<void> {
+    await this.hooks.beforeWrite?.();
     await this.db.checkpoint.upsert({
       where: { runId_key: { runId: this.runId, key } },
       create: { runId: this.runId, key, kind, value },
@@ -54,6 +60,7 @@ export class DbCheckpointStore implements CheckpointStore {
 
   private async append(key: string, values: unknown[]): Promise<void> {
     if (values.length === 0) return;
+    await this.hooks.beforeWrite?.();
     // Reserve ords synchronously through a promise chain, so concurrent appends never collide.
     const prev =
       this.next.get(key) ??

@@ -2,6 +2,7 @@
  * Comparing runs: per-step selection curves and the config keys whose values differ.
  */
 import type { CompareResponse } from "../contracts/api";
+import type { BestMeasuredBy } from "../contracts/best";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { runConfigOf } from "./runs";
@@ -14,7 +15,7 @@ function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): R
 }
 
 export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx } = {}): Promise<CompareResponse> {
-  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, simulated: true, configJson: true, baselineScore: true } });
+  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, simulated: true, configJson: true, baselineScore: true, bestScore: true, bestOrigin: true, bestMeasuredBy: true, calls: true, promptTokens: true, completionTokens: true, costUsd: true } });
   const missing = ids.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length > 0) throw new AppError("NOT_FOUND", `runs not found: ${missing.join(", ")}`, { field: "ids" });
   const steps = await db.step.findMany({ where: { runId: { in: ids } }, orderBy: { step: "asc" }, select: { runId: true, step: true, candidateScore: true, currentScore: true, bestScore: true } });
@@ -27,6 +28,14 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
       name: r.name,
       status: r.status,
       simulated: r.simulated,
+      bestScore: r.bestScore,
+      bestOrigin: r.bestOrigin,
+      bestMeasuredBy: r.bestMeasuredBy as BestMeasuredBy | null,
+      gateMetric: runConfigOf(r).evaluation.gate_metric,
+      calls: r.calls,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+      costUsd: r.costUsd,
       curve: [
         { step: 0, candidate: null, current: r.baselineScore, best: r.baselineScore },
         ...steps.filter((s) => s.runId === r.id).map((s) => ({ step: s.step, candidate: s.candidateScore, current: s.currentScore, best: s.bestScore })),

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EngineEvent, EvalItem, EditView } from "../contracts/events";
+import { ARTIFACT, type ArtifactName } from "../contracts/artifacts";
+import { parseOrigin, type BestMeasuredBy } from "../contracts/best";
 import type { LifecycleEvent } from "../contracts/run-events";
 import { getDb, type Db, type DbTx } from "./client";
 
@@ -77,6 +79,29 @@ async function upsertSkill(tx: DbTx, runId: string, v: { kind: string; step: num
   });
 }
 
+/** Writes an export row (same transaction as the run's best, so a download works whenever the page says "best"). */
+async function putArtifact(tx: DbTx, runId: string, name: ArtifactName, content: string, contentHash: string): Promise<void> {
+  await tx.runArtifact.upsert({ where: { runId_name: { runId, name } }, create: { runId, name, content, contentHash }, update: { content, contentHash } });
+}
+
+/** Where a best skill's score was measured, from its origin (the final check is said by its own event). */
+function measuredByOf(origin: string): BestMeasuredBy {
+  const o = parseOrigin(origin);
+  return o.kind === "seed" ? "baseline" : o.kind === "slow_update" ? "slow_update_gate" : "step_gate";
+}
+
+/** The run's best-skill columns for a best skill of this origin and content. */
+function bestOf(origin: string, content: string, _hash: string, measuredBy: BestMeasuredBy = measuredByOf(origin)) {
+  return { bestOrigin: origin, bestMeasuredBy: measuredBy, bestBytes: Buffer.byteLength(content, "utf8") };
+}
+
+/** At a step commit: a best that did not change keeps where it was measured. */
+async function keptBest(tx: DbTx, runId: string, origin: string, content: string, hash: string) {
+  const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { bestOrigin: true, bestMeasuredBy: true, bestSkillHash: true } });
+  if (run.bestOrigin === origin && run.bestSkillHash === hash && run.bestMeasuredBy) return bestOf(origin, content, hash, run.bestMeasuredBy as BestMeasuredBy);
+  return bestOf(origin, content, hash);
+}
+
 const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
   force_accept: "force_accepted",
   reject: "rejected",
@@ -93,7 +118,8 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       return;
     case "baselineScored": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
-      await tx.run.update({ where: { id: runId }, data: { baselineScore: e.score, currentScore: e.score, bestScore: e.score, bestStep: 0, bestSkillHash: e.skillHash } });
+      await tx.run.update({ where: { id: runId }, data: { baselineScore: e.score, currentScore: e.score, bestScore: e.score, bestStep: 0, bestSkillHash: e.skillHash, ...bestOf("initial_skill", run.seedSkill, e.skillHash) } });
+      await putArtifact(tx, runId, ARTIFACT.bestSkill, run.seedSkill, e.skillHash);
       await upsertSkill(tx, runId, { kind: "seed", step: 0, epoch: 0, content: run.seedSkill, hash: e.skillHash, fields: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.score, status: "accepted" } });
       await replaceEvals(tx, runId, 0, "baseline", "selection", e.skillHash, e.results);
       return;
@@ -137,6 +163,11 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
     case "slowUpdateApplied": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
       await upsertSkill(tx, runId, { kind: "slow_update", step: run.stepsDone, epoch: e.epoch, content: e.currentSkill, hash: hash(e.currentSkill), fields: { status: e.action, selectionHard: e.selectionHard } });
+      if (e.bestOrigin !== undefined && e.bestSkill !== undefined) {
+        const h = hash(e.bestSkill);
+        await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore ?? undefined, bestSkillHash: h, ...bestOf(e.bestOrigin, e.bestSkill, h) } });
+        await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, h);
+      }
       return;
     }
     case "testScored": {
@@ -145,12 +176,26 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       await replaceEvals(tx, runId, 0, `test_${e.which}`, "test", "", e.results);
       return;
     }
+    case "finalSelectionChecked": {
+      // The check scored a skill that is already a version (usually the last slow update): give it its score.
+      await tx.skillVersion.updateMany({ where: { runId, contentHash: e.skillHash, selectionHard: null }, data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore } });
+      if (e.promoted) {
+        await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore, bestSkillHash: e.skillHash, ...bestOf(e.bestOrigin, e.bestSkill, e.skillHash, "final_check") } });
+        await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.skillHash);
+      }
+      return;
+    }
     case "runCompleted":
-      await upsertSkill(tx, runId, { kind: "final", step: 0, epoch: 0, content: e.bestSkill, hash: hash(e.bestSkill), fields: { status: "accepted" } });
       // The end-of-run validation may promote the final skill: the summary holds the last word on best.
       const best = typeof e.summary.best_selection_hard === "number" ? e.summary.best_selection_hard : undefined;
+      await upsertSkill(tx, runId, { kind: "final", step: 0, epoch: 0, content: e.bestSkill, hash: hash(e.bestSkill), fields: { status: "accepted", gateScore: best ?? null } });
       const bestStep = typeof e.summary.best_step === "number" ? e.summary.best_step : undefined;
-      await tx.run.update({ where: { id: runId }, data: { bestSkillHash: hash(e.bestSkill), stopReason: e.stopReason, bestScore: best, bestStep } });
+      const origin = typeof e.summary.best_origin === "string" ? e.summary.best_origin : undefined;
+      const where = origin === undefined ? {} : await keptBest(tx, runId, origin, e.bestSkill, hash(e.bestSkill));
+      await tx.run.update({ where: { id: runId }, data: { bestSkillHash: hash(e.bestSkill), stopReason: e.stopReason, bestScore: best, bestStep, ...where } });
+      await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, hash(e.bestSkill));
+      const summaryText = JSON.stringify(e.summary, null, 2);
+      await putArtifact(tx, runId, ARTIFACT.summary, summaryText, hash(summaryText));
       return;
     case "metaSkillUpdated":
     case "epochCompleted":
@@ -187,20 +232,17 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
     recordJson: JSON.stringify(e.record),
   };
   await tx.step.upsert({ where: { runId_step: { runId, step: e.step } }, create: { runId, step: e.step, ...data }, update: data });
-  let calls = 0;
-  let promptTokens = 0;
-  let completionTokens = 0;
+  // Calls and tokens per stage as the engine counted them (history.json's view); the run's totals come
+  // from the backends' usage rows instead (llm-usage.ts), which also count calls made between commits.
   for (const [stage, s] of Object.entries(e.tokens)) {
-    calls += s.calls;
-    promptTokens += s.prompt_tokens;
-    completionTokens += s.completion_tokens;
     const u = { calls: s.calls, promptTokens: s.prompt_tokens, completionTokens: s.completion_tokens };
     await tx.usageStat.upsert({ where: { runId_stage: { runId, stage } }, create: { runId, stage, ...u }, update: u });
   }
   await tx.run.update({
     where: { id: runId },
-    data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash, calls, promptTokens, completionTokens },
+    data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash, ...(e.bestOrigin === undefined ? {} : await keptBest(tx, runId, e.bestOrigin, e.bestSkill, e.bestHash)) },
   });
+  await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.bestHash);
 }
 
 /**

@@ -1,24 +1,29 @@
 /**
  * What the export buttons download: the exact bytes of best_skill.md, and a provenance bundle (best skill,
- * EDITS.md of accepted edits with step and gate delta, summary.json, the config).
+ * EDITS.md of accepted edits with step and gate delta, summary.json, the config). Read from RunArtifact
+ * rows, which are written with the run's read model — never from the engine's resume store.
  */
 import { strToU8, zipSync } from "fflate";
+import { ARTIFACT } from "../contracts/artifacts";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { getRun } from "./runs";
 
 type Opts = { db?: DbTx };
 
-/** The best skill exactly as the engine wrote it; 409 before the baseline has produced one. */
+/**
+ * The best skill exactly as the engine chose it, from the export row written with the run's best (from
+ * the baseline on); 409 before the baseline has produced one.
+ */
 export async function getBestSkill(runId: string, { db = getDb() }: Opts = {}): Promise<string> {
   await getRun(runId, { db });
-  const cp = await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } }, select: { value: true } });
-  if (!cp) {
+  const row = await db.runArtifact.findUnique({ where: { runId_name: { runId, name: ARTIFACT.bestSkill } }, select: { content: true } });
+  if (!row) {
     throw new AppError("CONFLICT", `run ${runId} has no best skill yet`, {
-      userMessage: "There is no best skill yet: it exists once the first step has been committed.",
+      userMessage: "There is no best skill yet: it exists once the baseline has been scored.",
     });
   }
-  return cp.value;
+  return row.content;
 }
 
 const fmt = (x: number | null | undefined) => (typeof x === "number" ? x.toFixed(4) : "n/a");
@@ -48,12 +53,12 @@ export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts =
 export async function buildBundle(runId: string, { db = getDb() }: Opts = {}): Promise<Uint8Array> {
   const run = await getRun(runId, { db });
   const best = await getBestSkill(runId, { db });
-  const summaryCp = await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "summary.json" } }, select: { value: true } });
-  const summary = summaryCp?.value ?? JSON.stringify({ status: run.status, best_selection: run.bestScore, best_step: run.bestStep, note: "the run has not finished" }, null, 2);
+  const summaryRow = await db.runArtifact.findUnique({ where: { runId_name: { runId, name: ARTIFACT.summary } }, select: { content: true } });
+  const summary = summaryRow?.content ?? JSON.stringify({ status: run.status, best_selection: run.bestScore, best_step: run.bestStep, note: "the run has not finished" }, null, 2);
   return zipSync({
-    "best_skill.md": strToU8(best),
-    "EDITS.md": strToU8(await buildEditsMarkdown(runId, { db })),
-    "summary.json": strToU8(summary),
-    "config.yaml": strToU8(run.sourceYaml),
+    [ARTIFACT.bestSkill]: strToU8(best),
+    [ARTIFACT.edits]: strToU8(await buildEditsMarkdown(runId, { db })),
+    [ARTIFACT.summary]: strToU8(summary),
+    [ARTIFACT.config]: strToU8(run.sourceYaml),
   });
 }

@@ -1,7 +1,9 @@
 /**
  * Backend usage per run, role and stage (latency, errors by kind, retries, cache hits, cost). Workers
- * add increments, so a resumed run's totals include every session.
+ * add increments, so a resumed run's totals include every session. These rows are the source of the
+ * run's totals (Run.calls, promptTokens, completionTokens, costUsd): every write recomputes them.
  */
+import { sumUsage } from "../contracts/usage-totals";
 import type { UsageCounters } from "../engine/ports";
 import { getDb, type Db } from "./client";
 
@@ -42,6 +44,17 @@ export async function addLlmUsage(runId: string, deltas: UsageDelta[], db: Db = 
     };
     await db.llmUsage.upsert({ where, create: { runId, role: d.role, stage: d.stage, ...data }, update: data });
   }
+  await syncRunTotals(runId, db);
+}
+
+/**
+ * Writes the run's totals from its usage rows. A recomputation, not an increment: running it again (a
+ * replay, a crash between the two writes) gives the same numbers.
+ */
+export async function syncRunTotals(runId: string, db: Db = getDb()): Promise<void> {
+  const rows = await db.llmUsage.findMany({ where: { runId }, select: { calls: true, promptTokens: true, completionTokens: true, costUsd: true } });
+  const t = sumUsage(rows);
+  await db.run.update({ where: { id: runId }, data: { calls: t.calls, promptTokens: t.promptTokens, completionTokens: t.completionTokens, costUsd: rows.length === 0 ? null : t.costUsd } });
 }
 
 export async function listLlmUsage(runId: string, db: Db = getDb()) {

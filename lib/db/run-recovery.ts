@@ -125,6 +125,10 @@ export async function resumeRun(
     run = await getRun(id, { db });
   }
   if (run.status === "queued") return { status: "queued", gen: null };
+  if (run.source === "cli") {
+    const how = run.outDir ? `npm run skillopt -- train --resume ${run.outDir}` : "npm run skillopt -- train --resume DIR";
+    throw new AppError("CONFLICT", `run ${id} was trained by the CLI`, { userMessage: `This run was started from the command line and keeps its checkpoint in its folder: resume it with ${how}` });
+  }
   if (!RESUMABLE.includes(run.status as RunStatus)) {
     throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).` });
   }
@@ -169,7 +173,8 @@ export async function markStaleRunsInterrupted(olderThanMs: number, { db = getDb
 /** The runs a reconcile pass looks at: everything that should be, or may have been, on the queue. */
 export async function listRunsToReconcile({ db = getDb() }: Opts = {}) {
   return db.run.findMany({
-    where: { status: { in: ["queued", "interrupted", ...OWNED] } },
+    // CLI runs are recorded here but trained by their own process: no worker ever queues them.
+    where: { status: { in: ["queued", "interrupted", ...OWNED] }, source: { not: "cli" } },
     select: { id: true, status: true, workerId: true, heartbeatAt: true, autoRestarts: true, jobGen: true, errorMessage: true, updatedAt: true },
     orderBy: { createdAt: "asc" },
   });

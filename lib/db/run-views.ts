@@ -4,6 +4,7 @@
  */
 import type { EditRow, RunDetail, RunListItem, StepDetail, StepRow } from "../contracts/api";
 import { coverageOfRecord } from "../contracts/coverage";
+import { usageByStage } from "../contracts/usage-totals";
 import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
@@ -32,10 +33,9 @@ function parseRecord(json: string): Record<string, unknown> {
 
 export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Promise<RunDetail> {
   const run = await getRun(id, { db });
-  const [steps, versions, usage, backendUsage] = await Promise.all([
+  const [steps, versions, backendUsage] = await Promise.all([
     db.step.findMany({ where: { runId: id }, orderBy: { step: "asc" } }),
     db.skillVersion.findMany({ where: { runId: id }, orderBy: [{ step: "asc" }, { createdAt: "asc" }] }),
-    db.usageStat.findMany({ where: { runId: id }, orderBy: { stage: "asc" } }),
     db.llmUsage.findMany({ where: { runId: id }, orderBy: [{ role: "asc" }, { stage: "asc" }] }),
   ]);
   const base = toListItem(run);
@@ -69,7 +69,8 @@ export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Pro
       gateScore: v.gateScore,
       chars: v.content.length,
     })),
-    usage: usage.map(({ stage, calls, promptTokens, completionTokens }) => ({ stage, calls, promptTokens, completionTokens })),
+    // The same usage rows the run's totals are summed from, so "Tokens by stage" adds up to the header.
+    usage: usageByStage(backendUsage),
     backendUsage: backendUsage.map(({ runId: _r, errorsJson, ...u }) => ({ ...u, errors: JSON.parse(errorsJson) as Record<string, number> })),
   };
 }

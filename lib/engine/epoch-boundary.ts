@@ -15,6 +15,7 @@ import { skillHash } from "./scoring";
 import { saveState, type TrainState } from "./state";
 import { coverageRecord } from "./step-gate";
 import type { Item } from "./types";
+import { ARTIFACT } from "../contracts/artifacts";
 
 export interface BoundaryInput {
   epoch: number;
@@ -100,9 +101,9 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
   }
   await ctx.store.putJson(`${dir}/slow_result.json`, result);
   await ctx.store.putText(skillKey(input.lastStep), st.currentSkill);
-  await ctx.store.putText("best_skill.md", st.bestSkill);
+  await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
   st.slowDoneEpoch = epoch;
-  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard });
+  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
   await saveState(ctx, st);
 }
 

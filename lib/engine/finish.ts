@@ -12,6 +12,7 @@ import { coverageRecord } from "./step-gate";
 import { saveState, type TrainState } from "./state";
 import type { Item, Splits, Trajectory } from "./types";
 import { redactSecrets } from "../contracts/redact";
+import { ARTIFACT } from "../contracts/artifacts";
 
 export type Buckets = Record<string, { total: number; hard_acc: number }>;
 
@@ -64,19 +65,23 @@ async function validateFinal(ctx: RunContext, st: TrainState, items: Item[], out
   const sel = { ...s, cached: false, results: rows, hash: skillHash(st.currentSkill), outcomes, nItems: rows.length, counts: statusCounts(rows) };
   const cmp = compareOnSelection(ctx, st, { sel, gate: score, skill: st.currentSkill }, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" });
   if (cmp.nPaired < cmp.nItems) Object.assign(out, coverageRecord(cmp, "final_selection"));
+  const checked = { type: "finalSelectionChecked" as const, step: st.lastCompletedStep, hard: s.hard, soft: s.soft, gateScore: score, origin: st.currentOrigin, skillHash: sel.hash };
   if (cmp.skipReason !== null) {
     out.final_selection_skip_reason = cmp.skipReason;
+    await ctx.emit({ ...checked, promoted: false, skipReason: cmp.skipReason, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
     return;
   }
-  if (st.bestScore === null || cmp.candidate > cmp.incumbent) {
+  const promoted = st.bestScore === null || cmp.candidate > cmp.incumbent;
+  if (promoted) {
     Object.assign(st, { bestSkill: st.currentSkill, bestScore: score, bestRef: sel.hash, bestStep: st.lastCompletedStep, bestOrigin: st.currentOrigin });
-    await ctx.store.putText("best_skill.md", st.bestSkill);
+    await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
     await saveState(ctx, st);
   }
+  await ctx.emit({ ...checked, promoted, skipReason: null, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
 }
 
 export async function finishTraining(ctx: RunContext, st: TrainState, input: FinishInput): Promise<Record<string, unknown>> {
-  await ctx.store.putText("best_skill.md", st.bestSkill);
+  await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
   const ev = ctx.cfg.evaluation;
   const out: Record<string, unknown> = {
     final_selection_hard: null,
@@ -115,7 +120,7 @@ export async function finishTraining(ctx: RunContext, st: TrainState, input: Fin
     });
   }
   const summary = buildSummary(ctx, st, input, out);
-  await ctx.store.putJson("summary.json", summary);
+  await ctx.store.putJson(ARTIFACT.summary, summary);
   return summary;
 }
 

@@ -8,6 +8,7 @@ import type { RunContext } from "./context";
 import { skillKey } from "./context";
 import type { Outcomes } from "./outcomes";
 import type { StepRecord, TokensByStage } from "./types";
+import { ARTIFACT } from "../contracts/artifacts";
 
 export interface TrainState {
   currentSkill: string;
@@ -128,7 +129,7 @@ export async function saveState(ctx: RunContext, st: TrainState): Promise<void> 
     current_skill: st.currentSkill,
     current_score: st.currentScore,
     current_origin: st.currentOrigin,
-    best_skill_path: "best_skill.md",
+    best_skill_path: ARTIFACT.bestSkill,
     best_skill: st.bestSkill,
     best_score: st.bestScore,
     best_step: st.bestStep,

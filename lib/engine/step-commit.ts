@@ -6,6 +6,7 @@ import { skillKey, stepDir, type RunContext } from "./context";
 import { skillHash } from "./scoring";
 import { HISTORY_KEY, saveState, type TrainState } from "./state";
 import type { StepRecord } from "./types";
+import { ARTIFACT } from "../contracts/artifacts";
 
 export async function commitStep(
   ctx: RunContext,
@@ -26,7 +27,7 @@ export async function commitStep(
   st.lastCompletedStep = rec.step;
   st.history = [...st.history.filter((h) => h.step !== rec.step), rec];
   await ctx.store.putText(skillKey(rec.step), st.currentSkill);
-  await ctx.store.putText("best_skill.md", st.bestSkill);
+  await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
   await ctx.store.putJson(HISTORY_KEY, st.history);
   await ctx.store.putJson(`${stepDir(rec.step)}/step_record.json`, rec);
   // The event goes out before the commit point: a crash in between re-runs the step from its memos
@@ -44,6 +45,7 @@ export async function commitStep(
     currentScore: st.currentScore ?? 0,
     bestScore: st.bestScore ?? 0,
     bestStep: st.bestStep,
+    bestOrigin: st.bestOrigin,
     tokens: ctx.usage.snapshot(),
   });
   await saveState(ctx, st);

@@ -7,6 +7,7 @@ import { loadRunConfig } from "../config";
 import type { EngineEvent } from "../contracts/events";
 import { MemoryCheckpointStore, runTraining } from "../engine";
 import { prepareRun, type PreparedRun } from "./prepare";
+import { ARTIFACT } from "../contracts/artifacts";
 
 export interface SimRunResult {
   run: PreparedRun;
@@ -31,6 +32,6 @@ export async function simRunPreset(configPath: string, overrides: string[] = [])
     clock: { now: () => (t += 1) },
   });
   const history = (await store.getJson<Array<Record<string, unknown>>>("history.json")) ?? [];
-  const best = (await store.getText("best_skill.md")) ?? "";
+  const best = (await store.getText(ARTIFACT.bestSkill)) ?? "";
   return { run, summary: summary as Record<string, unknown>, history, best, events, store };
 }

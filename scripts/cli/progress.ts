@@ -3,6 +3,7 @@
  * line per phase otherwise (CI logs, pipes).
  */
 import cliProgress from "cli-progress";
+import { originPhrase } from "../../lib/contracts/best";
 import { describeCoverage, describeUnanswered } from "../../lib/contracts/coverage";
 import type { EngineEvent } from "../../lib/contracts/events";
 import type { RolloutPhase } from "../../lib/engine";
@@ -49,7 +50,11 @@ export function describeEvent(e: EngineEvent, totalSteps: number): string | null
     case "stepCommitted":
       return e.action.startsWith("skip") ? `${s(e.step)} ${e.action}` : null;
     case "slowUpdateApplied":
-      return `epoch ${e.epoch}: slow update ${e.action}`;
+      return `epoch ${e.epoch}: slow update ${e.action}${e.selectionHard !== null ? `, selection ${f3(e.selectionHard)}` : ""}`;
+    case "finalSelectionChecked":
+      return e.skipReason !== null
+        ? `final selection check (${originPhrase(e.origin)}): ${f3(e.gateScore)}, not compared: ${e.skipReason}`
+        : `final selection check (${originPhrase(e.origin)}): ${f3(e.gateScore)}${e.promoted ? " — new best" : `, best stays ${e.bestScore === null ? "n/a" : f3(e.bestScore)}`}`;
     case "metaSkillUpdated":
       return `epoch ${e.epoch}: meta skill ${e.action}`;
     case "testScored":
@@ -102,8 +107,13 @@ export function createProgress(opts: { stream?: NodeJS.WriteStream; phaseTotals:
         best = f3(e.bestScore);
         steps.update(e.step, { info: `epoch ${e.epoch} · best ${best} · last ${e.action}` });
       }
+      // A gated slow update or the final selection check can make a new best after the last step.
+      if ((e.type === "slowUpdateApplied" || e.type === "finalSelectionChecked") && e.bestScore !== undefined && e.bestScore !== null) {
+        best = f3(e.bestScore);
+        steps.update({ info: `best ${best}` });
+      }
       const line = describeEvent(e, totalSteps);
-      if (line && (e.type === "gateDecided" || e.type === "slowUpdateApplied" || e.type === "testScored" || e.type === "runFailed")) multi.log(`${line}\n`);
+      if (line && (e.type === "gateDecided" || e.type === "slowUpdateApplied" || e.type === "finalSelectionChecked" || e.type === "testScored" || e.type === "runFailed")) multi.log(`${line}\n`);
     },
     onItem(p) {
       if (p !== current) {

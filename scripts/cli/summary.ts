@@ -2,6 +2,7 @@
  * The end-of-run summary printed by the CLI: baseline → best selection, the three test scores, and
  * calls and tokens per stage.
  */
+import { bestSentence, type BestMeasuredBy } from "../../lib/contracts/best";
 import type { BackendStats } from "../../lib/engine/ports";
 
 type Stats = { calls: number; prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -10,12 +11,23 @@ const fmt = (v: unknown) => (typeof v === "number" ? v.toFixed(3) : "n/a");
 
 export function formatSummary(
   summary: Record<string, unknown>,
-  opts: { outDir: string; simulated: boolean; backends?: Partial<Record<string, BackendStats>> },
+  opts: {
+    outDir: string;
+    simulated: boolean;
+    backends?: Partial<Record<string, BackendStats>>;
+    /** Where the best score was measured; "final_check" when the end-of-run check promoted the final skill. */
+    bestMeasuredBy?: BestMeasuredBy;
+    /** The gate metric of the run (hard, soft, mixed). */
+    metric?: string;
+  },
 ): string {
   const lines: string[] = [];
   lines.push("", "SkillOpt run complete" + (opts.simulated ? " — simulated model: scores are synthetic" : ""));
   lines.push(`  stop reason          ${String(summary.stop_reason ?? "completed")}`);
-  lines.push(`  selection            ${fmt(summary.baseline_selection_hard)} (baseline) → ${fmt(summary.best_selection_hard)} (best, step ${String(summary.best_step)})`);
+  lines.push(`  selection            ${fmt(summary.baseline_selection_hard)} (baseline) → ${fmt(summary.best_selection_hard)} (best)`);
+  const origin = typeof summary.best_origin === "string" ? summary.best_origin : null;
+  const score = typeof summary.best_selection_hard === "number" ? summary.best_selection_hard : null;
+  lines.push(`  ${bestSentence({ score, metric: opts.metric ?? "hard", origin, measuredBy: opts.bestMeasuredBy ?? null })}`);
   if (typeof summary.final_selection_skip_reason === "string") lines.push(`  final skill          not compared with best: ${summary.final_selection_skip_reason}`);
   lines.push(
     `  test                 initial ${fmt(summary.baseline_test_hard)} · best ${fmt(summary.test_hard)} · final ${fmt(summary.final_test_hard)}`,

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
+import type { BestMeasuredBy } from "../../lib/contracts/best";
 import type { RunConfig } from "../../lib/contracts/run-config";
 import { planRun, RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
@@ -15,7 +16,9 @@ import { prepareRun } from "../../lib/runs/prepare";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { costOf, withUserPrices, type PriceTable } from "../../lib/backends/pricing";
 import { resolveRoles } from "../../lib/backends/registry";
+import { errorLine } from "../../lib/contracts/error-line";
 import { createProgress, type Progress } from "./progress";
+import { openRecorder } from "./record";
 import { formatSummary } from "./summary";
 
 export interface TrainArgs {
@@ -23,6 +26,8 @@ export interface TrainArgs {
   overrides: string[];
   out?: string;
   resume?: string;
+  /** Do not record the run in the dashboard's database. */
+  noDb?: boolean;
 }
 
 const RUN_CONFIG = "run_config.yaml";
@@ -82,7 +87,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
   // The machine's own user: any path it names is read. Nothing is written until every check has passed.
   const run = prepareRun({ config, rootDir: cwd, env: process.env, trust: "local", policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
-  planRun(config, run.splits);
+  const plan = planRun(config, run.splits);
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
     throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
@@ -100,6 +105,7 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     longitudinal: config.optimizer.slow_update_samples,
   };
   const progress = createProgress({ phaseTotals });
+
   const ac = new AbortController();
   const onSigint = () => {
     process.stderr.write("\nstopping after the calls in flight… (press Ctrl-C again to force)\n");
@@ -107,6 +113,12 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     ac.abort();
   };
   process.on("SIGINT", onSigint);
+  const onCancel = () => {
+    process.stderr.write("\ncancelled from the dashboard; stopping after the calls in flight…\n");
+    ac.abort();
+  };
+  const db = args.noDb ? null : await openRecorder({ config, run, resolvedYaml: loaded.resolvedYaml, outDir: out, totalSteps: plan.totalSteps, resume: Boolean(args.resume), onCancel });
+  let bestMeasuredBy: BestMeasuredBy | undefined;
   try {
     const summary = await runTraining({
       config,
@@ -116,27 +128,39 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
       optimizer: run.optimizer,
       target: run.target,
       store: new FileCheckpointStore(out),
-      events: { emit: (e) => progress.onEvent(e) },
+      events: {
+        emit: async (e) => {
+          progress.onEvent(e);
+          if (e.type === "finalSelectionChecked" && e.promoted) bestMeasuredBy = "final_check";
+          await db?.recorder.emit(e);
+        },
+      },
       clock: { now: () => Date.now() },
       signal: ac.signal,
       logger: { info: () => {}, warn: (m) => process.stderr.write(`warning: ${m}\n`) },
     });
     progress.stop();
-    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats() }));
+    await db?.recorder.finish("succeeded");
+    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats(), bestMeasuredBy, metric: config.evaluation.gate_metric }));
     return 0;
   } catch (err) {
     progress.stop();
     if (err instanceof RunCancelledError) {
+      if (db?.recorder.cancelRequested) await db.recorder.finish("cancelled", { stopReason: "cancelled by the user" });
+      else await db?.recorder.finish("interrupted", { errorMessage: "stopped from the command line; resume it there with train --resume" });
       process.stderr.write(`interrupted; resume with: npm run skillopt -- train --resume ${out}\n`);
       return 130;
     }
     if (stopRunOf(err) === "pause") {
       const message = err instanceof Error ? err.message : String(err);
+      await db?.recorder.finish("budget_exhausted", { errorMessage: errorLine(err) });
       process.stderr.write(`run paused: ${message}\nresume with a larger budget: npm run skillopt -- train --resume ${out} --cfg-options budget.max_usd=… budget.max_calls=…\n`);
       return 3;
     }
+    await db?.recorder.finish("failed", { errorMessage: errorLine(err) });
     throw err;
   } finally {
     process.removeListener("SIGINT", onSigint);
+    await db?.close();
   }
 }

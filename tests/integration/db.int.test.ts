@@ -11,7 +11,9 @@ import { getRunDetail, getStepDetail } from "../../lib/db/run-views";
 import { claimRun, createRun, getRun, listRuns, requestCancel } from "../../lib/db/runs";
 import { resumeRun } from "../../lib/db/run-recovery";
 import { RunCancelledError, runTraining, skillHash } from "../../lib/engine";
+import { addLlmUsage } from "../../lib/db/llm-usage";
 import { prepareRun } from "../../lib/runs/prepare";
+import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { PROVIDERS, freshDb } from "../helpers/db";
 
 async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
@@ -19,7 +21,7 @@ async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
   const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const id = randomUUID();
   await createRun({ id, name: "t", config, sourceYaml: resolvedYaml, seedSkill: prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 6 }, { db });
-  return { id, config, prepared };
+  return { id, config, prepared, usage: new UsageFlusher(() => prepared.policy.stats()) };
 }
 
 async function train(db: Db, run: Awaited<ReturnType<typeof newRun>>, signal?: AbortSignal, onEvent?: (t: string, step?: number) => void) {
@@ -34,6 +36,8 @@ async function train(db: Db, run: Awaited<ReturnType<typeof newRun>>, signal?: A
     events: {
       emit: async (e) => {
         await persistEngineEvent(run.id, e, skillHash, db);
+        // As the worker does: the backends' usage rows (the source of the run's totals) follow every event.
+        await addLlmUsage(run.id, run.usage.take(), db);
         onEvent?.(e.type, "step" in e ? (e.step as number) : undefined);
       },
     },

@@ -9,6 +9,7 @@ import * as runsRoute from "../../app/api/runs/route";
 import { resetEnvCache } from "../../lib/config/env";
 import { COMMIT_POINT_TYPES, STEP_EVENT_TYPES } from "../../lib/contracts/events";
 import { holdMessage } from "../../lib/contracts/run-recovery";
+import { sumUsage } from "../../lib/contracts/usage-totals";
 import type { Db } from "../../lib/db/client";
 import { createRun, findRun } from "../../lib/db/runs";
 import { listEventsAfter } from "../../lib/db/engine-events";
@@ -141,6 +142,13 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     expect(run).toMatchObject({ workerId: "a5", autoRestarts: 5, stepsDone: 6 });
     expect(await bestSkill(victim)).toBe(await bestSkill(reference));
     expect(await db.step.count({ where: { runId: victim } })).toBe(6);
+    // The read model's totals are the usage rows' sum, and no call a checkpoint kept is lost to a SIGKILL.
+    for (const id of [reference, victim]) {
+      const sum = sumUsage(await db.llmUsage.findMany({ where: { runId: id } }));
+      const row = (await findRun(id))!;
+      expect({ calls: row.calls, promptTokens: row.promptTokens, completionTokens: row.completionTokens }).toEqual({ calls: sum.calls, promptTokens: sum.promptTokens, completionTokens: sum.completionTokens });
+    }
+    expect((await findRun(victim))!.calls).toBeGreaterThanOrEqual((await findRun(reference))!.calls);
   }, 600_000);
 
   it("(e) a resumed run logs workerLost and runResumed, and its log has every step event once", async () => {

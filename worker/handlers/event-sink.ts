@@ -2,10 +2,8 @@
  * The engine's EventSink in the worker: each event is stored with its rows in one transaction, then a
  * wake-up notice goes out on Redis pub/sub so connected browsers read the new rows at once.
  */
-import { costOf, PRICE_TABLE, type PriceTable } from "../../lib/backends/pricing";
 import { errorLine } from "../../lib/contracts/error-line";
 import { STEP_EVENT_TYPES, type EngineEvent } from "../../lib/contracts/events";
-import { getDb } from "../../lib/db/client";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { addLlmUsage } from "../../lib/db/llm-usage";
 import { commitPointKey } from "../../lib/db/resume-events";
@@ -26,10 +24,11 @@ export interface EventSinkOptions {
   /** Commit points already stored (`storedCommitPoints`): a replayed copy is skipped the same way. */
   storedCommits?: ReadonlySet<string>;
   ctx: HandlerContext;
-  roles: Parameters<typeof costOf>[1];
-  /** The run's price table (built-in entries plus its `model.price_table`). */
-  prices?: PriceTable;
-  /** Backend counters (latency, errors, retries, cache hits) flushed at each commit. */
+  /**
+   * Backend counters (calls, tokens, cost, latency, errors, retries, cache hits): flushed after every
+   * stored event and before every checkpoint write (`flushUsage`), so a call whose result the checkpoint
+   * keeps (and a resume will not pay again) is always counted, even after a SIGKILL.
+   */
   usage?: UsageFlusher;
   /** Why the run was stopped, if it was: only the user's cancel is a cancellation. */
   stopCause?: () => StopCause | null;
@@ -48,8 +47,14 @@ function toStored(e: EngineEvent, o: EventSinkOptions): EngineEvent | null {
 
 export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage(): Promise<void> } {
   const { runId, ctx } = o;
-  const flushUsage = async () => {
-    if (o.usage) await addLlmUsage(runId, o.usage.take());
+  // One flush at a time: each takes the increments since the previous one, in order.
+  let chain: Promise<void> = Promise.resolve();
+  const flushUsage = (): Promise<void> => {
+    if (!o.usage) return Promise.resolve();
+    const usage = o.usage;
+    const next = chain.then(() => addLlmUsage(runId, usage.take()));
+    chain = next.catch(() => {});
+    return next;
   };
   return {
     flushUsage,
@@ -58,14 +63,8 @@ export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage()
       const e = toStored(event, o);
       if (!e) return;
       const seq = await persistEngineEvent(runId, e, skillHash);
-      if (e.type === "stepCommitted") {
-        await getDb().run.update({ where: { id: runId }, data: { costUsd: costOf(e.tokens, o.roles, o.prices ?? PRICE_TABLE) } });
-      }
-      if (COMMITS.has(e.type)) await flushUsage();
+      await flushUsage();
       ctx.publish(runId, seq);
     },
   };
 }
-
-/** Events after which the backend counters are written. */
-const COMMITS: ReadonlySet<string> = new Set(["baselineScored", "stepCommitted", "slowUpdateApplied", "metaSkillUpdated", "runCompleted"]);

@@ -39,8 +39,6 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       committedSteps: run.stepsDone,
       storedCommits: await storedCommitPoints(runId),
       ctx,
-      roles: { optimizer: { backend: run.optimizerBackend, model: run.optimizerModel }, target: { backend: run.targetBackend, model: run.targetModel } },
-      prices: prepared.policy.prices,
       usage: new UsageFlusher(() => prepared.policy.stats()),
       stopCause: watch.cause,
     });
@@ -52,7 +50,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       env: prepared.env,
       optimizer: prepared.optimizer,
       target: prepared.target,
-      store: new DbCheckpointStore(runId),
+      store: new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage }),
       events: sink,
       clock: { now: () => Date.now() },
       signal: watch.signal,

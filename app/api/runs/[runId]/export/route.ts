@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RunIdSchema } from "@/lib/contracts/api";
 import { buildBundle, getBestSkill } from "@/lib/db/export";
 import { handle } from "@/lib/http/errors";
+import { ARTIFACT, bundleFileName } from "@/lib/contracts/artifacts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,14 +11,13 @@ export function GET(req: Request, { params }: { params: Promise<{ runId: string 
   return handle("export", async () => {
     const id = RunIdSchema.parse((await params).runId);
     const what = z.enum(["skill", "bundle"]).parse(new URL(req.url).searchParams.get("what") ?? "skill");
-    const short = id.slice(0, 8);
-    if (what === "skill") {
+        if (what === "skill") {
       return new Response(await getBestSkill(id), {
-        headers: { "Content-Type": "text/markdown; charset=utf-8", "Content-Disposition": `attachment; filename="best_skill.md"` },
+        headers: { "Content-Type": "text/markdown; charset=utf-8", "Content-Disposition": `attachment; filename="${ARTIFACT.bestSkill}"` },
       });
     }
     return new Response(Buffer.from(await buildBundle(id)), {
-      headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="skillopt-run-${short}.zip"` },
+      headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${bundleFileName(id)}"` },
     });
   });
 }
