@@ -6,7 +6,6 @@ import { z } from "zod";
 import { BudgetSectionSchema, type RunConfig } from "./run-config";
 import type { BestMeasuredBy } from "./best";
 import type { SelectionCoverage } from "./coverage";
-import type { DatasetFingerprint } from "./datasets";
 
 // ---------- requests ----------
 
@@ -250,64 +249,5 @@ export interface StepDetail {
   currentKnown: boolean;
 }
 
-export interface PresetInfo {
-  path: string; // relative to configs/
-  env: string;
-  title: string;
-  yaml: string;
-  config: RunConfig;
-  initialSkill: string;
-  simulated: boolean;
-  /** The backend and model each role resolves to (aliases and `model.backend` applied by the server). */
-  roles: Record<"optimizer" | "target", { backend: string; model: string }>;
-  error?: string;
-}
-
-export interface BackendInfo {
-  name: string;
-  available: boolean;
-  /** The roles it can play (exec backends drive an agent CLI and can only be the target). */
-  roles: Array<"optimizer" | "target">;
-  /** Why it is unavailable (the missing variable), or a label like "Simulated model — scores are synthetic". */
-  note: string;
-}
-
-export interface EstimatePhase {
-  phase: string;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export interface Estimate {
-  phases: EstimatePhase[];
-  totalCalls: number;
-  totalTokens: number;
-  /** null when a price is unknown for a model in use (never shown as 0). */
-  costUsd: number | null;
-  splitSizes: { train: number; val: number; test: number };
-  /** Hashes of the data file and of each split (absent when they could not be computed). */
-  dataset?: DatasetFingerprint;
-  notes: string[];
-}
-
-export interface CompareResponse {
-  runs: Array<{
-    id: string;
-    name: string;
-    status: string;
-    simulated: boolean;
-    /** The run's read model: the same best score and totals as the run header and the runs list. */
-    bestScore: number | null;
-    bestOrigin: string | null;
-    bestMeasuredBy: BestMeasuredBy | null;
-    gateMetric: string;
-    calls: number;
-    promptTokens: number;
-    completionTokens: number;
-    costUsd: number | null;
-    curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
-  }>;
-  /** Config keys whose values differ between the runs (dotted keys, values as text). */
-  configDiff: Array<{ key: string; values: string[] }>;
-}
+// Presets, backends, the pre-flight estimate and compare live in ./api-setup; re-exported for existing importers.
+export * from "./api-setup";
