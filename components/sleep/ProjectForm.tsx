@@ -51,7 +51,7 @@ export function ProjectForm({ project, onDone }: { project: SleepProjectView | n
           </select>
         </Field>
         {text("transcriptHome", "Transcript home", "The agent's folder (e.g. ~/.claude as an absolute path); empty = the default.")}
-        {text("targetSkillPath", "Target skill file", "Empty = the managed skill under the agent's home.")}
+        {text("targetSkillPath", "Target skill file", "A markdown skill file (.md); empty = the managed skill under the agent's home.")}
         {text("tasksFile", "Reviewed tasks file", "Optional: replay this file (sleep harvest --output) instead of harvesting.")}
         <Field label="Backend" error={fieldError("backend")}>
           <select className={INPUT} value={v.backend} onChange={(e) => set("backend")(e.target.value)} aria-label="Backend">

@@ -63,6 +63,7 @@ describe("Sleep API", () => {
       [{ ...f, backend: "nope" }, "backend"],
       [{ ...f, backend: "handoff" }, "backend"],
       [{ ...f, tasksFile: "/etc/passwd" }, "tasksFile"],
+      [{ ...f, targetSkillPath: join(f.directory as string, ".bashrc") }, "targetSkillPath"],
       [{ ...f, extra: 1 }, ""],
     ];
     for (const [body, field] of cases) {

@@ -47,6 +47,10 @@ export function checkProjectInput(input: SleepProjectInput): void {
   for (const field of ["transcriptHome", "targetSkillPath", "tasksFile"] as const) {
     if (input[field]) insideRoots(field, input[field], roots);
   }
+  // Adopt writes the live skill: a request may name a markdown skill file, never a dotfile or a script.
+  if (input.targetSkillPath && !/\.md$/i.test(input.targetSkillPath)) {
+    throw new AppError("INVALID_REQUEST", `targetSkillPath: ${input.targetSkillPath} is not a markdown skill file (.md); adopt writes this file`, { field: "targetSkillPath" });
+  }
   if (input.tasksFile && !existsSync(input.tasksFile)) throw new AppError("INVALID_REQUEST", `tasksFile: ${input.tasksFile} does not exist`, { field: "tasksFile" });
   if (input.cronPattern) assertCronPattern(input.cronPattern, "cronPattern");
   if (input.enabled && !input.cronPattern) throw new AppError("INVALID_REQUEST", "cronPattern: a schedule that is on needs a cron pattern", { field: "cronPattern" });
