@@ -95,6 +95,12 @@ export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [
       { key: "evaluation.use_gate", label: "Use gate", help: "Off = every candidate is force-accepted (selection is still scored).", kind: bool },
       { key: "evaluation.gate_metric", label: "Gate metric", help: "hard (exact), soft (partial credit) or a weighted mix.", kind: oneOf(GATE_METRICS) },
       { key: "evaluation.gate_mixed_weight", label: "Mixed weight", help: "Weight of the soft score when the gate metric is mixed (0–1).", kind: num(0, 1, 0.05) },
+      {
+        key: "evaluation.gate_rule",
+        label: "Gate rule",
+        help: "strict: accept when strictly higher (the original). significant: also require a significant paired improvement (exact sign test on the items that changed, p < 0.05) — a small selection split then accepts rarely.",
+        kind: oneOf(["strict", "significant"]),
+      },
       { key: "evaluation.gate_patience", label: "Gate patience", help: "Stop after this many rejected candidates in a row; 0 = never.", kind: int(0) },
       {
         key: "evaluation.max_error_share",

@@ -160,6 +160,11 @@ export const EvaluationSectionSchema = z.strictObject({
    * for the gate still to decide; above it the step is skipped (`skip_errors`).
    */
   max_error_share: num.min(0).max(1).default(0.2),
+  /**
+   * strict: accept when the candidate scores strictly higher (the original's rule). significant: also
+   * require the paired improvement to be significant (exact sign test, p < 0.05; lib/engine/gate-evidence.ts).
+   */
+  gate_rule: z.enum(["strict", "significant"]).default("strict"),
 });
 
 export const EnvSectionSchema = z.object({

@@ -150,6 +150,7 @@ async function gateGuidance(
   const scored = { selection_hard: s.hard, selection_soft: s.soft, ...(cur.nPaired < cur.nItems ? coverageRecord(cur) : {}) };
   if (cur.skipReason !== null) return { ...scored, action: "skip_errors", gate_skip_reason: cur.skipReason };
   const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
+  const ev = cur.pairs ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { epoch: opts.epoch }) }) : null;
   const d = decideGate({
     candidateScore: score,
     currentScore: st.currentScore ?? 0,
@@ -159,10 +160,12 @@ async function gateGuidance(
     useGate: true,
     vsCurrent: [cur.candidate, cur.incumbent],
     vsBest: [best.candidate, best.incumbent],
+    requireSignificance: ctx.cfg.evaluation.gate_rule === "significant",
+    significant: ev?.significant,
   });
   if (d.candidateBecomesCurrent) Object.assign(st, { currentSkill: candidate, currentScore: d.currentScore, currentRef: s.hash, currentOrigin: origin });
   if (d.candidateBecomesBest) Object.assign(st, { bestSkill: candidate, bestScore: d.bestScore, bestRef: s.hash, bestStep: d.bestStep, bestOrigin: origin });
-  const evidence = cur.pairs ? { gate_evidence: evidenceRecord(gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { epoch: opts.epoch }) })) } : {};
+  const evidence = ev ? { gate_evidence: evidenceRecord(ev) } : {};
   return { ...scored, action: d.action, ...evidence };
 }
 

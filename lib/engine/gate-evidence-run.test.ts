@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../contracts/events";
-import { testConfig, testDeps } from "./testing";
+import { ScriptedClient, testConfig, testDeps } from "./testing";
 import { wordOptimizer } from "./testing-optimizer";
 import { runTraining } from "./trainer";
 
@@ -35,5 +35,38 @@ describe("gate evidence in a run", () => {
       return deps.eventsSeen.filter((e): e is GateEvent => e.type === "gateDecided").map((g) => g.evidence?.ci95);
     };
     expect(await run()).toEqual(await run());
+  });
+});
+
+describe("evaluation.gate_rule: significant", () => {
+  // An optimizer that always proposes the same one-word rule: it fixes 2 of the 6 selection items.
+  const oneWord = () =>
+    new ScriptedClient((req) =>
+      req.system.startsWith("You are the failure analyst")
+        ? JSON.stringify({ batch_size: 1, patch: { reasoning: "alpha", edits: [{ op: "append", content: "- remember alpha" }] } })
+        : JSON.stringify({ reasoning: "m", edits: [{ op: "append", content: "- remember alpha" }] }),
+    );
+  const firstGate = async (rule: "strict" | "significant") => {
+    const deps = testDeps({ optimizer: oneWord(), config: testConfig({ train: { num_epochs: 1, batch_size: 4 }, evaluation: { gate_rule: rule } }) });
+    await runTraining(deps);
+    return deps.eventsSeen.find((e): e is GateEvent => e.type === "gateDecided")!;
+  };
+
+  it("strict accepts a higher candidate; significant rejects it when two flips are all it has (p = 0.5)", async () => {
+    const strict = await firstGate("strict");
+    expect(strict.candidatePairedScore).toBeGreaterThan(strict.currentPairedScore);
+    expect(strict.evidence).toMatchObject({ improved: 2, regressed: 0, pValue: 0.5, significant: false });
+    expect(strict.action).toBe("accept_new_best");
+    const significant = await firstGate("significant");
+    expect(significant.evidence).toMatchObject({ improved: 2, significant: false });
+    expect(significant.action).toBe("reject");
+  });
+
+  it("a significant improvement is still accepted under the significant rule", async () => {
+    const deps = testDeps({ optimizer: wordOptimizer(), config: testConfig({ train: { num_epochs: 1, batch_size: 4 }, evaluation: { gate_rule: "significant" } }) });
+    await runTraining(deps);
+    const g = deps.eventsSeen.find((e): e is GateEvent => e.type === "gateDecided")!;
+    expect(g.evidence!.significant).toBe(true);
+    expect(g.action).toBe("accept_new_best");
   });
 });

@@ -181,3 +181,17 @@ describe("decideGate", () => {
     expect(seen).toEqual(new Set(["accept_new_best", "reject"]));
   });
 });
+
+describe("decideGate with gate_rule significant", () => {
+  const base = { candidateScore: 0.6, currentScore: 0.5, bestScore: 0.5, bestStep: 1, step: 2, useGate: true };
+  it("a strictly higher candidate is accepted only when its improvement is significant", () => {
+    expect(decideGate({ ...base, requireSignificance: true, significant: false }).action).toBe("reject");
+    expect(decideGate({ ...base, requireSignificance: true }).action).toBe("reject");
+    expect(decideGate({ ...base, requireSignificance: true, significant: true }).action).toBe("accept_new_best");
+    expect(decideGate({ ...base, significant: false }).action).toBe("accept_new_best");
+  });
+  it("does not change an ungated run or a candidate that is not higher", () => {
+    expect(decideGate({ ...base, useGate: false, requireSignificance: true, significant: false }).action).toBe("force_accept");
+    expect(decideGate({ ...base, candidateScore: 0.5, requireSignificance: true, significant: true }).action).toBe("reject");
+  });
+});

@@ -112,6 +112,10 @@ export interface DecideGateOptions {
    */
   vsCurrent?: readonly [number, number];
   vsBest?: readonly [number, number];
+  /** `evaluation.gate_rule: significant`: a gated candidate must also be a significant improvement. */
+  requireSignificance?: boolean;
+  /** Whether the paired improvement over the current skill is significant (gate evidence). */
+  significant?: boolean;
 }
 
 /**
@@ -133,7 +137,7 @@ export function decideGate(opts: DecideGateOptions): Readonly<GateDecision> {
       candidateBecomesCurrent: true,
       candidateBecomesBest: beatsBest,
     };
-  } else if (cc > cur) {
+  } else if (cc > cur && (!opts.requireSignificance || opts.significant === true)) {
     decision = {
       action: beatsBest ? "accept_new_best" : "accept",
       currentScore: c,

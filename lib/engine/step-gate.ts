@@ -55,6 +55,7 @@ export async function scoreAndGate(
   const before = st.currentScore ?? 0;
   const cur = compareOnSelection(ctx, st, cand, { score: before, skill: st.currentSkill, ref: st.currentRef });
   let action: GateResult["action"] = "skip_errors";
+  const evidence = cur.pairs && cur.skipReason === null ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) }) : null;
   if (cur.skipReason === null) {
     const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
     const d = decideGate({
@@ -66,6 +67,8 @@ export async function scoreAndGate(
       useGate: ctx.cfg.evaluation.use_gate,
       vsCurrent: [cur.candidate, cur.incumbent],
       vsBest: [best.candidate, best.incumbent],
+      requireSignificance: ctx.cfg.evaluation.gate_rule === "significant",
+      significant: evidence?.significant,
     });
     applyDecision(st, d, { candidate, hash: sel.hash, step });
     action = d.action;
@@ -81,7 +84,6 @@ export async function scoreAndGate(
     current_paired_score: cur.incumbent,
   });
   if (cur.skipReason !== null) rec.gate_skip_reason = cur.skipReason;
-  const evidence = cur.pairs && cur.skipReason === null ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) }) : null;
   if (evidence) rec.gate_evidence = evidenceRecord(evidence);
   await ctx.emit({
     type: "gateDecided",
