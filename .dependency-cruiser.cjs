@@ -53,7 +53,9 @@ module.exports = {
       name: "backends-envs-no-infra",
       severity: "error",
       from: { path: "^lib/(backends|envs)/", pathNot: SIM_RUN_TESTS },
-      to: { path: ["^lib/(db|queue|runs)/", "^(app|components|worker)/", "node_modules/(next|bullmq|ioredis|@prisma)/"] },
+      to: {
+        path: ["^lib/(db|queue|runs)/", "^(app|components|worker)/", "node_modules/(next|bullmq|ioredis|@prisma)/"],
+      },
     },
     {
       name: "config-no-runtime",
@@ -75,10 +77,17 @@ module.exports = {
     },
     {
       name: "sleep-no-infra",
-      comment: "SkillOpt-Sleep's core is a library: the CLI, the worker and integrations call it; it never reaches the database, the queue, the web app or the scripts",
+      comment:
+        "SkillOpt-Sleep's core is a library: the CLI, the worker and integrations call it; it never reaches the database, the queue, the web app or the scripts",
       severity: "error",
       from: { path: "^lib/sleep/" },
-      to: { path: ["^lib/(db|queue|runs|envs)/", "^(app|components|worker|scripts)/", "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma)/"] },
+      to: {
+        path: [
+          "^lib/(db|queue|runs|envs)/",
+          "^(app|components|worker|scripts)/",
+          "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma)/",
+        ],
+      },
     },
     {
       name: "sleep-engine-pure-parts-only",

@@ -20,7 +20,15 @@ export default defineConfig({
     launchOptions: {
       // Debian's chromium: `npx playwright install` cannot download browsers here.
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
     viewport: { width: 1440, height: 900 },
     screenshot: "only-on-failure",
@@ -35,6 +43,10 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     // A killed worker's run shows as interrupted after 6 s instead of 45 s.
     // Sleep projects made by e2e/sleep.spec.ts live under this folder (the only one the dashboard may name).
-    env: { ...(process.env as Record<string, string>), SKILLOPT_STALE_AFTER_MS: "6000", SKILLOPT_SLEEP_ROOTS: SLEEP_E2E_ROOT },
+    env: {
+      ...(process.env as Record<string, string>),
+      SKILLOPT_STALE_AFTER_MS: "6000",
+      SKILLOPT_SLEEP_ROOTS: SLEEP_E2E_ROOT,
+    },
   },
 });

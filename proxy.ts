@@ -15,7 +15,13 @@ function guardConfig(): GuardConfig {
   const e = env();
   const key = `${e.SKILLOPT_HOST ?? ""}|${e.SKILLOPT_ALLOWED_HOSTS.join(",")}|${e.SKILLOPT_AUTH_TOKEN ?? ""}`;
   if (cached?.key !== key) {
-    cached = { key, cfg: { allowed: allowedHosts({ bind: e.SKILLOPT_HOST, extra: e.SKILLOPT_ALLOWED_HOSTS }), token: e.SKILLOPT_AUTH_TOKEN } };
+    cached = {
+      key,
+      cfg: {
+        allowed: allowedHosts({ bind: e.SKILLOPT_HOST, extra: e.SKILLOPT_ALLOWED_HOSTS }),
+        token: e.SKILLOPT_AUTH_TOKEN,
+      },
+    };
   }
   return cached.cfg;
 }
@@ -25,7 +31,8 @@ function escapeHtml(s: string): string {
 }
 
 function denied(req: NextRequest, status: number, code: string, message: string): NextResponse {
-  const wantsPage = !req.nextUrl.pathname.startsWith("/api/") && (req.headers.get("accept") ?? "").includes("text/html");
+  const wantsPage =
+    !req.nextUrl.pathname.startsWith("/api/") && (req.headers.get("accept") ?? "").includes("text/html");
   if (!wantsPage) return NextResponse.json({ error: { code, message } }, { status });
   const html = `<!doctype html><meta charset="utf-8"><title>SkillOpt: ${status}</title><p>${escapeHtml(message)}</p>`;
   return new NextResponse(html, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
@@ -50,7 +57,12 @@ export function proxy(req: NextRequest) {
   // Lax, not Strict: browsers withhold Strict cookies from a navigation another site started (a login link
   // in a wiki or chat), redirects included, so that login would land on a 401. Writes stay protected by
   // the Origin check, and the Host allow-list keeps other sites' names out.
-  res.cookies.set(TOKEN_COOKIE, decision.token, { httpOnly: true, sameSite: "lax", secure: decision.secure, path: "/" });
+  res.cookies.set(TOKEN_COOKIE, decision.token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: decision.secure,
+    path: "/",
+  });
   return res;
 }
 

@@ -11,7 +11,13 @@ export default defineConfig({
         resolve: { alias: { "@": root } },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "worker/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "worker/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "components/**/*.test.ts",
+            "*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
         },

@@ -51,7 +51,11 @@ async function request<T>(url: string, init?: RequestInit & { json?: unknown }):
   const { json, ...rest } = init ?? {};
   const res = await fetch(url, {
     ...rest,
-    headers: { ...(rest.headers as Record<string, string> | undefined), accept: "application/json", ...(json === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...(rest.headers as Record<string, string> | undefined),
+      accept: "application/json",
+      ...(json === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: json === undefined ? rest.body : JSON.stringify(json),
   });
   if (!res.ok) throw await toApiError(res);
@@ -68,9 +72,12 @@ async function toApiError(res: Response): Promise<ApiError> {
   }
   const parsed = ErrorBodySchema.safeParse(body);
   if (parsed.success) return new ApiError({ status: res.status, ...parsed.data.error });
-  return new ApiError({ status: res.status, code: `HTTP_${res.status}`, message: `${res.status} ${res.statusText || "request failed"}` });
+  return new ApiError({
+    status: res.status,
+    code: `HTTP_${res.status}`,
+    message: `${res.status} ${res.statusText || "request failed"}`,
+  });
 }
-
 
 export interface RunFilters {
   status?: string;
@@ -98,7 +105,11 @@ export const api = {
   },
   /** `idempotencyKey`: the same key for a retried submission answers with the run it created (never a second one). */
   createRun(input: CreateRunInput, idempotencyKey?: string): Promise<CreateRunResponse> {
-    return request("/api/runs", { method: "POST", json: input, headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : undefined });
+    return request("/api/runs", {
+      method: "POST",
+      json: input,
+      headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : undefined,
+    });
   },
   estimateRun(input: CreateRunInput, signal?: AbortSignal): Promise<Estimate> {
     return request("/api/runs/estimate", { method: "POST", json: input, signal });

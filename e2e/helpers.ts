@@ -20,7 +20,13 @@ export interface WorkerProc {
 /** A worker with short lock and stall intervals, so a killed worker's run is taken over within seconds. */
 export function startWorker(id: string): WorkerProc {
   const proc = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-    env: { ...process.env, WORKER_ID: id, WORKER_LOCK_MS: "4000", WORKER_STALLED_INTERVAL_MS: "1500", WORKER_CONCURRENCY: "2" },
+    env: {
+      ...process.env,
+      WORKER_ID: id,
+      WORKER_LOCK_MS: "4000",
+      WORKER_STALLED_INTERVAL_MS: "1500",
+      WORKER_CONCURRENCY: "2",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -51,13 +57,22 @@ export function testDb(): Db {
   return createDb(process.env.DATABASE_URL!);
 }
 
-export async function createRunViaApi(request: APIRequestContext, overrides: Record<string, string | number | boolean>, name = `e2e ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+export async function createRunViaApi(
+  request: APIRequestContext,
+  overrides: Record<string, string | number | boolean>,
+  name = `e2e ${Math.random().toString(36).slice(2, 8)}`,
+): Promise<string> {
   const res = await request.post("/api/runs", { data: { preset: "searchqa/sample.yaml", overrides, name } });
   if (res.status() !== 201) throw new Error(`create run failed: ${res.status()} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
 
-export async function waitForStatus(request: APIRequestContext, id: string, status: string, timeoutMs = 90_000): Promise<void> {
+export async function waitForStatus(
+  request: APIRequestContext,
+  id: string,
+  status: string,
+  timeoutMs = 90_000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const r = (await (await request.get(`/api/runs/${id}`)).json()) as { status: string };

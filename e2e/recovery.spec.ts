@@ -11,13 +11,17 @@ const startWorker = (id: string) => {
 test.afterEach(async ({}, testInfo) => {
   const workers = started.splice(0);
   if (testInfo.status !== testInfo.expectedStatus) {
-    for (const [i, w] of workers.entries()) await testInfo.attach(`worker-${i}.log`, { body: w.log(), contentType: "text/plain" });
+    for (const [i, w] of workers.entries())
+      await testInfo.attach(`worker-${i}.log`, { body: w.log(), contentType: "text/plain" });
     console.log(workers.map((w) => w.log()).join("\n---\n"));
   }
   await Promise.all(workers.map((w) => w.kill("SIGKILL")));
 });
 
-test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run ends with the best skill of an uninterrupted run", async ({ page, request }) => {
+test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run ends with the best skill of an uninterrupted run", async ({
+  page,
+  request,
+}) => {
   const overrides = { "train.num_epochs": 2, "model.sim_latency_ms": 20 };
   const first = startWorker("e2e-doomed");
   await first.ready;
@@ -26,13 +30,17 @@ test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run e
   const victim = await createRunViaApi(request, overrides, "killed mid-run");
   await page.goto(`/runs/${victim}`);
   const db = testDb();
-  await expect.poll(async () => (await db.run.findUnique({ where: { id: victim } }))!.stepsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => (await db.run.findUnique({ where: { id: victim } }))!.stepsDone, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(2);
   await first.kill("SIGKILL");
   const second = startWorker("e2e-replacement");
   await second.ready;
   await expect(page.getByTestId("run-status")).toHaveText(/succeeded/i, { timeout: 90_000 });
   const [ref, got] = await Promise.all(
-    [reference, victim].map((runId) => db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } })),
+    [reference, victim].map((runId) =>
+      db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }),
+    ),
   );
   expect(got!.value).toBe(ref!.value);
   const run = await db.run.findUnique({ where: { id: victim } });
@@ -44,12 +52,17 @@ test("[RECOVERY]: a worker killed with SIGKILL mid-run is replaced and the run e
   await second.kill();
 });
 
-test("[RECOVERY]: a run whose worker died shows as interrupted with a resume button, and resumes", async ({ page, request }) => {
+test("[RECOVERY]: a run whose worker died shows as interrupted with a resume button, and resumes", async ({
+  page,
+  request,
+}) => {
   const doomed = startWorker("e2e-lonely");
   await doomed.ready;
   const id = await createRunViaApi(request, { "model.sim_latency_ms": 30 }, "interrupted then resumed");
   const db = testDb();
-  await expect.poll(async () => (await db.run.findUnique({ where: { id } }))!.stepsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(async () => (await db.run.findUnique({ where: { id } }))!.stepsDone, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(1);
   await doomed.kill("SIGKILL");
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId("run-status")).toHaveText(/interrupted/i, { timeout: 30_000 });

@@ -14,11 +14,16 @@ test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus) console.log(`worker log:\n${worker.log()}`);
 });
 
-test("[RUNS]: creating a run from the form opens its page, and the curves gain points without a reload", async ({ page }) => {
+test("[RUNS]: creating a run from the form opens its page, and the curves gain points without a reload", async ({
+  page,
+}) => {
   await page.goto("/runs/new");
   await expect(page.getByTestId("new-run-form")).toBeVisible();
   await expect(page.getByText("Simulated model — scores are synthetic").first()).toBeVisible();
-  await page.getByLabel(/epochs/i).first().fill("2");
+  await page
+    .getByLabel(/epochs/i)
+    .first()
+    .fill("2");
   await page.getByLabel(/simulated latency/i).fill("25");
   await shot(page, "new-run");
   await page.getByTestId("submit-run").click();
@@ -32,7 +37,10 @@ test("[RUNS]: creating a run from the form opens its page, and the curves gain p
   await shot(page, "run");
 });
 
-test("[RUNS]: a rejected step shows the side-by-side diff, its edits and the flipped items", async ({ page, request }) => {
+test("[RUNS]: a rejected step shows the side-by-side diff, its edits and the flipped items", async ({
+  page,
+  request,
+}) => {
   const id = await createRunViaApi(request, {});
   await waitForStatus(request, id, "succeeded");
   const db = testDb();
@@ -52,7 +60,10 @@ test("[EXPORT]: the downloaded best_skill.md has exactly the bytes in the databa
   const id = await createRunViaApi(request, { "train.num_epochs": 1 });
   await waitForStatus(request, id, "succeeded");
   await page.goto(`/runs/${id}`);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-best-skill").click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("download-best-skill").click(),
+  ]);
   expect(download.suggestedFilename()).toBe("best_skill.md");
   const path = await download.path();
   const { readFileSync } = await import("node:fs");
@@ -62,7 +73,10 @@ test("[EXPORT]: the downloaded best_skill.md has exactly the bytes in the databa
   expect(readFileSync(path!, "utf8")).toBe(row!.content);
 });
 
-test("[EXPORT]: the download buttons work at the first moment they are enabled (right after the baseline)", async ({ page, request }) => {
+test("[EXPORT]: the download buttons work at the first moment they are enabled (right after the baseline)", async ({
+  page,
+  request,
+}) => {
   // Slow enough that the first step is far from committed when the baseline makes the buttons appear.
   const id = await createRunViaApi(request, { "model.sim_latency_ms": 40, "train.num_epochs": 30 });
   await page.goto(`/runs/${id}`);
@@ -73,7 +87,10 @@ test("[EXPORT]: the download buttons work at the first moment they are enabled (
   expect(download.suggestedFilename()).toBe("best_skill.md");
   const { readFileSync } = await import("node:fs");
   const text = readFileSync((await download.path())!, "utf8");
-  const [bundle] = await Promise.all([page.waitForEvent("download"), page.locator('a[data-testid="download-bundle"]').click()]);
+  const [bundle] = await Promise.all([
+    page.waitForEvent("download"),
+    page.locator('a[data-testid="download-bundle"]').click(),
+  ]);
   expect(bundle.suggestedFilename()).toMatch(/^skillopt-run-[0-9a-f]{8}\.zip$/);
   const db = testDb();
   const run = await db.run.findUniqueOrThrow({ where: { id } });

@@ -23,8 +23,14 @@ test.afterAll(() => {
 
 function writtenState(): string[] {
   const walk = (dir: string, rel = ""): string[] =>
-    !existsSync(dir) ? [] : readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
-  return walk(join(process.cwd(), ".skillopt")).filter((p) => !/\.db(-wal|-shm|-journal)?$/.test(p)).sort();
+    !existsSync(dir)
+      ? []
+      : readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`],
+        );
+  return walk(join(process.cwd(), ".skillopt"))
+    .filter((p) => !/\.db(-wal|-shm|-journal)?$/.test(p))
+    .sort();
 }
 
 const attempts: Array<[string, string, Record<string, unknown>]> = [
@@ -32,16 +38,40 @@ const attempts: Array<[string, string, Record<string, unknown>]> = [
   ["env.skill_init", "searchqa/sample.yaml", { "env.skill_init": "/etc/passwd" }],
   ["env.data_path", "custom/sample.yaml", { "env.data_path": join(outside, "keys.json") }],
   ["env.data_path", "custom/sample.yaml", { "env.data_path": link }],
-  ["model.codex_exec_path", "searchqa/sample.yaml", { "model.target_backend": "codex-exec", "model.codex_exec_path": "/bin/sh" }],
-  ["model.claude_code_exec_path", "searchqa/sample.yaml", { "model.target_backend": "claude-code-exec", "model.claude_code_exec_path": "/bin/sh" }],
-  ["model.openai_base_url", "searchqa/sample.yaml", { "model.backend": "openai", "model.openai_base_url": "http://evil.example/v1" }],
-  ["model.target_anthropic_base_url", "searchqa/sample.yaml", { "model.target_backend": "anthropic", "model.target_anthropic_base_url": "http://evil.example" }],
-  ["env.search_auth_env", "officeqa/sample.yaml", { "env.search_mode": "custom_search", "env.search_auth_env": "OPENAI_API_KEY" }],
+  [
+    "model.codex_exec_path",
+    "searchqa/sample.yaml",
+    { "model.target_backend": "codex-exec", "model.codex_exec_path": "/bin/sh" },
+  ],
+  [
+    "model.claude_code_exec_path",
+    "searchqa/sample.yaml",
+    { "model.target_backend": "claude-code-exec", "model.claude_code_exec_path": "/bin/sh" },
+  ],
+  [
+    "model.openai_base_url",
+    "searchqa/sample.yaml",
+    { "model.backend": "openai", "model.openai_base_url": "http://evil.example/v1" },
+  ],
+  [
+    "model.target_anthropic_base_url",
+    "searchqa/sample.yaml",
+    { "model.target_backend": "anthropic", "model.target_anthropic_base_url": "http://evil.example" },
+  ],
+  [
+    "env.search_auth_env",
+    "officeqa/sample.yaml",
+    { "env.search_mode": "custom_search", "env.search_auth_env": "OPENAI_API_KEY" },
+  ],
   ["env.split_output_dir", "custom/sample.yaml", { "env.split_output_dir": join(outside, "made-by-request") }],
   ["train.num_epochs", "searchqa/sample.yaml", { "train.num_epochs": 1e9 }],
 ];
 
-async function refused(request: APIRequestContext, path: string, data: unknown): Promise<{ field?: string; message: string }> {
+async function refused(
+  request: APIRequestContext,
+  path: string,
+  data: unknown,
+): Promise<{ field?: string; message: string }> {
   const res = await request.post(path, { data });
   const text = await res.text();
   expect(res.status(), text).toBe(422);
@@ -49,7 +79,9 @@ async function refused(request: APIRequestContext, path: string, data: unknown):
   return (JSON.parse(text) as { error: { field?: string; message: string } }).error;
 }
 
-test("[SECURITY]: config keys naming files, programs, endpoints and outputs are refused over HTTP, writing nothing", async ({ request }) => {
+test("[SECURITY]: config keys naming files, programs, endpoints and outputs are refused over HTTP, writing nothing", async ({
+  request,
+}) => {
   const db = testDb();
   try {
     const rows = await db.run.count();
@@ -72,8 +104,16 @@ test("[SECURITY]: config keys naming files, programs, endpoints and outputs are 
 });
 
 test("[SECURITY]: the messages say what to do and name no file content", async ({ request }) => {
-  const read = await refused(request, "/api/runs", { preset: "searchqa/sample.yaml", overrides: { "env.skill_init": "/etc/passwd" } });
-  expect(read.message).toMatch(/^env\.skill_init: \/etc\/passwd is outside the folders the dashboard may read \(configs\/, data\/, \.skillopt\/uploads\//);
-  const exec = await refused(request, "/api/runs", { preset: "searchqa/sample.yaml", overrides: { "model.codex_exec_path": "/bin/sh" } });
+  const read = await refused(request, "/api/runs", {
+    preset: "searchqa/sample.yaml",
+    overrides: { "env.skill_init": "/etc/passwd" },
+  });
+  expect(read.message).toMatch(
+    /^env\.skill_init: \/etc\/passwd is outside the folders the dashboard may read \(configs\/, data\/, \.skillopt\/uploads\//,
+  );
+  const exec = await refused(request, "/api/runs", {
+    preset: "searchqa/sample.yaml",
+    overrides: { "model.codex_exec_path": "/bin/sh" },
+  });
   expect(exec.message).toMatch(/set it in the server's environment or a config file under configs\//);
 });

@@ -21,7 +21,15 @@ function fixture() {
   mkdirSync(project);
   const claude = join(dir, "claude");
   cpSync(resolve("lib/sleep/harvest/fixtures/claude"), claude, { recursive: true });
-  const tasksFile = writeTasksFile(join(dir, "tasks.json"), { ...makeTasksPayload(PERSONAS.researcher(), { project, transcriptSource: "claude", nSessions: 0, targetSkillPath: "" }), reviewed: true });
+  const tasksFile = writeTasksFile(join(dir, "tasks.json"), {
+    ...makeTasksPayload(PERSONAS.researcher(), {
+      project,
+      transcriptSource: "claude",
+      nSessions: 0,
+      targetSkillPath: "",
+    }),
+    reviewed: true,
+  });
   return { name: `e2e ${dir.slice(-6)}`, project, claude, tasksFile };
 }
 
@@ -41,7 +49,10 @@ test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus) console.log(`worker log:\n${worker.log()}`);
 });
 
-test("[SLEEP]: a project made in the form runs a night from the dashboard; its diff and gate table show, and adopt writes the live skill exactly as staged", async ({ page, request }) => {
+test("[SLEEP]: a project made in the form runs a night from the dashboard; its diff and gate table show, and adopt writes the live skill exactly as staged", async ({
+  page,
+  request,
+}) => {
   const f = fixture();
   await page.goto("/sleep");
   await page.getByRole("link", { name: "Sleep" }).first().click();
@@ -80,9 +91,14 @@ test("[SLEEP]: a project made in the form runs a night from the dashboard; its d
   await expect(page.getByTestId("sleep-nights")).toContainText(f.name);
 });
 
-test("[SLEEP]: adopt refuses a night whose live skill was edited after the night started, and the edit stays", async ({ page, request }) => {
+test("[SLEEP]: adopt refuses a night whose live skill was edited after the night started, and the edit stays", async ({
+  page,
+  request,
+}) => {
   const f = fixture();
-  const res = await request.post("/api/sleep/projects", { data: { name: f.name, directory: f.project, transcriptHome: f.claude, tasksFile: f.tasksFile } });
+  const res = await request.post("/api/sleep/projects", {
+    data: { name: f.name, directory: f.project, transcriptHome: f.claude, tasksFile: f.tasksFile },
+  });
   expect(res.status()).toBe(201);
   await page.goto("/sleep");
   await page.getByTestId("sleep-project").filter({ hasText: f.name }).getByRole("button", { name: "Run now" }).click();

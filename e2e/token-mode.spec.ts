@@ -25,7 +25,9 @@ function freePort(): Promise<number> {
 
 async function waitUntilServing(deadline: number): Promise<void> {
   for (;;) {
-    const res = await rawRequest({ port, path: "/api/backends", headers: { authorization: `Bearer ${TOKEN}` } }).catch(() => null);
+    const res = await rawRequest({ port, path: "/api/backends", headers: { authorization: `Bearer ${TOKEN}` } }).catch(
+      () => null,
+    );
     if (res?.status === 200) return;
     if (server.exitCode !== null) throw new Error(`token-mode dashboard exited (${server.exitCode}):\n${log}`);
     if (Date.now() > deadline) throw new Error(`token-mode dashboard did not start:\n${log}`);
@@ -52,7 +54,9 @@ test.afterAll(async () => {
   await exited;
 });
 
-test("[AUTH]: opening /?token=… in a browser sets the cookie, lands on the runs page, and the API then answers", async ({ browser }) => {
+test("[AUTH]: opening /?token=… in a browser sets the cookie, lands on the runs page, and the API then answers", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
   const page = await context.newPage();
   const response = await page.goto(`/?token=${TOKEN}`);

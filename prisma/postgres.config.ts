@@ -10,7 +10,8 @@ export default defineConfig({
   schema: "postgres/schema.prisma",
   migrations: { path: "postgres/migrations" },
   adapter: async () => {
-    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error("DATABASE_URL must be postgresql://... for prisma/postgres.config.ts");
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new Error("DATABASE_URL must be postgresql://... for prisma/postgres.config.ts");
     return new PrismaPgForCli(url);
   },
 });

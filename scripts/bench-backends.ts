@@ -20,14 +20,20 @@ import { FileCheckpointStore } from "../lib/runs/file-store";
 import { prepareRun } from "../lib/runs/prepare";
 import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
 
-const { values } = parseArgs({ options: { epochs: { type: "string", default: "2" }, items: { type: "string", default: "400" } } });
+const { values } = parseArgs({
+  options: { epochs: { type: "string", default: "2" }, items: { type: "string", default: "400" } },
+});
 const EPOCHS = Number(values.epochs);
 const N = Number(values.items);
 const CONCURRENCY = 16;
 
 const sample = searchQaSample();
 const pool = [...sample.train, ...sample.val, ...sample.test];
-const splits: Splits = { train: scaled(N, "tr", pool), val: scaled(N / 2, "va", pool), test: scaled(N / 2, "te", pool) };
+const splits: Splits = {
+  train: scaled(N, "tr", pool),
+  val: scaled(N / 2, "va", pool),
+  test: scaled(N / 2, "te", pool),
+};
 
 interface Outcome {
   wallMs: number;
@@ -42,15 +48,25 @@ interface Outcome {
 }
 
 /** The mock server as its own process (as in real use: the model is not in the engine's process). */
-async function startServer(dir: string, latencyMs: number, faults: MockFaults): Promise<{ url: string; close(): Promise<void> }> {
+async function startServer(
+  dir: string,
+  latencyMs: number,
+  faults: MockFaults,
+): Promise<{ url: string; close(): Promise<void> }> {
   const file = join(dir, "knowledge.json");
-  writeFileSync(file, JSON.stringify({ rules: searchQaSimRules(), items: [...splits.train, ...splits.val, ...splits.test] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ rules: searchQaSimRules(), items: [...splits.train, ...splits.val, ...splits.test] }),
+  );
   const flags = ["--port", "0", "--knowledge", file, "--require-key", "bench-key", "--latency-ms", String(latencyMs)];
-  if (faults.rate429) flags.push("--fault-429", String(faults.rate429), "--retry-after", String(faults.retryAfterSeconds ?? 1));
+  if (faults.rate429)
+    flags.push("--fault-429", String(faults.rate429), "--retry-after", String(faults.retryAfterSeconds ?? 1));
   if (faults.rate500) flags.push("--fault-500", String(faults.rate500));
   if (faults.malformedJsonRate) flags.push("--fault-malformed", String(faults.malformedJsonRate));
   if (faults.seed !== undefined) flags.push("--fault-seed", String(faults.seed));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock-llm-server.ts", ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock-llm-server.ts", ...flags], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -78,7 +94,13 @@ async function scenario(latencyMs: number, faults: MockFaults = {}): Promise<Out
       `env.workers=${CONCURRENCY}`,
       `gradient.analyst_workers=${CONCURRENCY}`,
     ]);
-    const run = prepareRun({ config, rootDir: process.cwd(), trust: "local", env: { OPENAI_API_KEY: "bench-key" }, skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8") });
+    const run = prepareRun({
+      config,
+      rootDir: process.cwd(),
+      trust: "local",
+      env: { OPENAI_API_KEY: "bench-key" },
+      skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8"),
+    });
     const calls: Call[] = [];
     const t0 = performance.now();
     const summary = await runTraining({
@@ -89,7 +111,10 @@ async function scenario(latencyMs: number, faults: MockFaults = {}): Promise<Out
       optimizer: timedClient(run.optimizer, calls),
       target: timedClient(run.target, calls),
       store: new FileCheckpointStore(join(dir, "run")),
-      events: { emit: (e) => void (e.type === "stepCommitted" && process.stderr.write(`\r  step ${e.step} ${e.action.padEnd(16)}`)) },
+      events: {
+        emit: (e) =>
+          void (e.type === "stepCommitted" && process.stderr.write(`\r  step ${e.step} ${e.action.padEnd(16)}`)),
+      },
       clock: { now: () => performance.now() },
     });
     const wallMs = performance.now() - t0;
@@ -105,7 +130,17 @@ async function scenario(latencyMs: number, faults: MockFaults = {}): Promise<Out
       retries += b.total.retries;
     }
     const best = readFileSync(join(dir, "run", "best_skill.md"), "utf8");
-    return { wallMs, boundMs: bound, calls: calls.length, phases, bestHash: skillHash(best), best: summary.best_selection_hard as number, byStage, errors, retries };
+    return {
+      wallMs,
+      boundMs: bound,
+      calls: calls.length,
+      phases,
+      bestHash: skillHash(best),
+      best: summary.best_selection_hard as number,
+      byStage,
+      errors,
+      retries,
+    };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -118,15 +153,39 @@ async function main() {
   console.error(`bench: ${N} train items, ${EPOCHS} epochs, openai backend → mock server, concurrency ${CONCURRENCY}`);
   const fast = await scenario(0);
   const slow = await scenario(200);
-  const faulty = await scenario(200, { rate429: 0.1, retryAfterSeconds: 1, rate500: 0.1, malformedJsonRate: 0.1, seed: 7 });
+  const faulty = await scenario(200, {
+    rate429: 0.1,
+    retryAfterSeconds: 1,
+    rate500: 0.1,
+    malformedJsonRate: 0.1,
+    seed: 7,
+  });
   console.log("\nbench (openai backend through the SDK against the mock LLM server)");
   line("0 ms per call: wall time", `${(fast.wallMs / 1000).toFixed(1)} s for ${fast.calls} calls`);
-  line("200 ms per call: wall / critical-path bound", `${(slow.wallMs / 1000).toFixed(1)} s / ${(slow.boundMs / 1000).toFixed(1)} s`);
+  line(
+    "200 ms per call: wall / critical-path bound",
+    `${(slow.wallMs / 1000).toFixed(1)} s / ${(slow.boundMs / 1000).toFixed(1)} s`,
+  );
   line("ratio (target ≤ 1.05)", (slow.wallMs / slow.boundMs).toFixed(3));
-  line("calls per phase", Object.entries(slow.byStage).map(([s, n]) => `${s} ${n}`).join(", "));
+  line(
+    "calls per phase",
+    Object.entries(slow.byStage)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(", "),
+  );
   line("30 % faults: wall time", `${(faulty.wallMs / 1000).toFixed(1)} s`);
-  line("30 % faults: errors absorbed by retries", `${faulty.retries} retries (${Object.entries(faulty.errors).map(([k, n]) => `${n} ${k} failed`).join(", ") || "no call failed"})`);
-  line("30 % faults: same best skill as fault-free", faulty.bestHash === slow.bestHash ? `yes (${slow.bestHash})` : `NO (${faulty.bestHash} vs ${slow.bestHash})`);
+  line(
+    "30 % faults: errors absorbed by retries",
+    `${faulty.retries} retries (${
+      Object.entries(faulty.errors)
+        .map(([k, n]) => `${n} ${k} failed`)
+        .join(", ") || "no call failed"
+    })`,
+  );
+  line(
+    "30 % faults: same best skill as fault-free",
+    faulty.bestHash === slow.bestHash ? `yes (${slow.bestHash})` : `NO (${faulty.bestHash} vs ${slow.bestHash})`,
+  );
   line("best selection (synthetic)", `${slow.best}`);
   line("peak RSS", `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   if (faulty.bestHash !== slow.bestHash) process.exitCode = 1;

@@ -17,7 +17,13 @@ import { createEnvironment, searchQaSample, searchQaSimRules } from "../lib/envs
 import { FileCheckpointStore } from "../lib/runs/file-store";
 import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
 
-const { values } = parseArgs({ options: { latency: { type: "string", default: "200" }, epochs: { type: "string", default: "4" }, items: { type: "string", default: "400" } } });
+const { values } = parseArgs({
+  options: {
+    latency: { type: "string", default: "200" },
+    epochs: { type: "string", default: "4" },
+    items: { type: "string", default: "400" },
+  },
+});
 const LATENCY = Number(values.latency);
 const EPOCHS = Number(values.epochs);
 const TRAIN = Number(values.items);
@@ -28,7 +34,11 @@ const timed = (c: ModelClient) => timedClient(c, calls);
 async function main() {
   const sample = searchQaSample();
   const pool = [...sample.train, ...sample.val, ...sample.test];
-  const splits: Splits = { train: scaled(TRAIN, "tr", pool), val: scaled(TRAIN / 2, "va", pool), test: scaled(TRAIN / 2, "te", pool) };
+  const splits: Splits = {
+    train: scaled(TRAIN, "tr", pool),
+    val: scaled(TRAIN / 2, "va", pool),
+    test: scaled(TRAIN / 2, "te", pool),
+  };
   const { config } = loadRunConfig("configs/searchqa/default.yaml", [
     "model.backend=sim",
     `train.num_epochs=${EPOCHS}`,
@@ -38,7 +48,17 @@ async function main() {
   ]);
   const knowledge = buildSimKnowledge(searchQaSimRules(), [...splits.train, ...splits.val, ...splits.test]);
   const sim = (role: "optimizer" | "target") =>
-    timed(createSimClient({ role, knowledge, seed: config.train.seed, slipRate: 0.04, unhelpfulRate: 0.25, malformedRate: 0, latencyMs: LATENCY }));
+    timed(
+      createSimClient({
+        role,
+        knowledge,
+        seed: config.train.seed,
+        slipRate: 0.04,
+        unhelpfulRate: 0.25,
+        malformedRate: 0,
+        latencyMs: LATENCY,
+      }),
+    );
   const dir = mkdtempSync(join(tmpdir(), "skillopt-bench-"));
   let steps = 0;
   const t0 = performance.now();
@@ -65,14 +85,19 @@ async function main() {
   const { bound, phases } = criticalPath(calls, CONCURRENCY, LATENCY);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const line = (k: string, v: string) => console.log(`  ${k.padEnd(34)} ${v}`);
-  console.log(`\nbench:engine — ${TRAIN} train items, ${EPOCHS} epochs, ${steps} steps, ${LATENCY} ms per call, concurrency ${CONCURRENCY}`);
+  console.log(
+    `\nbench:engine — ${TRAIN} train items, ${EPOCHS} epochs, ${steps} steps, ${LATENCY} ms per call, concurrency ${CONCURRENCY}`,
+  );
   line("model calls", `${calls.length} in ${phases} sequential phases`);
   line("wall time", `${(wall / 1000).toFixed(1)} s`);
   line("critical-path lower bound", `${(bound / 1000).toFixed(1)} s`);
   line("ratio wall / bound (target ≤ 1.05)", (wall / bound).toFixed(3));
   line("engine time per step (wall − bound)", `${((wall - bound) / Math.max(steps, 1)).toFixed(1)} ms`);
   line("peak RSS (target ≤ 300 MB)", `${rssMb.toFixed(0)} MB`);
-  line("best selection (synthetic)", `${String(summary.baseline_selection_hard)} → ${String(summary.best_selection_hard)}`);
+  line(
+    "best selection (synthetic)",
+    `${String(summary.baseline_selection_hard)} → ${String(summary.best_selection_hard)}`,
+  );
 }
 
 main().catch((err) => {

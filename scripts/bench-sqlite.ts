@@ -13,7 +13,16 @@ import { parseArgs } from "node:util";
 import { closeDb } from "../lib/db/client";
 import { closeQueue } from "../lib/queue/producer";
 import { ensureRedis, freePort } from "./start/redis";
-import { quantile, spawnWorker, startReaders, stopWorker, submitRuns, waitForRuns, workerReady, writerSummary } from "./bench/sqlite-load";
+import {
+  quantile,
+  spawnWorker,
+  startReaders,
+  stopWorker,
+  submitRuns,
+  waitForRuns,
+  workerReady,
+  writerSummary,
+} from "./bench/sqlite-load";
 
 const { values } = parseArgs({
   options: {
@@ -35,11 +44,18 @@ async function main() {
   // A private redis-server, as `npm start` starts one when none answers (nothing answers on a free port).
   const redis = await ensureRedis(`redis://127.0.0.1:${await freePort()}`, { explicit: false, say });
   Object.assign(process.env, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, SKILLOPT_STALE_AFTER_MS: "45000" });
-  const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env: process.env, encoding: "utf8" });
+  const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
+    env: process.env,
+    encoding: "utf8",
+  });
   if (mig.status !== 0) throw new Error(`migrate deploy failed:\n${mig.stdout}\n${mig.stderr}`);
-  say(`${n("runs")} sample runs (${n("epochs")} epoch each), ${n("workers")} workers × concurrency ${n("concurrency")}, ${n("readers")} browser clients; db ${dbUrl.slice(5)}`);
+  say(
+    `${n("runs")} sample runs (${n("epochs")} epoch each), ${n("workers")} workers × concurrency ${n("concurrency")}, ${n("readers")} browser clients; db ${dbUrl.slice(5)}`,
+  );
 
-  const workers = Array.from({ length: n("workers") }, (_, i) => spawnWorker(`bench-w${i}`, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, WORKER_CONCURRENCY: n("concurrency") }));
+  const workers = Array.from({ length: n("workers") }, (_, i) =>
+    spawnWorker(`bench-w${i}`, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, WORKER_CONCURRENCY: n("concurrency") }),
+  );
   await Promise.all(workers.map((w) => workerReady(w)));
   const stopReaders = new AbortController();
   const ids: string[] = [];
@@ -47,7 +63,9 @@ async function main() {
   const t0 = Date.now();
   const body = { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": n("epochs") } };
   const sub = await submitRuns(n("runs"), body, (id) => ids.push(id));
-  say(`submitted ${sub.ids.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${sub.errors.length} refused, ${sub.deferred.length} saved with a 202 because Redis was slow to answer)`);
+  say(
+    `submitted ${sub.ids.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${sub.errors.length} refused, ${sub.deferred.length} saved with a 202 because Redis was slow to answer)`,
+  );
   const outcome = await waitForRuns(sub.ids, { timeoutMs: n("timeout-min") * 60_000, staleMs: 45_000 });
   const wall = (Date.now() - t0) / 1000;
   stopReaders.abort();
@@ -55,13 +73,24 @@ async function main() {
   const stopMs = await Promise.all(workers.map((w) => stopWorker(w)));
 
   say(`finished in ${wall.toFixed(0)} s: ${JSON.stringify(outcome.byStatus)}`);
-  say(`failed runs: ${outcome.byStatus.failed ?? 0}${Object.keys(outcome.failures).length ? `  ${JSON.stringify(outcome.failures)}` : ""}`);
+  say(
+    `failed runs: ${outcome.byStatus.failed ?? 0}${Object.keys(outcome.failures).length ? `  ${JSON.stringify(outcome.failures)}` : ""}`,
+  );
   say(`runs not finished: ${outcome.unfinished.length}; left running without an owner: ${outcome.orphaned.length}`);
   say(`refused creates: ${sub.errors.length}${sub.errors.length ? ` (first: ${sub.errors[0]!.slice(0, 200)})` : ""}`);
-  say(`run duration (started → finished): p50 ${ms(quantile(outcome.durationsMs, 0.5))}, p95 ${ms(quantile(outcome.durationsMs, 0.95))}`);
-  say(`API writes — POST /api/runs: p50 ${ms(quantile(sub.createMs, 0.5))}, p95 ${ms(quantile(sub.createMs, 0.95))}; polling GETs (mark stale + read): p50 ${ms(quantile(readers.stats.pollMs, 0.5))}, p95 ${ms(quantile(readers.stats.pollMs, 0.95))}`);
-  say(`browser clients: ${readers.stats.frames} SSE frames, ${readers.stats.ok} ok responses, ${readers.stats.errors.length} errors${readers.stats.errors.length ? ` (first: ${readers.stats.errors[0]})` : ""}`);
-  for (const [i, w] of workers.entries()) say(`worker ${w.id}: writer ${writerSummary(w) ?? "(no summary)"}; stopped ${stopMs[i] === null ? "only by SIGKILL" : `in ${stopMs[i]} ms`}`);
+  say(
+    `run duration (started → finished): p50 ${ms(quantile(outcome.durationsMs, 0.5))}, p95 ${ms(quantile(outcome.durationsMs, 0.95))}`,
+  );
+  say(
+    `API writes — POST /api/runs: p50 ${ms(quantile(sub.createMs, 0.5))}, p95 ${ms(quantile(sub.createMs, 0.95))}; polling GETs (mark stale + read): p50 ${ms(quantile(readers.stats.pollMs, 0.5))}, p95 ${ms(quantile(readers.stats.pollMs, 0.95))}`,
+  );
+  say(
+    `browser clients: ${readers.stats.frames} SSE frames, ${readers.stats.ok} ok responses, ${readers.stats.errors.length} errors${readers.stats.errors.length ? ` (first: ${readers.stats.errors[0]})` : ""}`,
+  );
+  for (const [i, w] of workers.entries())
+    say(
+      `worker ${w.id}: writer ${writerSummary(w) ?? "(no summary)"}; stopped ${stopMs[i] === null ? "only by SIGKILL" : `in ${stopMs[i]} ms`}`,
+    );
 
   await closeQueue();
   await closeDb();

@@ -17,13 +17,20 @@ import { ensureBuild } from "./start/build";
 import { ensureRedis, freePort } from "./start/redis";
 import { seedBigRun, seedRuns } from "./bench/seed";
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function waitHttp(url: string, ms = 60_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up`);
@@ -35,7 +42,10 @@ async function main() {
   const procs: ChildProcess[] = [];
   const redis = await ensureRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { explicit: false, say });
   try {
-    spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: dbUrl }, stdio: "ignore" });
+    spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
+      env: { ...process.env, DATABASE_URL: dbUrl },
+      stdio: "ignore",
+    });
     const db = createDb(dbUrl);
     say("seeding 1,000 runs and a 1,000-step run with 40,000 evaluation results…");
     await seedRuns(db, 1000);
@@ -43,8 +53,15 @@ async function main() {
     await ensureBuild(say);
     const port = await freePort();
     const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redis.url, NEXT_TELEMETRY_DISABLED: "1" };
-    procs.push(spawn("./node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }));
-    procs.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { env: { ...env, WORKER_CONCURRENCY: "1" }, stdio: "ignore" }));
+    procs.push(
+      spawn("./node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }),
+    );
+    procs.push(
+      spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+        env: { ...env, WORKER_CONCURRENCY: "1" },
+        stdio: "ignore",
+      }),
+    );
     const base = `http://127.0.0.1:${port}`;
     await waitHttp(`${base}/api/backends`);
 
@@ -57,7 +74,10 @@ async function main() {
       if (i >= 5) listTimes.push(performance.now() - t);
     }
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // 2. big run page (warm once, then measure)
     const renderTimes: number[] = [];
@@ -70,7 +90,14 @@ async function main() {
       if (i > 0) renderTimes.push(performance.now() - t);
     }
     // 1. SSE delay
-    const res = await fetch(`${base}/api/runs`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 } }) });
+    const res = await fetch(`${base}/api/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({
+        preset: "searchqa/sample.yaml",
+        overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 },
+      }),
+    });
     const { id } = (await res.json()) as { id: string };
     await page.goto(`${base}/runs/${id}`);
     const openedAt = (await page.evaluate(
@@ -90,19 +117,32 @@ async function main() {
       await new Promise((r2) => setTimeout(r2, 250));
     }
     await new Promise((r) => setTimeout(r, 1500));
-    const arrivals = (await page.evaluate(() => (window as unknown as { arrivals: Array<[number, number]> }).arrivals)) as Array<[number, number]>;
+    const arrivals = (await page.evaluate(
+      () => (window as unknown as { arrivals: Array<[number, number]> }).arrivals,
+    )) as Array<[number, number]>;
     const rows = await db.runEvent.findMany({ where: { runId: id }, select: { seq: true, createdAt: true } });
     const committed = new Map(rows.map((r) => [r.seq, r.createdAt.getTime()]));
     // Only events committed while connected: the catch-up of older rows is not a live delay.
-    const delays = arrivals.filter(([seq]) => (committed.get(seq) ?? 0) > openedAt).map(([seq, at]) => at - committed.get(seq)!);
+    const delays = arrivals
+      .filter(([seq]) => (committed.get(seq) ?? 0) > openedAt)
+      .map(([seq, at]) => at - committed.get(seq)!);
     await browser.close();
     await db.$disconnect();
 
     const line = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
     console.log("\nbench:ui");
-    line(`SSE commit → browser, ${delays.length} events: p50 / p95 (target p95 ≤ 250 ms)`, `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`);
-    line("run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)", `${pct(renderTimes, 50).toFixed(0)} ms (median of ${renderTimes.length}; worst ${Math.max(...renderTimes).toFixed(0)} ms)`);
-    line("GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)", `${pct(listTimes, 50).toFixed(0)} / ${pct(listTimes, 95).toFixed(0)} ms`);
+    line(
+      `SSE commit → browser, ${delays.length} events: p50 / p95 (target p95 ≤ 250 ms)`,
+      `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`,
+    );
+    line(
+      "run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)",
+      `${pct(renderTimes, 50).toFixed(0)} ms (median of ${renderTimes.length}; worst ${Math.max(...renderTimes).toFixed(0)} ms)`,
+    );
+    line(
+      "GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)",
+      `${pct(listTimes, 50).toFixed(0)} / ${pct(listTimes, 95).toFixed(0)} ms`,
+    );
   } finally {
     for (const p of procs) p.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 1000));

@@ -8,7 +8,12 @@ import { blameRun } from "./cli/blame";
 const root = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-cli-blame-"));
 const run = join(tmp, "run");
-const cli = (args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORCE_COLOR: "0" },
+  });
 
 beforeAll(() => {
   const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", run, "--no-db"]);
@@ -31,7 +36,9 @@ describe("skillopt blame", () => {
     const r = cli(["blame", run, "--write"]);
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(join(run, "BLAME.md"), "utf8")).toBe(r.stdout);
-    expect(r.stdout).toMatch(/\| \d+ \| .+ \| step \d+ \(epoch \d, accept_new_best\), edit \d (insert_after|replace|insert_before|append) from (failure|success), support \d+: /);
+    expect(r.stdout).toMatch(
+      /\| \d+ \| .+ \| step \d+ \(epoch \d, accept_new_best\), edit \d (insert_after|replace|insert_before|append) from (failure|success), support \d+: /,
+    );
   });
 
   it("a folder that is not a finished run is a clear error", () => {

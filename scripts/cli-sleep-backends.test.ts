@@ -16,14 +16,32 @@ describe("sleep with an agent CLI backend (fake pi on PATH)", { timeout: 180_000
   const bin = join(tmp, "bin");
   for (const d of [home, project, bin]) mkdirSync(d, { recursive: true });
   // Answers every prompt with one edit and counts its calls; reads the prompt from stdin like the real pi.
-  writeFileSync(join(bin, "pi"), `#!/bin/sh\ncat > /dev/null\necho x >> "${join(tmp, "pi-calls")}"\necho '[{"op":"add","target":"skill","content":"Wrap the final answer in answer tags."}]'\n`);
+  writeFileSync(
+    join(bin, "pi"),
+    `#!/bin/sh\ncat > /dev/null\necho x >> "${join(tmp, "pi-calls")}"\necho '[{"op":"add","target":"skill","content":"Wrap the final answer in answer tags."}]'\n`,
+  );
   chmodSync(join(bin, "pi"), 0o755);
   const tasks = join(tmp, "tasks.json");
-  writeFileSync(tasks, JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed: true, tasks: snakeKeys(PERSONAS.researcher().slice(0, 4)) }));
-  const cli = (args: string[], path: string) => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: home, PATH: path } });
+  writeFileSync(
+    tasks,
+    JSON.stringify({
+      format: "skillopt_sleep.tasks.v1",
+      reviewed: true,
+      tasks: snakeKeys(PERSONAS.researcher().slice(0, 4)),
+    }),
+  );
+  const cli = (args: string[], path: string) =>
+    spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, PATH: path },
+    });
 
   it("a dry-run replays the tasks through the CLI and gates its edits", () => {
-    const r = cli(["dry-run", "--project", project, "--backend", "pi", "--tasks-file", tasks, "--json"], `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`);
+    const r = cli(
+      ["dry-run", "--project", project, "--backend", "pi", "--tasks-file", tasks, "--json"],
+      `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    );
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ n_tasks: 4, accepted: false, staging_dir: "" });
@@ -32,8 +50,13 @@ describe("sleep with an agent CLI backend (fake pi on PATH)", { timeout: 180_000
   });
 
   it("a missing CLI stops before anything runs, naming the executable and its setting (exit 2)", () => {
-    const r = cli(["run", "--project", project, "--backend", "cursor_agent"], `${dirname(process.execPath)}:/usr/bin:/bin`);
+    const r = cli(
+      ["run", "--project", project, "--backend", "cursor_agent"],
+      `${dirname(process.execPath)}:/usr/bin:/bin`,
+    );
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/the Cursor Agent CLI 'cursor-agent' was not found on PATH\. .* Or set cursor_path \(--cursor-path\) to its location\./);
+    expect(r.stderr).toMatch(
+      /the Cursor Agent CLI 'cursor-agent' was not found on PATH\. .* Or set cursor_path \(--cursor-path\) to its location\./,
+    );
   });
 });

@@ -18,13 +18,23 @@ let client: Client;
 
 type Text = { type: string; text: string };
 const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as { content: Text[]; isError?: boolean };
-  return { isError: r.isError === true, texts: r.content.map((c) => c.text), json: () => JSON.parse(r.content[0]!.text) };
+  const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as {
+    content: Text[];
+    isError?: boolean;
+  };
+  return {
+    isError: r.isError === true,
+    texts: r.content.map((c) => c.text),
+    json: () => JSON.parse(r.content[0]!.text),
+  };
 };
 
 beforeAll(async () => {
   for (const d of [home, project, bin]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(bin, "crontab"), `#!/bin/sh\nif [ "$1" = "-l" ]; then [ -f "${table}" ] && cat "${table}" && exit 0; echo "no crontab for tester" >&2; exit 1; fi\ncat > "${table}"\n`);
+  writeFileSync(
+    join(bin, "crontab"),
+    `#!/bin/sh\nif [ "$1" = "-l" ]; then [ -f "${table}" ] && cat "${table}" && exit 0; echo "no crontab for tester" >&2; exit 1; fi\ncat > "${table}"\n`,
+  );
   chmodSync(join(bin, "crontab"), 0o755);
   // The host starts the server the way a user registers it: the wrapper script, in the project folder.
   const transport = new StdioClientTransport({
@@ -45,9 +55,20 @@ afterAll(async () => {
 describe("skillopt sleep mcp (stdio, driven by the SDK client)", { timeout: 180_000 }, () => {
   it("lists the seven sleep tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["sleep_adopt", "sleep_dry_run", "sleep_harvest", "sleep_run", "sleep_schedule", "sleep_status", "sleep_unschedule"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "sleep_adopt",
+      "sleep_dry_run",
+      "sleep_harvest",
+      "sleep_run",
+      "sleep_schedule",
+      "sleep_status",
+      "sleep_unschedule",
+    ]);
     const schedule = tools.find((t) => t.name === "sleep_schedule")!;
-    expect(schedule.inputSchema.properties).toMatchObject({ hour: { type: "integer", minimum: 0, maximum: 23 }, auto_adopt: { type: "boolean" } });
+    expect(schedule.inputSchema.properties).toMatchObject({
+      hour: { type: "integer", minimum: 0, maximum: 23 },
+      auto_adopt: { type: "boolean" },
+    });
     expect(tools.find((t) => t.name === "sleep_adopt")!.inputSchema.properties).toHaveProperty("skills");
   });
 
@@ -59,7 +80,10 @@ describe("skillopt sleep mcp (stdio, driven by the SDK client)", { timeout: 180_
 
   it("dry-run, run and adopt a mock night from a reviewed tasks file, then status shows it", async () => {
     const tasks = join(tmp, "tasks.json");
-    writeFileSync(tasks, JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed: true, tasks: snakeKeys(PERSONAS.researcher()) }));
+    writeFileSync(
+      tasks,
+      JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed: true, tasks: snakeKeys(PERSONAS.researcher()) }),
+    );
     const dry = await call("sleep_dry_run", { tasks_file: tasks, backend: "mock" });
     expect(dry.isError, dry.texts.join("\n")).toBe(false);
     expect(dry.json()).toMatchObject({ staging_dir: "", adopted: false });
@@ -75,12 +99,20 @@ describe("skillopt sleep mcp (stdio, driven by the SDK client)", { timeout: 180_
     expect(adopt.isError, adopt.texts.join("\n")).toBe(false);
     expect(adopt.json()).toMatchObject({ ok: true, staging_dir: night.staging_dir });
     for (const p of adopt.json().updated_paths as string[]) expect(readFileSync(p, "utf8").length).toBeGreaterThan(0);
-    expect((await call("sleep_status", { project })).json()).toMatchObject({ night: 1, latest_staging: night.staging_dir });
+    expect((await call("sleep_status", { project })).json()).toMatchObject({
+      night: 1,
+      latest_staging: night.staging_dir,
+    });
   });
 
   it("harvest writes a tasks file to review", async () => {
     const out = join(tmp, "harvested.json");
-    const r = await call("sleep_harvest", { output: out, source: "claude", claude_home: join(tmp, "no-claude"), lookback_hours: 0 });
+    const r = await call("sleep_harvest", {
+      output: out,
+      source: "claude",
+      claude_home: join(tmp, "no-claude"),
+      lookback_hours: 0,
+    });
     expect(r.isError, r.texts.join("\n")).toBe(false);
     expect(r.json()).toMatchObject({ format: "skillopt_sleep.tasks.v1", reviewed: false, output: out });
     expect(JSON.parse(readFileSync(out, "utf8")).reviewed).toBe(false);
@@ -104,7 +136,10 @@ describe("skillopt sleep mcp (stdio, driven by the SDK client)", { timeout: 180_
     expect(backend.isError).toBe(true);
     expect(backend.texts.join("\n")).toMatch(/unknown backend 'gpt4all'/);
     const unreviewed = join(tmp, "unreviewed.json");
-    writeFileSync(unreviewed, JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed: false, tasks: snakeKeys(PERSONAS.researcher()) }));
+    writeFileSync(
+      unreviewed,
+      JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed: false, tasks: snakeKeys(PERSONAS.researcher()) }),
+    );
     const refused = await call("sleep_run", { tasks_file: unreviewed, backend: "claude" });
     expect(refused.isError).toBe(true);
     expect(refused.texts.join("\n")).toMatch(/exit code 2/);

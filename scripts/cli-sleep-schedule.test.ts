@@ -36,7 +36,11 @@ function world(name: string) {
   const bin = fakeCrontab(dir);
   const table = join(dir, "crontab.txt");
   const cli = (args: string[], path = `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`) => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: home, PATH: path, FAKE_CRONTAB: table, FORCE_COLOR: "0" } });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, PATH: path, FAKE_CRONTAB: table, FORCE_COLOR: "0" },
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   return { dir, home, project, table, cli };
@@ -47,7 +51,18 @@ describe("skillopt sleep schedule / unschedule", { timeout: 120_000 }, () => {
     const w = world("round-trip");
     const mine = "MAILTO=me\n15 * * * * /usr/local/bin/backup --quiet\n";
     writeFileSync(w.table, mine);
-    const first = w.cli(["schedule", "--project", w.project, "--backend", "claude", "--hour", "4", "--minute", "5", "--auto-adopt"]);
+    const first = w.cli([
+      "schedule",
+      "--project",
+      w.project,
+      "--backend",
+      "claude",
+      "--hour",
+      "4",
+      "--minute",
+      "5",
+      "--auto-adopt",
+    ]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/scheduled nightly at 04:05 for .*backend=claude, auto-adopt/);
     const table = readFileSync(w.table, "utf8");
@@ -55,7 +70,9 @@ describe("skillopt sleep schedule / unschedule", { timeout: 120_000 }, () => {
     const lines = table.slice(mine.length).trimEnd().split("\n");
     expect(lines[0]).toBe(CRON_BEGIN);
     expect(lines[2]).toBe(CRON_END);
-    expect(lines[1]).toMatch(/^5 4 \* \* \*  mkdir -p \S+\/\.skillopt-sleep; cd \S+ && \S+ --import tsx scripts\/cli\.ts sleep run --project \S+ --scope invoked --backend claude --auto-adopt >> \S+\/cron\.log 2>&1  # project-sha256=[0-9a-f]{64}$/);
+    expect(lines[1]).toMatch(
+      /^5 4 \* \* \*  mkdir -p \S+\/\.skillopt-sleep; cd \S+ && \S+ --import tsx scripts\/cli\.ts sleep run --project \S+ --scope invoked --backend claude --auto-adopt >> \S+\/cron\.log 2>&1  # project-sha256=[0-9a-f]{64}$/,
+    );
     expect(lines[1]).toContain(`cd ${root} && ${process.execPath} `);
     expect(lines[1]!.endsWith(projectMarker(w.project))).toBe(true);
 
@@ -84,10 +101,17 @@ describe("skillopt sleep schedule / unschedule", { timeout: 120_000 }, () => {
   it("refuses bad input with exit 2 and leaves the crontab alone", () => {
     const w = world("bad");
     writeFileSync(w.table, "0 1 * * * keep\n");
-    expect(w.cli(["schedule", "--project", w.project, "--hour", "24"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--hour must be a whole number from 0 through 23/) });
+    expect(w.cli(["schedule", "--project", w.project, "--hour", "24"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--hour must be a whole number from 0 through 23/),
+    });
     expect(w.cli(["schedule", "--project", w.project, "--minute", "x"]).code).toBe(2);
-    expect(w.cli(["schedule", "--project", `${w.project}/a\tb`]).stderr).toMatch(/project cannot contain control characters/);
-    expect(w.cli(["schedule", "--project", w.project, "--backend", "nope"]).stderr).toMatch(/backend: unknown backend 'nope'/);
+    expect(w.cli(["schedule", "--project", `${w.project}/a\tb`]).stderr).toMatch(
+      /project cannot contain control characters/,
+    );
+    expect(w.cli(["schedule", "--project", w.project, "--backend", "nope"]).stderr).toMatch(
+      /backend: unknown backend 'nope'/,
+    );
     expect(readFileSync(w.table, "utf8")).toBe("0 1 * * * keep\n");
     expect(existsSync(`${w.table}.calls`)).toBe(false); // refused before crontab was even read
   });
@@ -99,16 +123,24 @@ describe("skillopt sleep schedule / unschedule", { timeout: 120_000 }, () => {
     const r = w.cli(["schedule", "--project", w.project], empty);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/crontab was not found on PATH; add this line to your scheduler by hand:\n17 3 \* \* \* /);
-    expect(w.cli(["unschedule", "--project", w.project], empty)).toMatchObject({ code: 1, stdout: expect.stringMatching(/crontab was not found on PATH; nothing to remove/) });
+    expect(w.cli(["unschedule", "--project", w.project], empty)).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/crontab was not found on PATH; nothing to remove/),
+    });
   });
 
   it("a crontab that cannot be read is never overwritten", () => {
     const w = world("unreadable");
     const bin = join(w.dir, "bin");
-    writeFileSync(join(bin, "crontab"), `#!/bin/sh\necho "$*" >> "$FAKE_CRONTAB.calls"\nif [ "$1" = "-l" ]; then echo "crontab: permission denied" >&2; exit 1; fi\ncat > "$FAKE_CRONTAB"\n`);
+    writeFileSync(
+      join(bin, "crontab"),
+      `#!/bin/sh\necho "$*" >> "$FAKE_CRONTAB.calls"\nif [ "$1" = "-l" ]; then echo "crontab: permission denied" >&2; exit 1; fi\ncat > "$FAKE_CRONTAB"\n`,
+    );
     const r = w.cli(["schedule", "--project", w.project]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/crontab -l exited with code 1: crontab: permission denied; the crontab was left as it is/);
+    expect(r.stdout).toMatch(
+      /crontab -l exited with code 1: crontab: permission denied; the crontab was left as it is/,
+    );
     expect(existsSync(w.table)).toBe(false);
   });
 });

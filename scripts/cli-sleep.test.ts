@@ -17,7 +17,11 @@ function world(name: string) {
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
   const cli = (args: string[], env: Record<string, string> = {}) => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: home, FORCE_COLOR: "0", ...env } });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, FORCE_COLOR: "0", ...env },
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   return { home, project, cli };
@@ -25,32 +29,80 @@ function world(name: string) {
 
 function tasksFile(dir: string, reviewed: boolean): string {
   const path = join(dir, "tasks.json");
-  writeFileSync(path, JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed, tasks: snakeKeys(PERSONAS.researcher()) }));
+  writeFileSync(
+    path,
+    JSON.stringify({ format: "skillopt_sleep.tasks.v1", reviewed, tasks: snakeKeys(PERSONAS.researcher()) }),
+  );
   return path;
 }
 
-const RUN_KEYS = ["night", "accepted", "gate_action", "no_edits_reason", "baseline", "candidate", "n_tasks", "n_sessions", "n_accepted_edits", "n_rejected_edits", "edits", "rejected_edits", "gate_no_regression", "gate_trials", "skill_groups", "notes", "staging_dir", "staged_skills", "adopted"];
+const RUN_KEYS = [
+  "night",
+  "accepted",
+  "gate_action",
+  "no_edits_reason",
+  "baseline",
+  "candidate",
+  "n_tasks",
+  "n_sessions",
+  "n_accepted_edits",
+  "n_rejected_edits",
+  "edits",
+  "rejected_edits",
+  "gate_no_regression",
+  "gate_trials",
+  "skill_groups",
+  "notes",
+  "staging_dir",
+  "staged_skills",
+  "adopted",
+];
 
 describe("skillopt sleep experiment", { timeout: 60_000 }, () => {
   const { cli } = world("experiment");
   it("researcher: prints PASS and exits 0 with no key and no network", () => {
     const r = cli(["experiment", "--persona", "researcher", "--assert-improves"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^PASS: nightly consolidation improved the held-out score \(0\.\d+ -> 1\) and the gate blocked the harmful edit\.$/m);
+    expect(r.stdout).toMatch(
+      /^PASS: nightly consolidation improved the held-out score \(0\.\d+ -> 1\) and the gate blocked the harmful edit\.$/m,
+    );
   });
 
   it("programmer --json: the result on stdout, the verdict on stderr", () => {
     const r = cli(["experiment", "--persona", "programmer", "--assert-improves", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(["persona", "backend", "model", "n_tasks", "nights_run", "baseline_holdout", "after_holdout", "lift", "improved", "gate_blocks_harmful", "tokens_used", "final_skill_excerpt", "trace"]);
+    expect(Object.keys(j)).toEqual([
+      "persona",
+      "backend",
+      "model",
+      "n_tasks",
+      "nights_run",
+      "baseline_holdout",
+      "after_holdout",
+      "lift",
+      "improved",
+      "gate_blocks_harmful",
+      "tokens_used",
+      "final_skill_excerpt",
+      "trace",
+    ]);
     expect(j).toMatchObject({ persona: "programmer", backend: "mock", improved: true, gate_blocks_harmful: true });
     expect(j.trace[1]).toMatchObject({ night: 1, action: "accept_new_best", n_edits: 1 });
     expect(r.stderr).toMatch(/^PASS: /m);
   });
 
   it("exits 1 with a FAIL line when nothing improves", () => {
-    const r = cli(["experiment", "--persona", "researcher", "--edit-budget", "1", "--nights", "2", "--assert-improves"]);
+    const r = cli([
+      "experiment",
+      "--persona",
+      "researcher",
+      "--edit-budget",
+      "1",
+      "--nights",
+      "2",
+      "--assert-improves",
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL: the held-out score did not improve/m);
   });
@@ -71,15 +123,46 @@ describe("skillopt sleep run / status / adopt", { timeout: 60_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual([...RUN_KEYS, "tasks_file", "tasks_reviewed"]);
-    expect(j).toMatchObject({ night: 1, accepted: true, gate_action: "accept_new_best", n_tasks: 12, n_accepted_edits: 2, adopted: false, tasks_file: file, tasks_reviewed: false });
-    expect(j.edits[0]).toEqual({ target: "skill", op: "add", content: "Always wrap the final answer in <answer>...</answer> tags.", anchor: "", rationale: expect.any(String) });
+    expect(j).toMatchObject({
+      night: 1,
+      accepted: true,
+      gate_action: "accept_new_best",
+      n_tasks: 12,
+      n_accepted_edits: 2,
+      adopted: false,
+      tasks_file: file,
+      tasks_reviewed: false,
+    });
+    expect(j.edits[0]).toEqual({
+      target: "skill",
+      op: "add",
+      content: "Always wrap the final answer in <answer>...</answer> tags.",
+      anchor: "",
+      rationale: expect.any(String),
+    });
     expect(existsSync(join(j.staging_dir, "manifest.json"))).toBe(true);
 
     const st = w.cli(["status", "--project", w.project, "--json"]);
     expect(st.code, st.stderr).toBe(0);
     const s = JSON.parse(st.stdout);
-    expect(Object.keys(s)).toEqual(["night", "state_path", "project", "history_tail", "latest_staging", "slow_memory_chars", "staged_skills", "adopted_skills", "has_managed_proposal"]);
-    expect(s).toMatchObject({ night: 1, project: w.project, latest_staging: j.staging_dir, has_managed_proposal: true, staged_skills: [] });
+    expect(Object.keys(s)).toEqual([
+      "night",
+      "state_path",
+      "project",
+      "history_tail",
+      "latest_staging",
+      "slow_memory_chars",
+      "staged_skills",
+      "adopted_skills",
+      "has_managed_proposal",
+    ]);
+    expect(s).toMatchObject({
+      night: 1,
+      project: w.project,
+      latest_staging: j.staging_dir,
+      has_managed_proposal: true,
+      staged_skills: [],
+    });
 
     const conflicting = w.cli(["adopt", "--project", w.project, "--skill", "x", "--legacy", "--json"]);
     expect(conflicting.code).toBe(2);
@@ -88,7 +171,13 @@ describe("skillopt sleep run / status / adopt", { timeout: 60_000 }, () => {
     const a = w.cli(["adopt", "--project", w.project, "--json"]);
     expect(a.code, a.stdout).toBe(0);
     const live = join(w.home, ".claude", "skills", "skillopt-sleep-learned", "SKILL.md");
-    expect(JSON.parse(a.stdout)).toEqual({ ok: true, staging_dir: j.staging_dir, mode: "legacy", adopted_skills: [], updated_paths: [live] });
+    expect(JSON.parse(a.stdout)).toEqual({
+      ok: true,
+      staging_dir: j.staging_dir,
+      mode: "legacy",
+      adopted_skills: [],
+      updated_paths: [live],
+    });
     expect(readFileSync(live, "utf8")).toContain("Report arXiv ids in the exact form arXiv:XXXX.XXXXX.");
 
     const again = w.cli(["adopt", "--project", w.project]);
@@ -115,7 +204,10 @@ describe("skillopt sleep run / status / adopt", { timeout: 60_000 }, () => {
     mkdirSync(bin);
     writeFileSync(join(bin, "claude"), "#!/nonexistent/interpreter\n");
     chmodSync(join(bin, "claude"), 0o755);
-    const r = b.cli(["run", "--project", b.project, "--tasks-file", tasksFile(b.project, true), "--backend", "claude", "--json"], { PATH: `${bin}:${process.env.PATH}` });
+    const r = b.cli(
+      ["run", "--project", b.project, "--tasks-file", tasksFile(b.project, true), "--backend", "claude", "--json"],
+      { PATH: `${bin}:${process.env.PATH}` },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: "backend_failed" });
     expect(existsSync(join(b.project, ".skillopt-sleep", "staging", ".latest"))).toBe(false);
@@ -123,10 +215,23 @@ describe("skillopt sleep run / status / adopt", { timeout: 60_000 }, () => {
 
   it("the handoff backend writes its prompts and exits 3", () => {
     const h = world("handoff");
-    const r = h.cli(["run", "--project", h.project, "--tasks-file", tasksFile(h.project, true), "--backend", "handoff", "--json"]);
+    const r = h.cli([
+      "run",
+      "--project",
+      h.project,
+      "--tasks-file",
+      tasksFile(h.project, true),
+      "--backend",
+      "handoff",
+      "--json",
+    ]);
     expect(r.code, r.stderr).toBe(3);
     const j = JSON.parse(r.stdout);
-    expect(j).toEqual({ handoff_pending: expect.any(Number), prompts: join(h.project, ".skillopt-sleep-handoff", "PROMPTS.md"), answers_dir: join(h.project, ".skillopt-sleep-handoff", "answers") });
+    expect(j).toEqual({
+      handoff_pending: expect.any(Number),
+      prompts: join(h.project, ".skillopt-sleep-handoff", "PROMPTS.md"),
+      answers_dir: join(h.project, ".skillopt-sleep-handoff", "answers"),
+    });
     expect(j.handoff_pending).toBeGreaterThan(0);
   });
 
@@ -136,6 +241,8 @@ describe("skillopt sleep run / status / adopt", { timeout: 60_000 }, () => {
     writeFileSync(join(c.home, ".skillopt-sleep", "config.json"), JSON.stringify({ gate_modee: "off" }));
     const r = c.cli(["status", "--project", c.project]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`error: ${join(c.home, ".skillopt-sleep", "config.json")}: unknown key 'gate_modee'; did you mean 'gate_mode'?`);
+    expect(r.stderr.trim()).toBe(
+      `error: ${join(c.home, ".skillopt-sleep", "config.json")}: unknown key 'gate_modee'; did you mean 'gate_mode'?`,
+    );
   });
 });

@@ -16,7 +16,11 @@ afterAll(() => {
 });
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", DATABASE_URL: dbUrl, ...env } });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORCE_COLOR: "0", DATABASE_URL: dbUrl, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -30,7 +34,15 @@ function write(name: string, text: string): string {
 describe("skillopt train", () => {
   it("runs the SearchQA sample offline, writes the original's layout and records the run for the dashboard", async () => {
     const out = join(tmp, "sample");
-    const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=2"]);
+    const r = cli([
+      "train",
+      "--config",
+      "configs/searchqa/sample.yaml",
+      "--out",
+      out,
+      "--cfg-options",
+      "train.num_epochs=2",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("Simulated model — scores are synthetic.");
     expect(r.stderr).toMatch(/\[step 1\/6\] rollout hard/);
@@ -40,33 +52,84 @@ describe("skillopt train", () => {
     expect(r.stdout).toMatch(/test\s+initial 0\.\d{3} · best \d\.\d{3} · final \d\.\d{3}/);
     expect(r.stdout).toMatch(/analyst\s+\d+ calls/);
     // The run is in the dashboard's database with the same totals and best as its summary.json.
-    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as { token_summary: { _total: { calls: number; prompt_tokens: number } }; best_selection_hard: number; best_origin: string };
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as {
+      token_summary: { _total: { calls: number; prompt_tokens: number } };
+      best_selection_hard: number;
+      best_origin: string;
+    };
     const db = createDb(dbUrl);
     try {
-      const runs = await db.run.findMany({ select: { source: true, status: true, calls: true, promptTokens: true, bestScore: true, bestOrigin: true, outDir: true } });
+      const runs = await db.run.findMany({
+        select: {
+          source: true,
+          status: true,
+          calls: true,
+          promptTokens: true,
+          bestScore: true,
+          bestOrigin: true,
+          outDir: true,
+        },
+      });
       expect(runs).toEqual([
-        { source: "cli", status: "succeeded", calls: summary.token_summary._total.calls, promptTokens: summary.token_summary._total.prompt_tokens, bestScore: summary.best_selection_hard, bestOrigin: summary.best_origin, outDir: out },
+        {
+          source: "cli",
+          status: "succeeded",
+          calls: summary.token_summary._total.calls,
+          promptTokens: summary.token_summary._total.prompt_tokens,
+          bestScore: summary.best_selection_hard,
+          bestOrigin: summary.best_origin,
+          outDir: out,
+        },
       ]);
     } finally {
       await db.$disconnect();
     }
-    for (const f of ["best_skill.md", "history.json", "summary.json", "config.json", "runtime_state.json", "skills/skill_v0000.md", "steps/step_0001/step_record.json", "steps/step_0001/rollout/results.jsonl", "selection_eval_baseline/results.jsonl", "test_eval/summary.json"]) {
+    for (const f of [
+      "best_skill.md",
+      "history.json",
+      "summary.json",
+      "config.json",
+      "runtime_state.json",
+      "skills/skill_v0000.md",
+      "steps/step_0001/step_record.json",
+      "steps/step_0001/rollout/results.jsonl",
+      "selection_eval_baseline/results.jsonl",
+      "test_eval/summary.json",
+    ]) {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
     const preds = readdirSync(join(out, "steps/step_0001/rollout/predictions"));
     expect(preds.length).toBe(10);
-    expect(JSON.parse(readFileSync(join(out, "steps/step_0001/rollout/predictions", preds[0]!, "conversation.json"), "utf8")).length).toBeGreaterThan(0);
+    expect(
+      JSON.parse(readFileSync(join(out, "steps/step_0001/rollout/predictions", preds[0]!, "conversation.json"), "utf8"))
+        .length,
+    ).toBeGreaterThan(0);
   });
 
   it("an unreachable dashboard database is one warning line, never a failed run; --no-db does not touch it", () => {
     const out = join(tmp, "no-db-server");
-    const r = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=1"], { DATABASE_URL: "postgresql://nobody:x@127.0.0.1:1/none" });
+    const r = cli(
+      ["train", "--config", "configs/searchqa/sample.yaml", "--out", out, "--cfg-options", "train.num_epochs=1"],
+      { DATABASE_URL: "postgresql://nobody:x@127.0.0.1:1/none" },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split("\n").filter((l) => l.includes("database"))).toHaveLength(1);
     expect(r.stderr).toMatch(/warning: the dashboard database is not available .*kept in its output folder only/);
     expect(existsSync(join(out, "summary.json"))).toBe(true);
     const file = join(tmp, "untouched.db");
-    const n = cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", join(tmp, "no-db"), "--no-db", "--cfg-options", "train.num_epochs=1"], { DATABASE_URL: `file:${file}` });
+    const n = cli(
+      [
+        "train",
+        "--config",
+        "configs/searchqa/sample.yaml",
+        "--out",
+        join(tmp, "no-db"),
+        "--no-db",
+        "--cfg-options",
+        "train.num_epochs=1",
+      ],
+      { DATABASE_URL: `file:${file}` },
+    );
     expect(n.code, n.stderr).toBe(0);
     expect(existsSync(file)).toBe(false);
   });
@@ -82,7 +145,11 @@ describe("skillopt train", () => {
     const opts = ["--cfg-options", "train.num_epochs=2", "model.sim_latency_ms=4"];
     expect(cli(["train", "--config", "configs/searchqa/sample.yaml", "--out", ref, ...opts]).code).toBe(0);
     const out = join(tmp, "interrupted");
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out, ...opts], { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl } });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out, ...opts],
+      { cwd: root, env: { ...process.env, DATABASE_URL: dbUrl } },
+    );
     let err = "";
     let sent = false;
     const code = await new Promise<number | null>((resolve) => {
@@ -102,7 +169,9 @@ describe("skillopt train", () => {
     expect(r.stderr).toMatch(/resuming after step 2 of 6/);
     expect(readFileSync(join(out, "best_skill.md"), "utf8")).toBe(readFileSync(join(ref, "best_skill.md"), "utf8"));
     const strip = (h: Array<Record<string, unknown>>) => h.map(({ wall_time_s, timing, ...rest }) => rest);
-    expect(strip(JSON.parse(readFileSync(join(out, "history.json"), "utf8")))).toEqual(strip(JSON.parse(readFileSync(join(ref, "history.json"), "utf8"))));
+    expect(strip(JSON.parse(readFileSync(join(out, "history.json"), "utf8")))).toEqual(
+      strip(JSON.parse(readFileSync(join(ref, "history.json"), "utf8"))),
+    );
     // The dashboard has one row for the interrupted-and-resumed run: every step once, totals from its usage rows.
     const db = createDb(dbUrl);
     try {
@@ -123,18 +192,80 @@ describe("skillopt train", () => {
 
 describe("bad input: one line, non-zero exit, nothing written", () => {
   const cases: Array<[string, () => string[], RegExp]> = [
-    ["invalid YAML", () => ["--config", write("bad.yaml", "train:\n  batch_size: [1,\n")], /bad\.yaml:\d+:\d+: invalid YAML/],
-    ["unknown key", () => ["--config", write("unknown.yaml", "_base_: " + join(root, "configs/searchqa/sample.yaml") + "\ntrain:\n  batch_sise: 3\n")], /train\.batch_sise.*unknown\.yaml.*did you mean train\.batch_size/],
-    ["wrong type", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "train.batch_size=abc"], /train\.batch_size: .*--cfg-options/],
-    ["circular _base_", () => { write("a.yaml", "_base_: b.yaml\n"); return ["--config", write("b.yaml", "_base_: a.yaml\n")]; }, /circular/],
-    ["missing skill file", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "env.skill_init=nope/missing.md"], /env\.skill_init: cannot read skill file .*missing\.md \(not found\)/],
-    ["missing split folder", () => ["--config", "configs/searchqa/default.yaml", "--cfg-options", "model.backend=sim", "train.train_size=0", `env.split_dir=${join(tmp, "nosplits")}`], /nosplits/],
-    ["malformed items", () => {
-      for (const s of ["train", "val", "test"]) write(`splits/${s}/items.json`, s === "val" ? '[{"id":"a","question":"q","context":"c","answers":["x"]},{"question":"no id"}]' : '[{"id":"a","question":"q","context":"c","answers":["x"]}]');
-      return ["--config", "configs/searchqa/default.yaml", "--cfg-options", "model.backend=sim", "train.train_size=0", `env.split_dir=${join(tmp, "splits")}`];
-    }, /val.*items\.json.*(item|index) 1/],
-    ["out-of-range hyper-parameter", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "gradient.merge_batch_size=1"], /gradient\.merge_batch_size/],
-    ["unknown backend", () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "model.backend=gpt"], /model\.backend: unknown backend 'gpt'; known: sim, openai/],
+    [
+      "invalid YAML",
+      () => ["--config", write("bad.yaml", "train:\n  batch_size: [1,\n")],
+      /bad\.yaml:\d+:\d+: invalid YAML/,
+    ],
+    [
+      "unknown key",
+      () => [
+        "--config",
+        write("unknown.yaml", "_base_: " + join(root, "configs/searchqa/sample.yaml") + "\ntrain:\n  batch_sise: 3\n"),
+      ],
+      /train\.batch_sise.*unknown\.yaml.*did you mean train\.batch_size/,
+    ],
+    [
+      "wrong type",
+      () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "train.batch_size=abc"],
+      /train\.batch_size: .*--cfg-options/,
+    ],
+    [
+      "circular _base_",
+      () => {
+        write("a.yaml", "_base_: b.yaml\n");
+        return ["--config", write("b.yaml", "_base_: a.yaml\n")];
+      },
+      /circular/,
+    ],
+    [
+      "missing skill file",
+      () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "env.skill_init=nope/missing.md"],
+      /env\.skill_init: cannot read skill file .*missing\.md \(not found\)/,
+    ],
+    [
+      "missing split folder",
+      () => [
+        "--config",
+        "configs/searchqa/default.yaml",
+        "--cfg-options",
+        "model.backend=sim",
+        "train.train_size=0",
+        `env.split_dir=${join(tmp, "nosplits")}`,
+      ],
+      /nosplits/,
+    ],
+    [
+      "malformed items",
+      () => {
+        for (const s of ["train", "val", "test"])
+          write(
+            `splits/${s}/items.json`,
+            s === "val"
+              ? '[{"id":"a","question":"q","context":"c","answers":["x"]},{"question":"no id"}]'
+              : '[{"id":"a","question":"q","context":"c","answers":["x"]}]',
+          );
+        return [
+          "--config",
+          "configs/searchqa/default.yaml",
+          "--cfg-options",
+          "model.backend=sim",
+          "train.train_size=0",
+          `env.split_dir=${join(tmp, "splits")}`,
+        ];
+      },
+      /val.*items\.json.*(item|index) 1/,
+    ],
+    [
+      "out-of-range hyper-parameter",
+      () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "gradient.merge_batch_size=1"],
+      /gradient\.merge_batch_size/,
+    ],
+    [
+      "unknown backend",
+      () => ["--config", "configs/searchqa/sample.yaml", "--cfg-options", "model.backend=gpt"],
+      /model\.backend: unknown backend 'gpt'; known: sim, openai/,
+    ],
   ];
   it.each(cases)("%s", (_name, args, message) => {
     const out = join(tmp, `never-${_name.replace(/\W+/g, "-")}`);
@@ -148,24 +279,69 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
   });
 
   it("trains on your own file with --data and a field mapping, and prints the data and split hashes", () => {
-    const rows = readFileSync(join(root, "configs/custom/example.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    const data = write("mine.jsonl", rows.map((r) => JSON.stringify({ q: r.prompt, a: r.gold, c: r.passage, sim: r.sim })).join("\n"));
-    const mapping = ["env.question_field=q", "env.answer_field=a", "env.context_field=c", `env.split_output_dir=${join(tmp, "mine-splits")}`];
-    const args = ["train", "--config", "configs/custom/sample.yaml", "--data", data, "--out", join(tmp, "custom"), "--cfg-options", "train.num_epochs=1", ...mapping];
+    const rows = readFileSync(join(root, "configs/custom/example.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const data = write(
+      "mine.jsonl",
+      rows.map((r) => JSON.stringify({ q: r.prompt, a: r.gold, c: r.passage, sim: r.sim })).join("\n"),
+    );
+    const mapping = [
+      "env.question_field=q",
+      "env.answer_field=a",
+      "env.context_field=c",
+      `env.split_output_dir=${join(tmp, "mine-splits")}`,
+    ];
+    const args = [
+      "train",
+      "--config",
+      "configs/custom/sample.yaml",
+      "--data",
+      data,
+      "--out",
+      join(tmp, "custom"),
+      "--cfg-options",
+      "train.num_epochs=1",
+      ...mapping,
+    ];
     const r = cli(args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^data: ${data} \\(sha256 [0-9a-f]{12}\\)$`, "m"));
-    expect(r.stderr).toMatch(/^splits \(ratio\): train 20 \[[0-9a-f]{12}\] · selection 10 \[[0-9a-f]{12}\] · test 10 \[[0-9a-f]{12}\]$/m);
-    const bad = cli(["train", "--config", "configs/custom/default.yaml", "--data", data, "--cfg-options", "env.question_field=question"]);
+    expect(r.stderr).toMatch(
+      /^splits \(ratio\): train 20 \[[0-9a-f]{12}\] · selection 10 \[[0-9a-f]{12}\] · test 10 \[[0-9a-f]{12}\]$/m,
+    );
+    const bad = cli([
+      "train",
+      "--config",
+      "configs/custom/default.yaml",
+      "--data",
+      data,
+      "--cfg-options",
+      "env.question_field=question",
+    ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe(`error: ${data}: item 0: missing field 'question'; the item has fields: q, a, c (env.question_field)`);
+    expect(bad.stderr.trim()).toBe(
+      `error: ${data}: item 0: missing field 'question'; the item has fields: q, a, c (env.question_field)`,
+    );
   });
 
   it("writes nothing — no output folder, no split files — for a ratio-split run it rejects", () => {
     const splits = join(tmp, "rejected-splits");
     const out = join(tmp, "rejected-out");
     const data = join(root, "configs/custom/example.jsonl");
-    const r = cli(["train", "--config", "configs/custom/sample.yaml", "--data", data, "--out", out, "--cfg-options", `env.split_output_dir=${splits}`, "train.train_size=7"]);
+    const r = cli([
+      "train",
+      "--config",
+      "configs/custom/sample.yaml",
+      "--data",
+      data,
+      "--out",
+      out,
+      "--cfg-options",
+      `env.split_output_dir=${splits}`,
+      "train.train_size=7",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/^error: train\.train_size is 7 but the train split has 20 items$/);
     expect(existsSync(out)).toBe(false);
@@ -180,7 +356,17 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
 
   it("eval scores a skill on a split without optimizer calls", () => {
     const out = join(tmp, "eval");
-    const r = cli(["eval", "--config", "configs/searchqa/sample.yaml", "--skill", "lib/envs/searchqa/initial.md", "--split", "valid_unseen", "--out", out]);
+    const r = cli([
+      "eval",
+      "--config",
+      "configs/searchqa/sample.yaml",
+      "--skill",
+      "lib/envs/searchqa/initial.md",
+      "--split",
+      "valid_unseen",
+      "--out",
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(out, "eval_summary.json"), "utf8"));
     expect(summary).toMatchObject({ split: "valid_unseen", n_items: 15 });
@@ -190,14 +376,28 @@ describe("bad input: one line, non-zero exit, nothing written", () => {
   it("refuses SpreadsheetBench without bubblewrap and writes nothing; with env.allow_unsandboxed it runs and warns", () => {
     const PATH = pathWithoutBwrap();
     const out = join(tmp, "eval-ssb");
-    const args = ["eval", "--config", "configs/spreadsheetbench/sample.yaml", "--skill", "lib/envs/spreadsheetbench/initial.md", "--split", "valid_unseen", "--out", out];
+    const args = [
+      "eval",
+      "--config",
+      "configs/spreadsheetbench/sample.yaml",
+      "--skill",
+      "lib/envs/spreadsheetbench/initial.md",
+      "--split",
+      "valid_unseen",
+      "--out",
+      out,
+    ];
     const refused = cli(args, { PATH });
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^error: SpreadsheetBench needs these system packages: bubblewrap — .*Install them with: apt-get install -y bubblewrap \(or set env\.allow_unsandboxed: true/);
+    expect(refused.stderr.trim()).toMatch(
+      /^error: SpreadsheetBench needs these system packages: bubblewrap — .*Install them with: apt-get install -y bubblewrap \(or set env\.allow_unsandboxed: true/,
+    );
     expect(existsSync(out)).toBe(false);
     const allowed = cli([...args, "--cfg-options", "env.allow_unsandboxed=true", "env.limit=2"], { PATH });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(allowed.stderr).toContain("warning: SpreadsheetBench scripts run WITHOUT a sandbox (env.allow_unsandboxed: true; bubblewrap (bwrap) is not installed or not on PATH)");
+    expect(allowed.stderr).toContain(
+      "warning: SpreadsheetBench scripts run WITHOUT a sandbox (env.allow_unsandboxed: true; bubblewrap (bwrap) is not installed or not on PATH)",
+    );
     expect(existsSync(join(out, "eval_summary.json"))).toBe(true);
   }, 120_000);
 });

@@ -53,17 +53,34 @@ async function main(raw: string[]): Promise<number> {
   if (command === "sleep") return runSleepCommand(rest);
   const { argv, overrides: given } = splitArgs(rest);
   if (command === "blame") {
-    const { values: v, positionals } = parseArgs({ args: argv, options: { json: { type: "boolean" }, write: { type: "boolean" } }, allowPositionals: true, strict: true });
-    if (positionals.length > 1) throw new AppError("INVALID_REQUEST", `blame takes one run folder (got ${positionals.length})`, { field: "DIR" });
+    const { values: v, positionals } = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, write: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length > 1)
+      throw new AppError("INVALID_REQUEST", `blame takes one run folder (got ${positionals.length})`, { field: "DIR" });
     return runBlameCommand({ dir: positionals[0], json: v.json, write: v.write });
   }
   if (command === "check") {
     const { values: v } = parseArgs({
       args: argv,
-      options: { config: { type: "string" }, skill: { type: "string", multiple: true }, threshold: { type: "string" }, json: { type: "boolean" } },
+      options: {
+        config: { type: "string" },
+        skill: { type: "string", multiple: true },
+        threshold: { type: "string" },
+        json: { type: "boolean" },
+      },
       strict: true,
     });
-    return runCheckCommand({ config: v.config, skills: v.skill ?? [], overrides: given, threshold: v.threshold, json: v.json });
+    return runCheckCommand({
+      config: v.config,
+      skills: v.skill ?? [],
+      overrides: given,
+      threshold: v.threshold,
+      json: v.json,
+    });
   }
   const { values } = parseArgs({
     args: argv,
@@ -78,9 +95,24 @@ async function main(raw: string[]): Promise<number> {
     },
     strict: true,
   });
-  const overrides = values.data === undefined ? given : [`env.split_mode=ratio`, `env.data_path=${values.data}`, ...given];
-  if (command === "train") return runTrainCommand({ config: values.config, overrides, out: values.out, resume: values.resume, noDb: values["no-db"] });
-  if (command === "eval") return runEvalCommand({ config: values.config, skill: values.skill, split: values.split!, overrides, out: values.out });
+  const overrides =
+    values.data === undefined ? given : [`env.split_mode=ratio`, `env.data_path=${values.data}`, ...given];
+  if (command === "train")
+    return runTrainCommand({
+      config: values.config,
+      overrides,
+      out: values.out,
+      resume: values.resume,
+      noDb: values["no-db"],
+    });
+  if (command === "eval")
+    return runEvalCommand({
+      config: values.config,
+      skill: values.skill,
+      split: values.split!,
+      overrides,
+      out: values.out,
+    });
   process.stderr.write(`unknown command '${command}'\n${USAGE}`);
   return 2;
 }
@@ -89,7 +121,11 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     // A model error that ended the run (bad key, unknown model, exhausted quota) is explained by its message.
-    const known = isAppError(err) || err instanceof EngineError || stopRunOf(err) !== null || (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+    const known =
+      isAppError(err) ||
+      err instanceof EngineError ||
+      stopRunOf(err) !== null ||
+      (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
     process.stderr.write(`error: ${describeError(err)}\n`);
     if (!known && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exit(known ? 2 : 1);

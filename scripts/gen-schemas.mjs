@@ -3,8 +3,18 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const template = readFileSync("prisma/schema.template.prisma", "utf8");
 const targets = [
-  { dir: "prisma/sqlite", provider: "sqlite", output: "../../generated/prisma-sqlite", url: "file:./unused-see-prisma-config.db" },
-  { dir: "prisma/postgres", provider: "postgresql", output: "../../generated/prisma-pg", url: "postgresql://unused-see-prisma-config@localhost/unused" },
+  {
+    dir: "prisma/sqlite",
+    provider: "sqlite",
+    output: "../../generated/prisma-sqlite",
+    url: "file:./unused-see-prisma-config.db",
+  },
+  {
+    dir: "prisma/postgres",
+    provider: "postgresql",
+    output: "../../generated/prisma-pg",
+    url: "postgresql://unused-see-prisma-config@localhost/unused",
+  },
 ];
 for (const t of targets) {
   mkdirSync(t.dir, { recursive: true });

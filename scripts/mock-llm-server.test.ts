@@ -7,10 +7,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 describe("scripts/mock-llm-server.ts", () => {
   it("prints its URL, answers, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock-llm-server.ts", "--port", "0", "--require-key", "k"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/mock-llm-server.ts", "--port", "0", "--require-key", "k"],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.setEncoding("utf8");
     const url = await new Promise<string>((resolve, reject) => {
@@ -30,7 +34,9 @@ describe("scripts/mock-llm-server.ts", () => {
   });
 
   it("exits 2 with the usage on a bad flag", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock-llm-server.ts", "--fault-500", "2"], { cwd: root });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock-llm-server.ts", "--fault-500", "2"], {
+      cwd: root,
+    });
     let err = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (c: string) => (err += c));

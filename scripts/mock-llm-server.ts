@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   }
   if (parsed.knowledgeFile) {
     // A benchmark's own annotated items (e.g. a scaled benchmark set), instead of the built-in samples.
-    const raw = JSON.parse(readFileSync(parsed.knowledgeFile, "utf8")) as { rules: unknown; items: Array<{ id: string; question?: unknown; sim?: unknown }> };
+    const raw = JSON.parse(readFileSync(parsed.knowledgeFile, "utf8")) as {
+      rules: unknown;
+      items: Array<{ id: string; question?: unknown; sim?: unknown }>;
+    };
     parsed.options.knowledge = buildSimKnowledge(SimRuleSchema.array().parse(raw.rules), raw.items);
   }
   const server = await startMockLlmServer(parsed.options);

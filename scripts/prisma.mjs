@@ -14,8 +14,12 @@ if (!config) {
   console.error(`DATABASE_URL must start with file: or postgresql:// (got ${url.split(":")[0]}:)`);
   process.exit(2);
 }
-const r = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", ...process.argv.slice(2), "--config", config], {
-  stdio: "inherit",
-  env: { CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", ...process.env, DATABASE_URL: url },
-});
+const r = spawnSync(
+  process.execPath,
+  ["node_modules/prisma/build/index.js", ...process.argv.slice(2), "--config", config],
+  {
+    stdio: "inherit",
+    env: { CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", ...process.env, DATABASE_URL: url },
+  },
+);
 process.exit(r.status ?? 1);

@@ -55,7 +55,9 @@ function pageHtml(body: string): string {
 }
 
 async function main(): Promise<void> {
-  const files = readdirSync(DOCUMENTS).filter((f) => f.endsWith(".html")).sort();
+  const files = readdirSync(DOCUMENTS)
+    .filter((f) => f.endsWith(".html"))
+    .sort();
   const browser = await chromium.launch({
     executablePath: chromiumPath(process.argv),
     args: ["--font-render-hinting=none", "--disable-lcd-text", "--force-color-profile=srgb"],

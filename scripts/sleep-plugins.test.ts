@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,7 +28,9 @@ const fresh = (name: string) => {
 function frontMatter(path: string): Record<string, string> {
   const m = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(path, "utf8"));
   expect(m, `${path} has front matter`).not.toBeNull();
-  return Object.fromEntries(m![1]!.split("\n").map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+  return Object.fromEntries(
+    m![1]!.split("\n").map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
 }
 
 describe("Claude Code plugin folder", () => {
@@ -42,7 +53,10 @@ describe("Claude Code plugin folder", () => {
       expect(fm["allowed-tools"]).toMatch(/Bash/);
       expect(readFileSync(join(plugin, "commands", c), "utf8")).toContain("${CLAUDE_PLUGIN_ROOT}/scripts/sleep.sh");
     }
-    for (const skill of [join(plugin, "skills", "skillopt-sleep", "SKILL.md"), join(root, "plugins", "codex", "skills", "skillopt-sleep", "SKILL.md")]) {
+    for (const skill of [
+      join(plugin, "skills", "skillopt-sleep", "SKILL.md"),
+      join(root, "plugins", "codex", "skills", "skillopt-sleep", "SKILL.md"),
+    ]) {
       const fm = frontMatter(skill);
       expect(fm.name).toBe("skillopt-sleep");
       expect(fm.description!.length).toBeGreaterThan(40);
@@ -69,7 +83,11 @@ describe("the plugin's runner", () => {
     const r = spawnSync(runner, ["status", "--project", project, "--json"], { cwd: project, env, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ night: 0, project });
-    const bad = spawnSync(runner, ["status"], { cwd: project, env: { ...env, SKILLOPT_SLEEP_REPO: project }, encoding: "utf8" });
+    const bad = spawnSync(runner, ["status"], {
+      cwd: project,
+      env: { ...env, SKILLOPT_SLEEP_REPO: project },
+      encoding: "utf8",
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/Set SKILLOPT_SLEEP_REPO/);
   }, 60_000);
@@ -78,7 +96,18 @@ describe("the plugin's runner", () => {
 describe("the SessionEnd hook", () => {
   const hook = join(plugin, "hooks", "session-end.sh");
   const run = (home: string, cwd: string) =>
-    spawnSync(hook, [], { cwd, env: { HOME: home, PATH: "/usr/bin:/bin", CLAUDE_PLUGIN_ROOT: plugin } as unknown as NodeJS.ProcessEnv, input: JSON.stringify({ hook_event_name: "SessionEnd", session_id: "abc", transcript_path: "/secret/path.jsonl", cwd, reason: "exit" }), encoding: "utf8" });
+    spawnSync(hook, [], {
+      cwd,
+      env: { HOME: home, PATH: "/usr/bin:/bin", CLAUDE_PLUGIN_ROOT: plugin } as unknown as NodeJS.ProcessEnv,
+      input: JSON.stringify({
+        hook_event_name: "SessionEnd",
+        session_id: "abc",
+        transcript_path: "/secret/path.jsonl",
+        cwd,
+        reason: "exit",
+      }),
+      encoding: "utf8",
+    });
 
   it("appends exactly one '<UTC time>\\t<cwd>' line per session and writes nothing else", () => {
     const home = fresh("hook-home");
@@ -88,7 +117,9 @@ describe("the SessionEnd hook", () => {
     expect(first.stdout).toBe("");
     expect(first.stderr).toBe("");
     const log = join(home, ".skillopt-sleep", "session-end.log");
-    expect(readFileSync(log, "utf8")).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\t${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
+    expect(readFileSync(log, "utf8")).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\t${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`),
+    );
     run(home, work);
     expect(readFileSync(log, "utf8").split("\n")).toHaveLength(3);
     expect(readdirSync(home)).toEqual([".skillopt-sleep"]);
@@ -111,12 +142,23 @@ describe("the SessionEnd hook", () => {
 
 describe("install-codex-skill", () => {
   const source = readFileSync(join(root, "plugins", "codex", "skills", "skillopt-sleep", "SKILL.md"), "utf8");
-  const req = (home: string, force = false) => ({ home, toolHome: join(home, ".codex"), repo: root, force, stamp: "20260101T000000" });
+  const req = (home: string, force = false) => ({
+    home,
+    toolHome: join(home, ".codex"),
+    repo: root,
+    force,
+    stamp: "20260101T000000",
+  });
 
   it("copies the skill to ~/.agents/skills/skillopt-sleep/SKILL.md and is idempotent", () => {
     const home = fresh("codex-1");
     const r = installCodexSkill(req(home));
-    expect(r).toMatchObject({ ok: true, action: "installed", backups: [], export: `export SKILLOPT_SLEEP_REPO=${JSON.stringify(root)}` });
+    expect(r).toMatchObject({
+      ok: true,
+      action: "installed",
+      backups: [],
+      export: `export SKILLOPT_SLEEP_REPO=${JSON.stringify(root)}`,
+    });
     expect(r.paths).toEqual([join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md")]);
     expect(readFileSync(r.paths[0]!, "utf8")).toBe(source);
     expect(installCodexSkill(req(home))).toMatchObject({ ok: true, action: "unchanged" });
@@ -152,10 +194,19 @@ describe("install-codex-skill", () => {
 
   it("the CLI command installs under $HOME and exits 1 when it refuses", () => {
     const home = fresh("codex-cli");
-    const cli = () => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", "install-codex-skill", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, HOME: home, CODEX_HOME: "" } });
+    const cli = () =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "sleep", "install-codex-skill", "--json"], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, HOME: home, CODEX_HOME: "" },
+      });
     const r = cli();
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, action: "installed", paths: [join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md")] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      action: "installed",
+      paths: [join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md")],
+    });
     writeFileSync(join(home, ".agents", "skills", "skillopt-sleep", "SKILL.md"), "edited\n");
     expect(cli().status).toBe(1);
   }, 60_000);
@@ -164,10 +215,17 @@ describe("install-codex-skill", () => {
 describe("install-cursor-plugin", () => {
   it("copies the plugin folder to $CURSOR_HOME/plugins/local/skillopt-sleep and refuses an edited copy without --force", () => {
     const home = fresh("cursor-1");
-    const req = (force = false) => ({ home, toolHome: join(home, ".cursor"), repo: root, force, stamp: "20260101T000000" });
+    const req = (force = false) => ({
+      home,
+      toolHome: join(home, ".cursor"),
+      repo: root,
+      force,
+      stamp: "20260101T000000",
+    });
     const target = join(home, ".cursor", "plugins", "local", "skillopt-sleep");
     expect(installCursorPlugin(req())).toMatchObject({ ok: true, action: "installed" });
-    for (const f of CURSOR_PLUGIN_FILES) expect(readFileSync(join(target, f), "utf8")).toBe(readFileSync(join(root, "plugins", "cursor", f), "utf8"));
+    for (const f of CURSOR_PLUGIN_FILES)
+      expect(readFileSync(join(target, f), "utf8")).toBe(readFileSync(join(root, "plugins", "cursor", f), "utf8"));
     const manifest = JSON.parse(readFileSync(join(target, ".cursor-plugin", "plugin.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "skillopt-sleep", commands: "./commands/", skills: "./skills/" });
     expect(installCursorPlugin(req()).action).toBe("unchanged");
@@ -176,6 +234,10 @@ describe("install-cursor-plugin", () => {
     expect(installCursorPlugin(req())).toMatchObject({ ok: false, action: "refused" });
     expect(readFileSync(join(target, "README.md"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(target, "commands", "skillopt-sleep.md"), "utf8")).toBe(before);
-    expect(installCursorPlugin(req(true))).toMatchObject({ ok: true, action: "updated", backups: [join(target, "README.md.bak")] });
+    expect(installCursorPlugin(req(true))).toMatchObject({
+      ok: true,
+      action: "updated",
+      backups: [join(target, "README.md.bak")],
+    });
   });
 });

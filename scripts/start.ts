@@ -42,22 +42,39 @@ async function main() {
     }
   })();
   if (!LOOPBACK.has(host) && !cfg.SKILLOPT_AUTH_TOKEN) {
-    fail(`--host ${host} exposes the dashboard beyond this machine; set SKILLOPT_AUTH_TOKEN first (every request must then carry it)`);
+    fail(
+      `--host ${host} exposes the dashboard beyond this machine; set SKILLOPT_AUTH_TOKEN first (every request must then carry it)`,
+    );
   }
   if (WILDCARD.has(host) && cfg.SKILLOPT_ALLOWED_HOSTS.length === 0) {
-    say(`note: only loopback names reach the dashboard until SKILLOPT_ALLOWED_HOSTS lists the names or addresses you browse to (e.g. my-box.lan,192.168.1.5)`);
+    say(
+      `note: only loopback names reach the dashboard until SKILLOPT_ALLOWED_HOSTS lists the names or addresses you browse to (e.g. my-box.lan,192.168.1.5)`,
+    );
   }
   say(`database: ${cfg.DATABASE_URL.startsWith("file:") ? cfg.DATABASE_URL.slice(5) : "PostgreSQL"}`);
   await migrateDatabase(cfg.DATABASE_URL, { say }).catch((e: Error) => fail(e.message));
-  const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, { explicit: process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "", say }).catch((e: Error) => fail(e.message));
+  const redis: RedisHandle = await ensureRedis(cfg.REDIS_URL, {
+    explicit: process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== "",
+    say,
+  }).catch((e: Error) => fail(e.message));
   if (!values.dev) await ensureBuild(say).catch((e: Error) => fail(e.message));
 
   // SKILLOPT_HOST tells the dashboard's Host allow-list what it was bound to.
-  const childEnv = { ...process.env, DATABASE_URL: cfg.DATABASE_URL, REDIS_URL: redis.url, SKILLOPT_HOST: host, NEXT_TELEMETRY_DISABLED: "1" };
+  const childEnv = {
+    ...process.env,
+    DATABASE_URL: cfg.DATABASE_URL,
+    REDIS_URL: redis.url,
+    SKILLOPT_HOST: host,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   const children: ChildProcess[] = [];
-  const next = spawn("./node_modules/.bin/next", [values.dev ? "dev" : "start", "-p", String(port), "-H", host], { stdio: "inherit", env: childEnv });
+  const next = spawn("./node_modules/.bin/next", [values.dev ? "dev" : "start", "-p", String(port), "-H", host], {
+    stdio: "inherit",
+    env: childEnv,
+  });
   children.push(next);
-  if (!values["no-worker"]) children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit", env: childEnv }));
+  if (!values["no-worker"])
+    children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit", env: childEnv }));
   say(`dashboard: http://${host.includes(":") ? `[${host}]` : host}:${port}  (Ctrl-C stops everything)`);
 
   let stopping = false;

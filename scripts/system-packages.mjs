@@ -15,12 +15,17 @@ if (command === "table") {
     console.error(`unknown purpose ${unknown.join(", ")}; one of test, ${Object.keys(PURPOSES).join(", ")}`);
     process.exit(2);
   }
-  const result = await ensurePackages(requirementsFor(...purposes), { purpose: `SkillOpt (${args.join(", ")})`, say: (line) => console.log(`[system] ${line}`) });
+  const result = await ensurePackages(requirementsFor(...purposes), {
+    purpose: `SkillOpt (${args.join(", ")})`,
+    say: (line) => console.log(`[system] ${line}`),
+  });
   if (!result.ok) {
     console.error(result.message);
     process.exit(1);
   }
 } else {
-  console.error("usage: node scripts/system-packages.mjs ensure test|unit|services|e2e|redis|spreadsheetbench… | table");
+  console.error(
+    "usage: node scripts/system-packages.mjs ensure test|unit|services|e2e|redis|spreadsheetbench… | table",
+  );
   process.exit(2);
 }

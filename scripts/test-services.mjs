@@ -27,14 +27,30 @@ export async function startServices() {
   const dir = mkdtempSync(join(tmpdir(), "skillopt-svc-"));
   chmodSync(dir, 0o777);
   const redisPort = await freePort();
-  const redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+  const redis = spawn(
+    "redis-server",
+    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: "ignore" },
+  );
   const bin = pgBin();
   const pgPort = await freePort();
   const asRoot = process.getuid?.() === 0;
-  const run = (exe, args) => (asRoot ? execFileSync("runuser", ["-u", "postgres", "--", exe, ...args], { stdio: "pipe" }) : execFileSync(exe, args, { stdio: "pipe" }));
+  const run = (exe, args) =>
+    asRoot
+      ? execFileSync("runuser", ["-u", "postgres", "--", exe, ...args], { stdio: "pipe" })
+      : execFileSync(exe, args, { stdio: "pipe" });
   const data = join(dir, "pg");
   run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-  run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "pg.log"), "-w", "-o", `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, "start"]);
+  run(join(bin, "pg_ctl"), [
+    "-D",
+    data,
+    "-l",
+    join(dir, "pg.log"),
+    "-w",
+    "-o",
+    `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+    "start",
+  ]);
   for (let i = 0; i < 50; i++) {
     if (spawnSync("redis-cli", ["-p", String(redisPort), "ping"], { encoding: "utf8" }).stdout?.includes("PONG")) break;
     await sleep(100);

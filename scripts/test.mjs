@@ -28,7 +28,17 @@ function runVitest(project, extra) {
     process.execPath,
     // With file filters, one project may match none of them (`npm test -- tests/integration/x.int.test.ts`
     // finds no unit test): that is not a broken suite.
-    [join(root, "node_modules/vitest/vitest.mjs"), "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...(extra.length ? ["--passWithNoTests"] : []), ...extra],
+    [
+      join(root, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--project",
+      project,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${out}`,
+      ...(extra.length ? ["--passWithNoTests"] : []),
+      ...extra,
+    ],
     { cwd: root, stdio: "inherit", env: process.env },
   );
   if (!existsSync(out)) {
@@ -49,25 +59,47 @@ async function runPlaywright(services) {
   const port = process.env.E2E_PORT ?? String(await freePort());
   const out = join(tmp, "e2e.json");
   // Build once, up front: the web server Playwright starts then only serves, within its start-up timeout.
-  const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/start/build.ts"], { cwd: root, stdio: "inherit", env: process.env });
+  const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/start/build.ts"], {
+    cwd: root,
+    stdio: "inherit",
+    env: process.env,
+  });
   if (build.status !== 0) {
     console.error("e2e: next build failed");
     broken = true;
     return;
   }
   for (const provider of ["sqlite", "postgres"]) {
-    const dbUrl = provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
-    if (provider === "postgres") spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });
-    const env = { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: services.redisUrl, E2E_PROVIDER: provider, E2E_PORT: port, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+    const dbUrl =
+      provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
+    if (provider === "postgres")
+      spawnSync("psql", [services.pgUrl, "-qc", "create database skillopt_e2e"], { stdio: "inherit" });
+    const env = {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: services.redisUrl,
+      E2E_PROVIDER: provider,
+      E2E_PORT: port,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    };
     // Each e2e pass starts from an empty queue: jobs left by earlier suites belong to other databases.
     spawnSync("redis-cli", ["-u", services.redisUrl, "flushall"], { stdio: "ignore" });
-    const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { cwd: root, env, stdio: "pipe", encoding: "utf8" });
+    const mig = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
+      cwd: root,
+      env,
+      stdio: "pipe",
+      encoding: "utf8",
+    });
     if (mig.status !== 0) {
       console.error(mig.stdout, mig.stderr);
       broken = true;
       continue;
     }
-    const r = spawnSync(process.execPath, [join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"], { cwd: root, env, stdio: "inherit" });
+    const r = spawnSync(
+      process.execPath,
+      [join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"],
+      { cwd: root, env, stdio: "inherit" },
+    );
     if (!existsSync(out)) {
       console.error(`e2e (${provider}): playwright produced no report (exit ${r.status})`);
       broken = true;
@@ -88,7 +120,10 @@ const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
 const needServices = wantIntegration || wantE2e;
 // The system packages these suites need are installed here when the machine allows it (lib/system).
 const purposes = ["unit", ...(needServices ? ["services"] : []), ...(wantE2e ? ["e2e"] : [])];
-const system = await ensurePackages(requirementsFor(...purposes), { purpose: "npm test", say: (line) => console.log(line) });
+const system = await ensurePackages(requirementsFor(...purposes), {
+  purpose: "npm test",
+  say: (line) => console.log(line),
+});
 if (!system.ok) {
   console.error(`\n${system.message}`);
   console.log(`\ntests: 0 passed, 1 failed (missing system packages: ${system.missing.join(", ")})`);

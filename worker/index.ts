@@ -60,7 +60,12 @@ async function main() {
       maxStalledCount: 0,
     },
   );
-  const deps: RecoveryDeps = { queue: getRunQueue(), staleAfterMs, maxAutoRestarts: cfg.SKILLOPT_MAX_AUTO_RESTARTS, log };
+  const deps: RecoveryDeps = {
+    queue: getRunQueue(),
+    staleAfterMs,
+    maxAutoRestarts: cfg.SKILLOPT_MAX_AUTO_RESTARTS,
+    log,
+  };
   const pending = new Set<Promise<void>>();
   worker.on("failed", (job, err) => {
     log.warn(`job ${job?.id} failed: ${errorLine(err)}`);

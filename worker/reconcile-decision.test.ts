@@ -11,7 +11,8 @@ const base: ReconcileInput = {
   graceMs: 5_000,
   maxAutoRestarts: 3,
 };
-const decide = (run: Partial<ReconcileInput["run"]>, rest: Partial<ReconcileInput> = {}) => decideReconcile({ ...base, ...rest, run: { ...base.run, ...run } });
+const decide = (run: Partial<ReconcileInput["run"]>, rest: Partial<ReconcileInput> = {}) =>
+  decideReconcile({ ...base, ...rest, run: { ...base.run, ...run } });
 
 describe("decideReconcile", () => {
   it("leaves every run that has a job alone, whatever its state", () => {
@@ -34,7 +35,10 @@ describe("decideReconcile", () => {
   it("restarts an interrupted run under the limit and holds it at the limit, recording the hold once", () => {
     expect(decide({ status: "interrupted", autoRestarts: 2 })).toEqual({ kind: "restart" });
     expect(decide({ status: "interrupted", autoRestarts: 3 })).toEqual({ kind: "hold" });
-    expect(decide({ status: "interrupted", autoRestarts: 3, errorMessage: holdMessage(3) })).toEqual({ kind: "none", why: "waits for Resume" });
+    expect(decide({ status: "interrupted", autoRestarts: 3, errorMessage: holdMessage(3) })).toEqual({
+      kind: "none",
+      why: "waits for Resume",
+    });
     expect(decide({ status: "interrupted", autoRestarts: 0 }, { maxAutoRestarts: 0 })).toEqual({ kind: "hold" });
   });
 

@@ -38,10 +38,14 @@ export function decideReconcile(i: ReconcileInput): ReconcileAction {
     }
     case "running":
     case "cancelling":
-      return isStale(run.heartbeatAt, i.staleAfterMs, i.now) ? { kind: "lost" } : { kind: "none", why: "its worker is alive" };
+      return isStale(run.heartbeatAt, i.staleAfterMs, i.now)
+        ? { kind: "lost" }
+        : { kind: "none", why: "its worker is alive" };
     case "interrupted":
       if (run.autoRestarts < i.maxAutoRestarts) return { kind: "restart" };
-      return run.errorMessage === holdMessage(i.maxAutoRestarts) ? { kind: "none", why: "waits for Resume" } : { kind: "hold" };
+      return run.errorMessage === holdMessage(i.maxAutoRestarts)
+        ? { kind: "none", why: "waits for Resume" }
+        : { kind: "hold" };
     default:
       return { kind: "none", why: `it is ${run.status}` };
   }

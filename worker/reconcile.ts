@@ -9,7 +9,13 @@
  */
 import type { Queue } from "bullmq";
 import { errorLine } from "../lib/contracts/error-line";
-import { bumpJobGen, listRunsToReconcile, markWorkerLost, restartOrHold, type ReconcileRunRow } from "../lib/db/run-recovery";
+import {
+  bumpJobGen,
+  listRunsToReconcile,
+  markWorkerLost,
+  restartOrHold,
+  type ReconcileRunRow,
+} from "../lib/db/run-recovery";
 import { listRunsWithLiveJobs, tryEnqueueRun } from "../lib/queue/producer";
 import type { Logger } from "./logger";
 import { decideReconcile, type ReconcileAction } from "./reconcile-decision";
@@ -29,7 +35,15 @@ export const REDIS_TIMEOUT_MS = 15_000;
 
 /** Queues a run's job of generation `gen`; when Redis is away the run stays queued for the next pass. */
 async function enqueue(runId: string, gen: number, deps: RecoveryDeps): Promise<boolean> {
-  return tryEnqueueRun(runId, { gen, queue: deps.queue, timeoutMs: REDIS_TIMEOUT_MS, onError: (e) => deps.log.warn(`run ${runId}: not queued yet (${e instanceof Error ? e.message : String(e)}); the next reconcile retries`) });
+  return tryEnqueueRun(runId, {
+    gen,
+    queue: deps.queue,
+    timeoutMs: REDIS_TIMEOUT_MS,
+    onError: (e) =>
+      deps.log.warn(
+        `run ${runId}: not queued yet (${e instanceof Error ? e.message : String(e)}); the next reconcile retries`,
+      ),
+  });
 }
 
 /** Interrupted run: an automatic restart under the limit, else the hold message. Returns what happened. */
@@ -42,7 +56,12 @@ export async function restartInterrupted(runId: string, deps: RecoveryDeps): Pro
 }
 
 /** Carries out one decision; returns a description of the change, or null when another process won. */
-export async function applyReconcile(run: ReconcileRunRow, action: ReconcileAction, deps: RecoveryDeps, detectedBy: string): Promise<string | null> {
+export async function applyReconcile(
+  run: ReconcileRunRow,
+  action: ReconcileAction,
+  deps: RecoveryDeps,
+  detectedBy: string,
+): Promise<string | null> {
   switch (action.kind) {
     case "none":
     case "wait":
@@ -67,7 +86,9 @@ export async function applyReconcile(run: ReconcileRunRow, action: ReconcileActi
 const RETRY_MS = 5_000;
 
 /** One pass over every run that should be on the queue. Returns how long to wait for runs queued too recently. */
-export async function reconcileOnce(deps: RecoveryDeps & { graceMs: number }): Promise<{ changed: number; retryInMs: number | null }> {
+export async function reconcileOnce(
+  deps: RecoveryDeps & { graceMs: number },
+): Promise<{ changed: number; retryInMs: number | null }> {
   // The job snapshot comes first: a run queued after it is younger than the grace period and is left alone.
   const now = Date.now();
   const live = await listRunsWithLiveJobs(deps.queue, REDIS_TIMEOUT_MS);
@@ -75,10 +96,22 @@ export async function reconcileOnce(deps: RecoveryDeps & { graceMs: number }): P
   let changed = 0;
   let retryInMs: number | null = null;
   for (const run of runs) {
-    const action = decideReconcile({ run, hasJob: live.has(run.id), now, staleAfterMs: deps.staleAfterMs, graceMs: deps.graceMs, maxAutoRestarts: deps.maxAutoRestarts });
+    const action = decideReconcile({
+      run,
+      hasJob: live.has(run.id),
+      now,
+      staleAfterMs: deps.staleAfterMs,
+      graceMs: deps.graceMs,
+      maxAutoRestarts: deps.maxAutoRestarts,
+    });
     if (action.kind === "wait") retryInMs = Math.min(retryInMs ?? Infinity, action.retryInMs);
     try {
-      const done = await applyReconcile(run, action, deps, `reconcile: no heartbeat for over ${Math.round(deps.staleAfterMs / 1000)} s and no job`);
+      const done = await applyReconcile(
+        run,
+        action,
+        deps,
+        `reconcile: no heartbeat for over ${Math.round(deps.staleAfterMs / 1000)} s and no job`,
+      );
       if (done) {
         changed += 1;
         deps.log.info(`run ${run.id} (${run.status}): ${done}`);
@@ -118,7 +151,9 @@ export function startReconciler(deps: RecoveryDeps & { intervalMs: number; grace
       if (r.changed > 0 || reason !== "periodic") deps.log.info(`reconcile (${reason}): ${r.changed} run(s) recovered`);
       if (r.retryInMs !== null) later(r.retryInMs + 100, "recently queued runs");
     } catch (e) {
-      deps.log.warn(`reconcile (${reason}) failed: ${e instanceof Error ? e.message : String(e)}; retrying in ${RETRY_MS / 1000} s`);
+      deps.log.warn(
+        `reconcile (${reason}) failed: ${e instanceof Error ? e.message : String(e)}; retrying in ${RETRY_MS / 1000} s`,
+      );
       later(RETRY_MS, reason);
     }
   };

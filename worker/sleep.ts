@@ -27,12 +27,19 @@ export async function reconcileSleep(log: Logger): Promise<void> {
 
 export async function startSleepWorker(log: Logger): Promise<SleepWorker> {
   // A stalled night (its worker died) fails at once instead of running twice; the row says so below.
-  const worker = new Worker(SLEEP_QUEUE, sleepNightProcessor({ log }), { connection: redisOptions(), concurrency: 1, maxStalledCount: 0 });
+  const worker = new Worker(SLEEP_QUEUE, sleepNightProcessor({ log }), {
+    connection: redisOptions(),
+    concurrency: 1,
+    maxStalledCount: 0,
+  });
   worker.on("failed", (job, err) => {
     log.warn(`sleep job ${job?.id} failed: ${errorLine(err)}`);
     const parsed = SleepNightPayloadSchema.safeParse(job?.data);
     // The handler marks the nights it ran; this catches a night whose worker died mid-way (a stalled job).
-    if (parsed.success) void markNightFailed(parsed.data.nightId, errorLine(err)).catch((e: unknown) => log.warn(`sleep: marking night ${parsed.data.nightId} failed: ${errorLine(e)}`));
+    if (parsed.success)
+      void markNightFailed(parsed.data.nightId, errorLine(err)).catch((e: unknown) =>
+        log.warn(`sleep: marking night ${parsed.data.nightId} failed: ${errorLine(e)}`),
+      );
   });
   worker.on("error", (err) => log.warn(`sleep worker error: ${err.message}`));
   await worker.waitUntilReady();

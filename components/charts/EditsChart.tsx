@@ -9,7 +9,15 @@ export function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: st
   const dots = points.length <= 60;
   // Series often coincide (selected = applied when every edit applies): dashes keep both visible.
   const line = (key: keyof StepPoint, name: string, color: string, dash?: string) => (
-    <Line dataKey={key} name={name} stroke={color} strokeWidth={1.6} strokeDasharray={dash} dot={dots ? { r: 2 } : false} isAnimationActive={false} />
+    <Line
+      dataKey={key}
+      name={name}
+      stroke={color}
+      strokeWidth={1.6}
+      strokeDasharray={dash}
+      dot={dots ? { r: 2 } : false}
+      isAnimationActive={false}
+    />
   );
   return (
     <ChartCard
@@ -23,7 +31,17 @@ export function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: st
         <YAxis allowDecimals={false} {...AXIS} />
         <Tooltip labelFormatter={(l) => `step ${l}`} contentStyle={{ ...TOOLTIP_STYLE }} />
         <Legend {...LEGEND} />
-        <Line dataKey="budget" name="budget" type="stepAfter" stroke={COLORS.budget} strokeDasharray="5 3" strokeWidth={1.6} dot={false} isAnimationActive={false} connectNulls />
+        <Line
+          dataKey="budget"
+          name="budget"
+          type="stepAfter"
+          stroke={COLORS.budget}
+          strokeDasharray="5 3"
+          strokeWidth={1.6}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls
+        />
         {line("proposed", "proposed", COLORS.proposed)}
         {line("merged", "merged", COLORS.merged)}
         {line("applied", "applied", COLORS.applied)}

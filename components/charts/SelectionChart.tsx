@@ -35,7 +35,8 @@ export function SelectionChart({
   syncId: string;
 }) {
   const domain = useMemo(
-    () => scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best]), ...marks.map((m) => m.score)]),
+    () =>
+      scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best]), ...marks.map((m) => m.score)]),
     [points, baseline, marks],
   );
   const dotR = points.length <= 150 ? 2.5 : 1.5;
@@ -44,7 +45,13 @@ export function SelectionChart({
       title="Selection score"
       testId="chart-selection"
       actions={<span className="text-gray-500">click a step to inspect it</span>}
-      empty={points.length === 0 ? (baseline === null ? "The baseline is scored before the first step." : `Baseline ${baseline.toFixed(3)} — step scores appear as steps commit.`) : null}
+      empty={
+        points.length === 0
+          ? baseline === null
+            ? "The baseline is scored before the first step."
+            : `Baseline ${baseline.toFixed(3)} — step scores appear as steps commit.`
+          : null
+      }
     >
       <LineChart
         data={points}
@@ -66,12 +73,45 @@ export function SelectionChart({
           <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
         ))}
         {baseline !== null && (
-          <ReferenceLine y={baseline} stroke={COLORS.baseline} strokeDasharray="4 4" label={{ value: "baseline", position: "insideBottomRight", fontSize: 10, fill: "#6b7280" }} />
+          <ReferenceLine
+            y={baseline}
+            stroke={COLORS.baseline}
+            strokeDasharray="4 4"
+            label={{ value: "baseline", position: "insideBottomRight", fontSize: 10, fill: "#6b7280" }}
+          />
         )}
-        {selectedStep !== null && <ReferenceLine x={selectedStep} stroke="#a5b4fc" strokeWidth={2} strokeOpacity={0.6} />}
-        <Line dataKey="candidate" name="candidate" legendType="circle" stroke={COLORS.candidate} strokeWidth={0} fill={COLORS.candidate} dot={{ r: dotR, fill: COLORS.candidate, stroke: "none" }} activeDot={{ r: 4 }} isAnimationActive={false} />
-        <Line dataKey="current" name="current" stroke={COLORS.current} strokeWidth={1.6} dot={false} isAnimationActive={false} connectNulls />
-        <Line dataKey="best" name="best" stroke={COLORS.best} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+        {selectedStep !== null && (
+          <ReferenceLine x={selectedStep} stroke="#a5b4fc" strokeWidth={2} strokeOpacity={0.6} />
+        )}
+        <Line
+          dataKey="candidate"
+          name="candidate"
+          legendType="circle"
+          stroke={COLORS.candidate}
+          strokeWidth={0}
+          fill={COLORS.candidate}
+          dot={{ r: dotR, fill: COLORS.candidate, stroke: "none" }}
+          activeDot={{ r: 4 }}
+          isAnimationActive={false}
+        />
+        <Line
+          dataKey="current"
+          name="current"
+          stroke={COLORS.current}
+          strokeWidth={1.6}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls
+        />
+        <Line
+          dataKey="best"
+          name="best"
+          stroke={COLORS.best}
+          strokeWidth={2}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls
+        />
         {marks.map((m) => (
           <ReferenceDot
             key={`${m.kind}-${m.step}`}

@@ -24,7 +24,11 @@ export function TestChart({
 }) {
   const data = useMemo(() => {
     const values = { initial, best, final };
-    return BARS.filter((b) => values[b.key] !== null).map((b) => ({ name: b.label, score: values[b.key], color: b.color }));
+    return BARS.filter((b) => values[b.key] !== null).map((b) => ({
+      name: b.label,
+      score: values[b.key],
+      color: b.color,
+    }));
   }, [initial, best, final]);
   const empty = !evalTest
     ? "Test evaluation is off for this run (evaluation.eval_test = false)."
@@ -42,7 +46,12 @@ export function TestChart({
           {data.map((d) => (
             <Cell key={d.name} fill={d.color} />
           ))}
-          <LabelList dataKey="score" position="top" formatter={(v: unknown) => tooltipScore(v)} style={{ fontSize: 11, fill: "#374151" }} />
+          <LabelList
+            dataKey="score"
+            position="top"
+            formatter={(v: unknown) => tooltipScore(v)}
+            style={{ fontSize: 11, fill: "#374151" }}
+          />
         </Bar>
       </BarChart>
     </ChartCard>

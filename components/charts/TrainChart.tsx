@@ -8,13 +8,33 @@ import { ema, scoreDomain, type StepPoint } from "./chart-data";
 const SMOOTHING = [0, 0.6, 0.8, 0.95];
 
 /** (a) Train rollout hard / soft per step, with optional EMA smoothing (raw points stay visible, faint). */
-export function TrainChart({ points, epochBounds, syncId }: { points: StepPoint[]; epochBounds: number[]; syncId: string }) {
+export function TrainChart({
+  points,
+  epochBounds,
+  syncId,
+}: {
+  points: StepPoint[];
+  epochBounds: number[];
+  syncId: string;
+}) {
   // TensorBoard's default: a light EMA, with the raw points drawn faintly underneath.
   const [weight, setWeight] = useState(0.6);
   const data = useMemo(() => {
-    const hard = ema(points.map((p) => p.trainHard), weight);
-    const soft = ema(points.map((p) => p.trainSoft), weight);
-    return points.map((p, i) => ({ step: p.step, hardRaw: p.trainHard, softRaw: p.trainSoft, hard: hard[i], soft: soft[i] }));
+    const hard = ema(
+      points.map((p) => p.trainHard),
+      weight,
+    );
+    const soft = ema(
+      points.map((p) => p.trainSoft),
+      weight,
+    );
+    return points.map((p, i) => ({
+      step: p.step,
+      hardRaw: p.trainHard,
+      softRaw: p.trainSoft,
+      hard: hard[i],
+      soft: soft[i],
+    }));
   }, [points, weight]);
   const domain = useMemo(() => scoreDomain(points.flatMap((p) => [p.trainHard, p.trainSoft])), [points]);
   const smoothed = weight > 0;
@@ -50,10 +70,48 @@ export function TrainChart({ points, epochBounds, syncId }: { points: StepPoint[
         {epochBounds.map((s) => (
           <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
         ))}
-        {smoothed && <Line dataKey="hardRaw" name="hard (raw)" stroke={COLORS.hard} strokeOpacity={0.25} dot={false} isAnimationActive={false} legendType="none" connectNulls />}
-        {smoothed && <Line dataKey="softRaw" name="soft (raw)" stroke={COLORS.soft} strokeOpacity={0.25} dot={false} isAnimationActive={false} legendType="none" connectNulls />}
-        <Line dataKey="hard" name="hard" stroke={COLORS.hard} strokeWidth={1.8} dot={dots ? { r: 2 } : false} isAnimationActive={false} connectNulls />
-        <Line dataKey="soft" name="soft" stroke={COLORS.soft} strokeWidth={1.8} dot={dots ? { r: 2 } : false} isAnimationActive={false} connectNulls />
+        {smoothed && (
+          <Line
+            dataKey="hardRaw"
+            name="hard (raw)"
+            stroke={COLORS.hard}
+            strokeOpacity={0.25}
+            dot={false}
+            isAnimationActive={false}
+            legendType="none"
+            connectNulls
+          />
+        )}
+        {smoothed && (
+          <Line
+            dataKey="softRaw"
+            name="soft (raw)"
+            stroke={COLORS.soft}
+            strokeOpacity={0.25}
+            dot={false}
+            isAnimationActive={false}
+            legendType="none"
+            connectNulls
+          />
+        )}
+        <Line
+          dataKey="hard"
+          name="hard"
+          stroke={COLORS.hard}
+          strokeWidth={1.8}
+          dot={dots ? { r: 2 } : false}
+          isAnimationActive={false}
+          connectNulls
+        />
+        <Line
+          dataKey="soft"
+          name="soft"
+          stroke={COLORS.soft}
+          strokeWidth={1.8}
+          dot={dots ? { r: 2 } : false}
+          isAnimationActive={false}
+          connectNulls
+        />
       </LineChart>
     </ChartCard>
   );

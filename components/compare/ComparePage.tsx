@@ -15,7 +15,14 @@ import { useCompare } from "./use-compare";
 /** `/runs/compare?ids=a,b,…` — overlaid selection curves and the config keys that differ. */
 export function ComparePage() {
   const params = useSearchParams();
-  const ids = [...new Set((params.get("ids") ?? "").split(",").map((s) => s.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      (params.get("ids") ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const { data, error, isPending } = useCompare(ids);
 
   if (ids.length < 2) {
@@ -25,7 +32,16 @@ export function ComparePage() {
       </Notice>
     );
   }
-  if (error) return <Notice tone="error" title="Could not compare these runs" actions={<ButtonLink href="/">Back to runs</ButtonLink>}>{error.message}</Notice>;
+  if (error)
+    return (
+      <Notice
+        tone="error"
+        title="Could not compare these runs"
+        actions={<ButtonLink href="/">Back to runs</ButtonLink>}
+      >
+        {error.message}
+      </Notice>
+    );
   if (isPending || !data) return <p className="text-gray-500">Loading {ids.length} runs…</p>;
 
   return (
@@ -37,16 +53,31 @@ export function ComparePage() {
       <div className="flex flex-wrap gap-2">
         {data.runs.map((r, i) => {
           return (
-            <div key={r.id} className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs">
-              <span className="size-2.5 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} aria-hidden />
+            <div
+              key={r.id}
+              className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs"
+            >
+              <span
+                className="size-2.5 rounded-full"
+                style={{ background: RUN_COLORS[i % RUN_COLORS.length] }}
+                aria-hidden
+              />
               <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
                 {r.name || r.id.slice(0, 8)}
               </Link>
               <StatusBadge status={r.status} />
               {r.simulated && <SimulatedBadge />}
-              <span className="text-xs text-gray-600 tabular-nums" title={bestSentence({ score: r.bestScore, metric: r.gateMetric, origin: r.bestOrigin, measuredBy: r.bestMeasuredBy })}>
-                best {formatScore(r.bestScore)} ({bestOriginLabel(r)}) · {r.curve.filter((p) => p.step > 0).length} steps · {formatCount(r.calls)} calls ·{" "}
-                {r.costUsd === null ? "cost unknown" : formatCost(r.costUsd)}
+              <span
+                className="text-xs text-gray-600 tabular-nums"
+                title={bestSentence({
+                  score: r.bestScore,
+                  metric: r.gateMetric,
+                  origin: r.bestOrigin,
+                  measuredBy: r.bestMeasuredBy,
+                })}
+              >
+                best {formatScore(r.bestScore)} ({bestOriginLabel(r)}) · {r.curve.filter((p) => p.step > 0).length}{" "}
+                steps · {formatCount(r.calls)} calls · {r.costUsd === null ? "cost unknown" : formatCost(r.costUsd)}
               </span>
             </div>
           );

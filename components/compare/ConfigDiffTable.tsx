@@ -4,7 +4,13 @@ import { TABLE, TD, TH, THEAD } from "../ui/table";
 import { RUN_COLORS } from "../charts/chart-style";
 
 /** Only the config keys whose values differ between the runs. */
-export function ConfigDiffTable({ runs, diff }: { runs: CompareResponse["runs"]; diff: CompareResponse["configDiff"] }) {
+export function ConfigDiffTable({
+  runs,
+  diff,
+}: {
+  runs: CompareResponse["runs"];
+  diff: CompareResponse["configDiff"];
+}) {
   return (
     <Card title={`Config differences (${diff.length} key${diff.length === 1 ? "" : "s"})`} bodyClassName="">
       {diff.length === 0 ? (
@@ -19,7 +25,11 @@ export function ConfigDiffTable({ runs, diff }: { runs: CompareResponse["runs"];
                 <th className={TH}>Key</th>
                 {runs.map((r, i) => (
                   <th key={r.id} className={TH}>
-                    <span className="mr-1 inline-block size-2 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} aria-hidden />
+                    <span
+                      className="mr-1 inline-block size-2 rounded-full"
+                      style={{ background: RUN_COLORS[i % RUN_COLORS.length] }}
+                      aria-hidden
+                    />
                     {r.name || r.id.slice(0, 8)}
                   </th>
                 ))}

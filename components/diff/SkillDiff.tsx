@@ -15,7 +15,17 @@ const SEG_BG = { removed: "bg-red-200/80", added: "bg-green-200/80" } as const;
  * Current → candidate, side by side. Both columns are CSS subgrids of one grid, so rows stay aligned
  * while long lines wrap. Removed lines are red on the left, added lines green on the right.
  */
-export function SkillDiff({ oldText, newText, oldLabel, newLabel }: { oldText: string; newText: string; oldLabel: ReactNode; newLabel: ReactNode }) {
+export function SkillDiff({
+  oldText,
+  newText,
+  oldLabel,
+  newLabel,
+}: {
+  oldText: string;
+  newText: string;
+  oldLabel: ReactNode;
+  newLabel: ReactNode;
+}) {
   const diff = useMemo(() => buildSideBySide(oldText, newText), [oldText, newText]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const visible = useMemo(() => expand(diff.rows, open), [diff.rows, open]);
@@ -32,9 +42,14 @@ export function SkillDiff({ oldText, newText, oldLabel, newLabel }: { oldText: s
         </div>
       </div>
       {diff.added + diff.removed === 0 && (
-        <p className="border-b border-gray-100 px-3 py-1.5 text-xs text-gray-600">The candidate is identical to the current skill.</p>
+        <p className="border-b border-gray-100 px-3 py-1.5 text-xs text-gray-600">
+          The candidate is identical to the current skill.
+        </p>
       )}
-      <div className="grid max-h-[560px] grid-cols-2 overflow-y-auto font-mono text-xs leading-5" style={{ gridTemplateRows: `repeat(${visible.length}, auto)` }}>
+      <div
+        className="grid max-h-[560px] grid-cols-2 overflow-y-auto font-mono text-xs leading-5"
+        style={{ gridTemplateRows: `repeat(${visible.length}, auto)` }}
+      >
         <Column side="left" rows={visible} onExpand={toggle} />
         <Column side="right" rows={visible} onExpand={toggle} />
       </div>
@@ -75,11 +90,21 @@ function Line({ cell }: { cell: DiffCell }) {
   return (
     <div className={`grid grid-cols-[2.75rem_1rem_1fr] ${CELL_BG[cell.kind]}`}>
       <span className="pr-2 text-right text-gray-400 select-none">{cell.lineNo ?? ""}</span>
-      <span className={`select-none ${cell.kind === "removed" ? "text-red-600" : "text-green-700"}`}>{MARK[cell.kind]}</span>
+      <span className={`select-none ${cell.kind === "removed" ? "text-red-600" : "text-green-700"}`}>
+        {MARK[cell.kind]}
+      </span>
       <span className="pr-3 break-words whitespace-pre-wrap text-gray-800">
         {cell.segments && (cell.kind === "removed" || cell.kind === "added")
           ? cell.segments.map((s, k) => (
-              <Fragment key={k}>{s.changed ? <mark className={`${SEG_BG[cell.kind as "removed" | "added"]} rounded-sm text-inherit`}>{s.text}</mark> : s.text}</Fragment>
+              <Fragment key={k}>
+                {s.changed ? (
+                  <mark className={`${SEG_BG[cell.kind as "removed" | "added"]} rounded-sm text-inherit`}>
+                    {s.text}
+                  </mark>
+                ) : (
+                  s.text
+                )}
+              </Fragment>
             ))
           : cell.text || "\u00a0"}
       </span>

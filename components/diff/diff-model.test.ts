@@ -5,14 +5,27 @@ const lines = (n: number, prefix = "line") => Array.from({ length: n }, (_, i) =
 
 describe("alignRows", () => {
   it("pairs a changed line with word-level highlights and keeps line numbers", () => {
-    const { rows, added, removed } = alignRows("# Skill\nGive the short answer.\nEnd\n", "# Skill\nGive the shortest span.\nEnd\n");
+    const { rows, added, removed } = alignRows(
+      "# Skill\nGive the short answer.\nEnd\n",
+      "# Skill\nGive the shortest span.\nEnd\n",
+    );
     expect(added).toBe(1);
     expect(removed).toBe(1);
     const row = rows[1]!;
     expect(row.left).toMatchObject({ kind: "removed", lineNo: 2, text: "Give the short answer." });
     expect(row.right).toMatchObject({ kind: "added", lineNo: 2, text: "Give the shortest span." });
-    expect(row.left.segments?.filter((s) => s.changed).map((s) => s.text).join("")).toContain("short");
-    expect(row.right.segments?.filter((s) => !s.changed).map((s) => s.text).join("")).toContain("Give the ");
+    expect(
+      row.left.segments
+        ?.filter((s) => s.changed)
+        .map((s) => s.text)
+        .join(""),
+    ).toContain("short");
+    expect(
+      row.right.segments
+        ?.filter((s) => !s.changed)
+        .map((s) => s.text)
+        .join(""),
+    ).toContain("Give the ");
   });
 
   it("puts pure additions on the right with an empty left cell", () => {

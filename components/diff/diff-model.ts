@@ -67,7 +67,11 @@ export function alignRows(oldText: string, newText: string): { rows: LineRow[]; 
     const c = changes[i]!;
     if (!c.added && !c.removed) {
       for (const text of splitLines(c.value)) {
-        rows.push({ type: "line", left: { kind: "context", lineNo: l++, text }, right: { kind: "context", lineNo: r++, text } });
+        rows.push({
+          type: "line",
+          left: { kind: "context", lineNo: l++, text },
+          right: { kind: "context", lineNo: r++, text },
+        });
       }
       continue;
     }
@@ -103,7 +107,8 @@ export function foldContext(rows: LineRow[], context = 3): DiffRow[] {
   let hidden: LineRow[] = [];
   let id = 0;
   const flush = () => {
-    if (hidden.length === 1) out.push(hidden[0]!); // folding one line saves nothing
+    if (hidden.length === 1)
+      out.push(hidden[0]!); // folding one line saves nothing
     else if (hidden.length > 1) out.push({ type: "fold", id: id++, rows: hidden });
     hidden = [];
   };

@@ -33,20 +33,37 @@ export function ConfigFieldInput({
           {field.label}
         </label>
         {changed && (
-          <button type="button" onClick={onReset} className="shrink-0 text-[11px] text-indigo-700 hover:underline" title={`Reset to the preset's value (${String(baseline) || "empty"})`}>
+          <button
+            type="button"
+            onClick={onReset}
+            className="shrink-0 text-[11px] text-indigo-700 hover:underline"
+            title={`Reset to the preset's value (${String(baseline) || "empty"})`}
+          >
             reset
           </button>
         )}
       </div>
       {k.type === "bool" ? (
         <div className="mt-1 flex items-center gap-2 text-sm">
-          <input id={id} type="checkbox" className="size-4 accent-indigo-600" checked={value === true} aria-describedby={`${id}-help`} onChange={(e) => onChange(e.target.checked)} />
+          <input
+            id={id}
+            type="checkbox"
+            className="size-4 accent-indigo-600"
+            checked={value === true}
+            aria-describedby={`${id}-help`}
+            onChange={(e) => onChange(e.target.checked)}
+          />
           <span className="text-gray-700" aria-hidden>
             {value ? "on" : "off"}
           </span>
         </div>
       ) : k.type === "enum" ? (
-        <select id={id} className={`${INPUT} ${border}`} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+        <select
+          id={id}
+          className={`${INPUT} ${border}`}
+          value={String(value)}
+          onChange={(e) => onChange(e.target.value)}
+        >
           {field.nullable && <option value="">(not set)</option>}
           {k.options.map((o) => (
             <option key={o} value={o}>

@@ -24,7 +24,11 @@ export function ConfigSectionFields({
   const changed = section.fields.filter((f) => values[f.key] !== baseline[f.key]).length;
   const failing = section.fields.filter((f) => errors[f.key]).length;
   return (
-    <details open={defaultOpen || failing > 0} className="group rounded-lg border border-gray-200 bg-white shadow-xs" data-section={section.id}>
+    <details
+      open={defaultOpen || failing > 0}
+      className="group rounded-lg border border-gray-200 bg-white shadow-xs"
+      data-section={section.id}
+    >
       <summary className="flex cursor-pointer list-none items-center justify-between gap-3 px-3 py-2">
         <span>
           <span className="font-semibold">{section.title}</span>

@@ -7,19 +7,40 @@ import { DataPreviewTable } from "./DataPreviewTable";
 import { FieldError } from "./FieldError";
 import type { CustomDataModel } from "./use-custom-data";
 
-const INPUT = "mt-0.5 w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";
+const INPUT =
+  "mt-0.5 w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";
 const LABEL = "text-xs font-medium text-gray-800";
 
 /** Custom benchmark: upload a .jsonl/.csv file, map its columns, choose the metric. Split counts and hashes show in the estimate. */
-export function CustomDataCard({ model, errors, optimizerBackend }: { model: CustomDataModel; errors: Record<string, string>; optimizerBackend: string }) {
+export function CustomDataCard({
+  model,
+  errors,
+  optimizerBackend,
+}: {
+  model: CustomDataModel;
+  errors: Record<string, string>;
+  optimizerBackend: string;
+}) {
   const v = model.values;
   if (!v) return null;
   const up = v.upload;
   const columns = up ? up.columns : [...new Set(MAPPING_KEYS.map((k) => v.mapping[k]).filter((c) => c !== ""))];
-  const roles = Object.fromEntries(MAPPING_KEYS.filter((k) => v.mapping[k] !== "").map((k) => [v.mapping[k], MAPPING_LABELS[k].label.toLowerCase()]));
+  const roles = Object.fromEntries(
+    MAPPING_KEYS.filter((k) => v.mapping[k] !== "").map((k) => [v.mapping[k], MAPPING_LABELS[k].label.toLowerCase()]),
+  );
   const uploadError = model.upload.error;
   return (
-    <Card title="Your data" testId="custom-data" actions={up ? <button type="button" className="text-indigo-700 hover:underline" onClick={model.clearUpload}>use the preset's file</button> : null}>
+    <Card
+      title="Your data"
+      testId="custom-data"
+      actions={
+        up ? (
+          <button type="button" className="text-indigo-700 hover:underline" onClick={model.clearUpload}>
+            use the preset's file
+          </button>
+        ) : null
+      }
+    >
       <div className="space-y-3">
         <div>
           <label htmlFor="custom-file" className={LABEL}>
@@ -39,10 +60,14 @@ export function CustomDataCard({ model, errors, optimizerBackend }: { model: Cus
           <FieldError field="file" message={uploadError?.message ?? errors.file} />
           {up ? (
             <p className="mt-1 text-xs text-gray-600" data-testid="upload-summary">
-              {up.fileName}: {up.rows} rows, {up.columns.length} columns · sha256 <span className="font-mono">{up.sha256.slice(0, 12)}</span> · stored as <span className="font-mono">{up.path}</span>
+              {up.fileName}: {up.rows} rows, {up.columns.length} columns · sha256{" "}
+              <span className="font-mono">{up.sha256.slice(0, 12)}</span> · stored as{" "}
+              <span className="font-mono">{up.path}</span>
             </p>
           ) : (
-            !v.needsFile && <p className="mt-1 text-xs text-gray-600">No file uploaded: the preset&apos;s env.data_path is used.</p>
+            !v.needsFile && (
+              <p className="mt-1 text-xs text-gray-600">No file uploaded: the preset&apos;s env.data_path is used.</p>
+            )
           )}
         </div>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -54,8 +79,15 @@ export function CustomDataCard({ model, errors, optimizerBackend }: { model: Cus
                 <label htmlFor={id} className={LABEL} title={`env.${key}`}>
                   {info.label} column{info.optional ? "" : " *"}
                 </label>
-                <select id={id} className={INPUT} value={v.mapping[key]} onChange={(e) => model.setMapping(key, e.target.value)}>
-                  {(info.optional || v.mapping[key] === "") && <option value="">{info.optional ? "(none)" : "(choose)"}</option>}
+                <select
+                  id={id}
+                  className={INPUT}
+                  value={v.mapping[key]}
+                  onChange={(e) => model.setMapping(key, e.target.value)}
+                >
+                  {(info.optional || v.mapping[key] === "") && (
+                    <option value="">{info.optional ? "(none)" : "(choose)"}</option>
+                  )}
                   {columns.map((c) => (
                     <option key={c} value={c}>
                       {c}
@@ -73,7 +105,12 @@ export function CustomDataCard({ model, errors, optimizerBackend }: { model: Cus
             <label htmlFor="cfg-env.metric" className={LABEL}>
               Metric
             </label>
-            <select id="cfg-env.metric" className={INPUT} value={v.metric} onChange={(e) => model.set({ metric: e.target.value as CustomMetric })}>
+            <select
+              id="cfg-env.metric"
+              className={INPUT}
+              value={v.metric}
+              onChange={(e) => model.set({ metric: e.target.value as CustomMetric })}
+            >
               {CUSTOM_METRICS.map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -90,14 +127,32 @@ export function CustomDataCard({ model, errors, optimizerBackend }: { model: Cus
   );
 }
 
-function MetricOptions({ model, errors, optimizerBackend }: { model: CustomDataModel; errors: Record<string, string>; optimizerBackend: string }) {
+function MetricOptions({
+  model,
+  errors,
+  optimizerBackend,
+}: {
+  model: CustomDataModel;
+  errors: Record<string, string>;
+  optimizerBackend: string;
+}) {
   const v = model.values!;
   if (v.metric === "numeric") {
     return (
       <div>
-        <label htmlFor="cfg-env.numeric_tolerance" className={LABEL}>Numeric tolerance</label>
-        <input id="cfg-env.numeric_tolerance" className={`${INPUT} tabular-nums`} inputMode="decimal" value={v.numeric_tolerance} onChange={(e) => model.set({ numeric_tolerance: e.target.value })} />
-        <p className="mt-0.5 text-[11px] text-gray-500">Correct when |answer − gold| ≤ tolerance × max(1, |gold|); 0.01 = 1 %.</p>
+        <label htmlFor="cfg-env.numeric_tolerance" className={LABEL}>
+          Numeric tolerance
+        </label>
+        <input
+          id="cfg-env.numeric_tolerance"
+          className={`${INPUT} tabular-nums`}
+          inputMode="decimal"
+          value={v.numeric_tolerance}
+          onChange={(e) => model.set({ numeric_tolerance: e.target.value })}
+        />
+        <p className="mt-0.5 text-[11px] text-gray-500">
+          Correct when |answer − gold| ≤ tolerance × max(1, |gold|); 0.01 = 1 %.
+        </p>
         <FieldError field="env.numeric_tolerance" message={errors["env.numeric_tolerance"]} />
       </div>
     );
@@ -105,9 +160,20 @@ function MetricOptions({ model, errors, optimizerBackend }: { model: CustomDataM
   if (v.metric === "regex") {
     return (
       <div>
-        <label htmlFor="cfg-env.answer_regex" className={LABEL}>Answer pattern</label>
-        <input id="cfg-env.answer_regex" className={`${INPUT} font-mono`} value={v.answer_regex} placeholder="(?:option )?{answer}\.?" onChange={(e) => model.set({ answer_regex: e.target.value })} />
-        <p className="mt-0.5 text-[11px] text-gray-500">Case-insensitive. With {"{answer}"} the whole answer must match; without it the first group is compared like exact.</p>
+        <label htmlFor="cfg-env.answer_regex" className={LABEL}>
+          Answer pattern
+        </label>
+        <input
+          id="cfg-env.answer_regex"
+          className={`${INPUT} font-mono`}
+          value={v.answer_regex}
+          placeholder="(?:option )?{answer}\.?"
+          onChange={(e) => model.set({ answer_regex: e.target.value })}
+        />
+        <p className="mt-0.5 text-[11px] text-gray-500">
+          Case-insensitive. With {"{answer}"} the whole answer must match; without it the first group is compared like
+          exact.
+        </p>
         <FieldError field="env.answer_regex" message={errors["env.answer_regex"]} />
       </div>
     );
@@ -115,10 +181,22 @@ function MetricOptions({ model, errors, optimizerBackend }: { model: CustomDataM
   if (v.metric === "judge") {
     return (
       <div>
-        <label htmlFor="cfg-env.judge_rubric" className={LABEL}>Judge rubric</label>
-        <textarea id="cfg-env.judge_rubric" rows={3} className={INPUT} value={v.judge_rubric} placeholder="Empty: 1 when the answer means the same as a gold answer, 0 otherwise." onChange={(e) => model.set({ judge_rubric: e.target.value })} />
+        <label htmlFor="cfg-env.judge_rubric" className={LABEL}>
+          Judge rubric
+        </label>
+        <textarea
+          id="cfg-env.judge_rubric"
+          rows={3}
+          className={INPUT}
+          value={v.judge_rubric}
+          placeholder="Empty: 1 when the answer means the same as a gold answer, 0 otherwise."
+          onChange={(e) => model.set({ judge_rubric: e.target.value })}
+        />
         {optimizerBackend === "sim" && (
-          <Notice tone="warn">The simulated optimizer ignores the rubric: it scores 1 for an answer equal to a gold answer after normalisation, 0.4 for a partial overlap, else 0. Choose a real optimizer backend to grade with your rubric.</Notice>
+          <Notice tone="warn">
+            The simulated optimizer ignores the rubric: it scores 1 for an answer equal to a gold answer after
+            normalisation, 0.4 for a partial overlap, else 0. Choose a real optimizer backend to grade with your rubric.
+          </Notice>
         )}
       </div>
     );

@@ -11,7 +11,9 @@ export function DataPreviewTable({ upload, roles }: { upload: UploadInfo; roles:
             {upload.columns.map((c) => (
               <th key={c} className={TH}>
                 {c}
-                {roles[c] && <span className="ml-1 rounded bg-indigo-50 px-1 text-[10px] text-indigo-700">{roles[c]}</span>}
+                {roles[c] && (
+                  <span className="ml-1 rounded bg-indigo-50 px-1 text-[10px] text-indigo-700">{roles[c]}</span>
+                )}
               </th>
             ))}
           </tr>

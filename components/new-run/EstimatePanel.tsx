@@ -19,8 +19,14 @@ export function EstimatePanel({
   blocked: boolean;
 }) {
   if (blocked) return <p className="p-3 text-xs text-gray-600">Fix the highlighted fields to see the estimate.</p>;
-  if (error && !estimate) return <p className="p-3 text-xs text-red-700" role="alert">Estimate unavailable: {error}</p>;
-  if (!estimate) return <p className="p-3 text-xs text-gray-500">{loading ? "Estimating…" : "Estimate unavailable."}</p>;
+  if (error && !estimate)
+    return (
+      <p className="p-3 text-xs text-red-700" role="alert">
+        Estimate unavailable: {error}
+      </p>
+    );
+  if (!estimate)
+    return <p className="p-3 text-xs text-gray-500">{loading ? "Estimating…" : "Estimate unavailable."}</p>;
   return (
     <div className={stale ? "opacity-60 transition-opacity" : ""} data-testid="estimate">
       <div className="grid grid-cols-3 divide-x divide-gray-100 border-b border-gray-100 text-center">
@@ -34,7 +40,10 @@ export function EstimatePanel({
         </div>
         <div className="p-2">
           <div className="text-[11px] text-gray-500">Cost</div>
-          <div className="font-semibold tabular-nums" title={estimate.costUsd === null ? "No price is known for a model in use" : undefined}>
+          <div
+            className="font-semibold tabular-nums"
+            title={estimate.costUsd === null ? "No price is known for a model in use" : undefined}
+          >
             {estimate.costUsd === null ? "unknown" : formatCost(estimate.costUsd)}
           </div>
         </div>
@@ -61,7 +70,8 @@ export function EstimatePanel({
       </table>
       <div className="space-y-1 p-3 text-[11px] text-gray-600">
         <p>
-          Splits: train {estimate.splitSizes.train} · selection {estimate.splitSizes.val} · test {estimate.splitSizes.test}
+          Splits: train {estimate.splitSizes.train} · selection {estimate.splitSizes.val} · test{" "}
+          {estimate.splitSizes.test}
         </p>
         {estimate.dataset && <DatasetHashes dataset={estimate.dataset} />}
         {estimate.notes.map((n) => (

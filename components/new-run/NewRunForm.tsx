@@ -19,15 +19,26 @@ export function NewRunForm() {
   const m = useNewRunForm();
   const estimate = useEstimate(m.body);
   const loadError = m.presets.error ?? m.backends.error;
-  if (loadError) return <Notice tone="error" title="Could not load presets or backends">{loadError.message}</Notice>;
+  if (loadError)
+    return (
+      <Notice tone="error" title="Could not load presets or backends">
+        {loadError.message}
+      </Notice>
+    );
   if (m.presets.isPending || m.backends.isPending) return <p className="text-gray-500">Loading presets…</p>;
   if (!m.preset || !m.form) {
-    return <Notice tone="error" title="No usable preset">No valid YAML preset was found under configs/. Add one (see configs/searchqa/sample.yaml).</Notice>;
+    return (
+      <Notice tone="error" title="No usable preset">
+        No valid YAML preset was found under configs/. Add one (see configs/searchqa/sample.yaml).
+      </Notice>
+    );
   }
   const { form, preset, fieldErrors } = m;
   const serverError = m.create.error;
   const changedCount = Object.keys(m.body?.overrides ?? {}).length + (m.body?.skill !== undefined ? 1 : 0);
-  const estimateError = estimate.error ? `${fieldOf(isApiError(estimate.error) ? estimate.error.field : undefined) ?? "request"}: ${estimate.error.message}` : null;
+  const estimateError = estimate.error
+    ? `${fieldOf(isApiError(estimate.error) ? estimate.error.field : undefined) ?? "request"}: ${estimate.error.message}`
+    : null;
 
   return (
     <form
@@ -42,7 +53,11 @@ export function NewRunForm() {
       <div className="min-w-0 space-y-4">
         <div className="flex items-center justify-between">
           <h1 className="text-lg font-semibold">New run</h1>
-          <span className="text-xs text-gray-500">{changedCount === 0 ? "Preset values" : `${changedCount} change${changedCount > 1 ? "s" : ""} from the preset`}</span>
+          <span className="text-xs text-gray-500">
+            {changedCount === 0
+              ? "Preset values"
+              : `${changedCount} change${changedCount > 1 ? "s" : ""} from the preset`}
+          </span>
         </div>
         {m.blockedBy.length > 0 && (
           <Notice tone="error" title="Fix these fields to start the run" testId="form-error-summary">
@@ -77,9 +92,18 @@ export function NewRunForm() {
             <FieldError field="name" message={fieldErrors.name} />
           </div>
           <PresetPicker presets={m.usable} selected={preset} onSelect={m.selectPreset} error={fieldErrors.preset} />
-          <RolePickers backends={m.backends.data ?? []} roles={form.roles} presetRoles={form.presetRoles} notes={form.roleNotes} errors={fieldErrors} onChange={m.setRole} />
+          <RolePickers
+            backends={m.backends.data ?? []}
+            roles={form.roles}
+            presetRoles={form.presetRoles}
+            notes={form.roleNotes}
+            errors={fieldErrors}
+            onChange={m.setRole}
+          />
         </Card>
-        {m.custom.active && <CustomDataCard model={m.custom} errors={fieldErrors} optimizerBackend={form.roles.optimizer.backend} />}
+        {m.custom.active && (
+          <CustomDataCard model={m.custom} errors={fieldErrors} optimizerBackend={form.roles.optimizer.backend} />
+        )}
         {configSectionsFor(preset.env, preset.title).map((s) => (
           <ConfigSectionFields
             key={s.id}
@@ -93,14 +117,36 @@ export function NewRunForm() {
           />
         ))}
         <Card title="Seed skill">
-          <SkillEditor value={form.skill} presetValue={preset.initialSkill} onChange={m.setSkill} onReset={m.resetSkill} error={fieldErrors.skill} />
+          <SkillEditor
+            value={form.skill}
+            presetValue={preset.initialSkill}
+            onChange={m.setSkill}
+            onReset={m.resetSkill}
+            error={fieldErrors.skill}
+          />
         </Card>
       </div>
       <aside className="space-y-3 xl:sticky xl:top-16">
-        <Card title="Pre-flight estimate" bodyClassName="" actions={estimate.isFetching ? <span className="text-gray-500">updating…</span> : null}>
-          <EstimatePanel estimate={estimate.data} loading={estimate.isPending} stale={estimate.isPlaceholderData || estimate.isFetching} error={estimateError} blocked={!m.valid} />
+        <Card
+          title="Pre-flight estimate"
+          bodyClassName=""
+          actions={estimate.isFetching ? <span className="text-gray-500">updating…</span> : null}
+        >
+          <EstimatePanel
+            estimate={estimate.data}
+            loading={estimate.isPending}
+            stale={estimate.isPlaceholderData || estimate.isFetching}
+            error={estimateError}
+            blocked={!m.valid}
+          />
         </Card>
-        <Button type="submit" variant="primary" className="w-full py-2" data-testid="submit-run" disabled={m.create.isPending}>
+        <Button
+          type="submit"
+          variant="primary"
+          className="w-full py-2"
+          data-testid="submit-run"
+          disabled={m.create.isPending}
+        >
           {m.create.isPending ? "Starting run…" : "Start run"}
         </Button>
         {!m.valid && <p className="text-center text-xs text-red-700">Some fields are invalid (highlighted in red).</p>}

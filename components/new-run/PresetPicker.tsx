@@ -47,7 +47,10 @@ export function PresetPicker({
         <summary className="cursor-pointer px-3 py-1.5 text-xs text-gray-700 hover:text-gray-900">
           Preset YAML <span className="font-mono text-gray-500">configs/{selected.path}</span>
         </summary>
-        <pre className="max-h-80 overflow-auto border-t border-gray-200 bg-white p-3 font-mono text-xs leading-5 text-gray-800" aria-label="Preset YAML">
+        <pre
+          className="max-h-80 overflow-auto border-t border-gray-200 bg-white p-3 font-mono text-xs leading-5 text-gray-800"
+          aria-label="Preset YAML"
+        >
           {selected.yaml}
         </pre>
       </details>

@@ -22,7 +22,10 @@ export function SkillEditor({
     <div className="space-y-1">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <label htmlFor="seed-skill" className="text-xs font-medium text-gray-800">
-          Seed skill <span className="font-normal text-gray-500">(markdown; the preset&apos;s initial skill unless you edit it)</span>
+          Seed skill{" "}
+          <span className="font-normal text-gray-500">
+            (markdown; the preset&apos;s initial skill unless you edit it)
+          </span>
         </label>
         <span className="flex items-center gap-3 text-xs text-gray-500">
           <span className={tooLong ? "text-red-700" : ""}>{value.length.toLocaleString("en-US")} chars</span>
@@ -42,7 +45,9 @@ export function SkillEditor({
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />
-      {value.trim() === "" && <p className="text-xs text-gray-500">An empty seed skill is allowed: training starts from nothing.</p>}
+      {value.trim() === "" && (
+        <p className="text-xs text-gray-500">An empty seed skill is allowed: training starts from nothing.</p>
+      )}
       <FieldError field="skill" message={error ?? (tooLong ? "the skill is over 200 KB" : undefined)} />
     </div>
   );

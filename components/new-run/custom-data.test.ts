@@ -5,12 +5,30 @@ import { customOverrides, initialCustomData, mappingForUpload, validateCustomDat
 const preset = {
   path: "custom/sample.yaml",
   env: "custom",
-  config: { env: { name: "custom", id_field: "uid", question_field: "prompt", answer_field: "gold", context_field: "passage", metric: "exact", numeric_tolerance: 1e-6, answer_regex: "", judge_rubric: "" } },
+  config: {
+    env: {
+      name: "custom",
+      id_field: "uid",
+      question_field: "prompt",
+      answer_field: "gold",
+      context_field: "passage",
+      metric: "exact",
+      numeric_tolerance: 1e-6,
+      answer_regex: "",
+      judge_rubric: "",
+    },
+  },
 } as unknown as PresetInfo;
 
 const upload: UploadInfo = {
-  path: ".skillopt/uploads/abc.csv", sha256: "abc", fileName: "qa.csv", format: "csv", bytes: 10, rows: 3,
-  columns: ["Question", "Answer", "prompt"], preview: [],
+  path: ".skillopt/uploads/abc.csv",
+  sha256: "abc",
+  fileName: "qa.csv",
+  format: "csv",
+  bytes: 10,
+  rows: 3,
+  columns: ["Question", "Answer", "prompt"],
+  preview: [],
   suggested: { id_field: "", question_field: "Question", answer_field: "Answer", context_field: "" },
 };
 
@@ -18,13 +36,21 @@ describe("custom data form values", () => {
   const base = initialCustomData(preset);
 
   it("starts from the preset's mapping and sends nothing until something changes", () => {
-    expect(base.mapping).toEqual({ question_field: "prompt", answer_field: "gold", id_field: "uid", context_field: "passage" });
+    expect(base.mapping).toEqual({
+      question_field: "prompt",
+      answer_field: "gold",
+      id_field: "uid",
+      context_field: "passage",
+    });
     expect(customOverrides(base, base)).toEqual({});
     expect(validateCustomData(base)).toEqual({});
   });
 
   it("requires an upload when the preset names no data file", () => {
-    const bare = { ...preset, config: { env: { ...(preset.config.env as object), split_mode: "ratio", data_path: "" } } } as unknown as PresetInfo;
+    const bare = {
+      ...preset,
+      config: { env: { ...(preset.config.env as object), split_mode: "ratio", data_path: "" } },
+    } as unknown as PresetInfo;
     const v = initialCustomData(bare);
     expect(validateCustomData(v)).toEqual({ file: "upload a .jsonl or .csv file" });
     expect(validateCustomData({ ...v, upload, mapping: mappingForUpload(v.mapping, upload) })).toEqual({});
@@ -35,17 +61,36 @@ describe("custom data form values", () => {
     expect(mapping).toEqual({ question_field: "prompt", answer_field: "Answer", id_field: "", context_field: "" });
     const v = { ...base, upload, mapping };
     expect(customOverrides(v, base)).toEqual({
-      "env.split_mode": "ratio", "env.data_path": ".skillopt/uploads/abc.csv",
-      "env.answer_field": "Answer", "env.id_field": "", "env.context_field": "",
+      "env.split_mode": "ratio",
+      "env.data_path": ".skillopt/uploads/abc.csv",
+      "env.answer_field": "Answer",
+      "env.id_field": "",
+      "env.context_field": "",
     });
   });
 
   it("flags a missing or foreign column and metric options that are needed", () => {
-    const v = { ...base, upload, mapping: { question_field: "", answer_field: "gold", id_field: "", context_field: "" } };
-    expect(validateCustomData(v)).toEqual({ "env.question_field": "choose the column", "env.answer_field": "'gold' is not a column of the file" });
-    expect(validateCustomData({ ...base, metric: "regex" })).toEqual({ "env.answer_regex": "required for metric regex" });
-    expect(validateCustomData({ ...base, metric: "regex", answer_regex: "([a-" })).toEqual({ "env.answer_regex": "not a valid regular expression" });
-    expect(validateCustomData({ ...base, metric: "numeric", numeric_tolerance: "-1" })).toEqual({ "env.numeric_tolerance": "a number ≥ 0" });
-    expect(customOverrides({ ...base, metric: "numeric", numeric_tolerance: "0.01" }, base)).toEqual({ "env.metric": "numeric", "env.numeric_tolerance": 0.01 });
+    const v = {
+      ...base,
+      upload,
+      mapping: { question_field: "", answer_field: "gold", id_field: "", context_field: "" },
+    };
+    expect(validateCustomData(v)).toEqual({
+      "env.question_field": "choose the column",
+      "env.answer_field": "'gold' is not a column of the file",
+    });
+    expect(validateCustomData({ ...base, metric: "regex" })).toEqual({
+      "env.answer_regex": "required for metric regex",
+    });
+    expect(validateCustomData({ ...base, metric: "regex", answer_regex: "([a-" })).toEqual({
+      "env.answer_regex": "not a valid regular expression",
+    });
+    expect(validateCustomData({ ...base, metric: "numeric", numeric_tolerance: "-1" })).toEqual({
+      "env.numeric_tolerance": "a number ≥ 0",
+    });
+    expect(customOverrides({ ...base, metric: "numeric", numeric_tolerance: "0.01" }, base)).toEqual({
+      "env.metric": "numeric",
+      "env.numeric_tolerance": 0.01,
+    });
   });
 });

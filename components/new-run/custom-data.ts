@@ -59,7 +59,10 @@ export function initialCustomData(preset: PresetInfo): CustomDataValues {
 }
 
 /** The mapping after an upload: the guesses where the preset's column is not in the file. */
-export function mappingForUpload(current: CustomDataValues["mapping"], upload: UploadInfo): CustomDataValues["mapping"] {
+export function mappingForUpload(
+  current: CustomDataValues["mapping"],
+  upload: UploadInfo,
+): CustomDataValues["mapping"] {
   const out = { ...current };
   for (const key of MAPPING_KEYS) {
     if (!upload.columns.includes(out[key])) out[key] = upload.suggested[key];
@@ -74,13 +77,15 @@ export function validateCustomData(v: CustomDataValues): Record<string, string> 
   for (const key of MAPPING_KEYS) {
     const col = v.mapping[key];
     if (!MAPPING_LABELS[key].optional && col === "") errs[`env.${key}`] = "choose the column";
-    else if (v.upload && col !== "" && !v.upload.columns.includes(col)) errs[`env.${key}`] = `'${col}' is not a column of the file`;
+    else if (v.upload && col !== "" && !v.upload.columns.includes(col))
+      errs[`env.${key}`] = `'${col}' is not a column of the file`;
   }
   const q = v.mapping.question_field;
   if (q !== "" && q === v.mapping.answer_field) errs["env.answer_field"] = "must differ from the question column";
   if (v.metric === "numeric") {
     const n = Number(v.numeric_tolerance);
-    if (v.numeric_tolerance.trim() === "" || !Number.isFinite(n) || n < 0) errs["env.numeric_tolerance"] = "a number ≥ 0";
+    if (v.numeric_tolerance.trim() === "" || !Number.isFinite(n) || n < 0)
+      errs["env.numeric_tolerance"] = "a number ≥ 0";
   }
   if (v.metric === "regex") {
     if (v.answer_regex === "") errs["env.answer_regex"] = "required for metric regex";
@@ -105,7 +110,8 @@ export function customOverrides(v: CustomDataValues, baseline: CustomDataValues)
   }
   for (const key of MAPPING_KEYS) if (v.mapping[key] !== baseline.mapping[key]) out[`env.${key}`] = v.mapping[key];
   if (v.metric !== baseline.metric) out["env.metric"] = v.metric;
-  if (v.numeric_tolerance !== baseline.numeric_tolerance && v.numeric_tolerance.trim() !== "") out["env.numeric_tolerance"] = Number(v.numeric_tolerance);
+  if (v.numeric_tolerance !== baseline.numeric_tolerance && v.numeric_tolerance.trim() !== "")
+    out["env.numeric_tolerance"] = Number(v.numeric_tolerance);
   if (v.answer_regex !== baseline.answer_regex) out["env.answer_regex"] = v.answer_regex;
   if (v.judge_rubric !== baseline.judge_rubric) out["env.judge_rubric"] = v.judge_rubric;
   return out;

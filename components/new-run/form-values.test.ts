@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { trustKindOf } from "@/lib/contracts/config-trust";
-import { ALL_CONFIG_FIELDS, BENCHMARK_OPTION_FIELDS, CONFIG_SECTIONS_UI, configFieldsFor, configSectionsFor, type ConfigField } from "./config-fields";
+import {
+  ALL_CONFIG_FIELDS,
+  BENCHMARK_OPTION_FIELDS,
+  CONFIG_SECTIONS_UI,
+  configFieldsFor,
+  configSectionsFor,
+  type ConfigField,
+} from "./config-fields";
 import { buildOverrides, initialValues, readKey, validateValue } from "./form-values";
 
 const field = (key: string): ConfigField => ALL_CONFIG_FIELDS.find((f) => f.key === key)!;
@@ -18,7 +25,16 @@ describe("config fields table", () => {
       expect(f.label.length).toBeGreaterThan(0);
       expect(f.help.length).toBeGreaterThan(10);
     }
-    expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "budget", "transport", "sim"]);
+    expect(CONFIG_SECTIONS_UI.map((s) => s.id)).toEqual([
+      "train",
+      "gradient",
+      "optimizer",
+      "evaluation",
+      "env",
+      "budget",
+      "transport",
+      "sim",
+    ]);
   });
 });
 
@@ -42,7 +58,13 @@ describe("form values", () => {
 
   it("sends only changed fields, typed", () => {
     const base = initialValues(ALL_CONFIG_FIELDS, preset);
-    const edited = { ...base, "train.batch_size": "20", "gradient.failure_only": true, "gradient.reflect_mode": "shallow", "train.seed": "42" };
+    const edited = {
+      ...base,
+      "train.batch_size": "20",
+      "gradient.failure_only": true,
+      "gradient.reflect_mode": "shallow",
+      "train.seed": "42",
+    };
     expect(buildOverrides(ALL_CONFIG_FIELDS, edited, base)).toEqual({
       "train.batch_size": 20,
       "gradient.failure_only": true,
@@ -65,7 +87,17 @@ describe("benchmark options in the form", () => {
   it("adds a section of the benchmark's own env options after Benchmark, filled from the preset and sent when changed", async () => {
     const { loadRunConfig } = await import("@/lib/config");
     const ids = configSectionsFor("alfworld", "ALFWorld: act in a text household simulator").map((s) => s.id);
-    expect(ids).toEqual(["train", "gradient", "optimizer", "evaluation", "env", "env-alfworld", "budget", "transport", "sim"]);
+    expect(ids).toEqual([
+      "train",
+      "gradient",
+      "optimizer",
+      "evaluation",
+      "env",
+      "env-alfworld",
+      "budget",
+      "transport",
+      "sim",
+    ]);
     expect(configSectionsFor("custom", "Custom").map((s) => s.id)).not.toContain("env-custom");
     // Every field names a key the benchmark's loaded preset really has.
     for (const b of ["searchqa", "livemath", "docvqa", "officeqa", "spreadsheetbench", "alfworld"]) {

@@ -43,7 +43,8 @@ export function validateValue(field: ConfigField, value: FormValue): string | nu
     if (k.max !== undefined && n > k.max) return `must be at most ${k.max}`;
   }
   if (k.type === "enum" && !k.options.includes(text)) return `expected one of ${k.options.join(", ")}`;
-  if (k.type === "text" && k.pattern && !k.pattern.test(text)) return `expected ${k.patternHint ?? "a different format"}`;
+  if (k.type === "text" && k.pattern && !k.pattern.test(text))
+    return `expected ${k.patternHint ?? "a different format"}`;
   return null;
 }
 
@@ -59,7 +60,11 @@ function parseValue(field: ConfigField, value: FormValue): OverrideValue | undef
 }
 
 /** Overrides for the fields whose value differs from the preset's. */
-export function buildOverrides(fields: readonly ConfigField[], values: FormValues, baseline: FormValues): Record<string, OverrideValue> {
+export function buildOverrides(
+  fields: readonly ConfigField[],
+  values: FormValues,
+  baseline: FormValues,
+): Record<string, OverrideValue> {
   const out: Record<string, OverrideValue> = {};
   for (const f of fields) {
     const v = values[f.key];

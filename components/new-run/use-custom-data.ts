@@ -3,7 +3,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { PresetInfo } from "@/lib/contracts/api";
 import { api } from "../api-client";
-import { customOverrides, initialCustomData, mappingForUpload, validateCustomData, type CustomDataValues } from "./custom-data";
+import {
+  customOverrides,
+  initialCustomData,
+  mappingForUpload,
+  validateCustomData,
+  type CustomDataValues,
+} from "./custom-data";
 
 /**
  * State of the custom benchmark's data section (only used when the preset's benchmark is `custom`):
@@ -11,7 +17,9 @@ import { customOverrides, initialCustomData, mappingForUpload, validateCustomDat
  */
 export function useCustomData(preset: PresetInfo | undefined) {
   const active = preset?.env === "custom";
-  const [state, setState] = useState<{ path: string; values: CustomDataValues; baseline: CustomDataValues } | null>(null);
+  const [state, setState] = useState<{ path: string; values: CustomDataValues; baseline: CustomDataValues } | null>(
+    null,
+  );
   if (active && preset && state?.path !== preset.path) {
     const baseline = initialCustomData(preset);
     setState({ path: preset.path, values: baseline, baseline });
@@ -21,7 +29,9 @@ export function useCustomData(preset: PresetInfo | undefined) {
   const upload = useMutation({
     mutationFn: (file: File) => api.uploadDataset(file),
     onSuccess: (info) =>
-      setState((s) => (s ? { ...s, values: { ...s.values, upload: info, mapping: mappingForUpload(s.values.mapping, info) } } : s)),
+      setState((s) =>
+        s ? { ...s, values: { ...s.values, upload: info, mapping: mappingForUpload(s.values.mapping, info) } } : s,
+      ),
   });
 
   const errors = useMemo(() => (current ? validateCustomData(current.values) : {}), [current]);

@@ -4,7 +4,10 @@ import { Card } from "../ui/Card";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
 
 const sumErrors = (e: Record<string, number>) => Object.values(e).reduce((a, b) => a + b, 0);
-const errorTitle = (e: Record<string, number>) => Object.entries(e).map(([k, n]) => `${k}: ${n}`).join(", ");
+const errorTitle = (e: Record<string, number>) =>
+  Object.entries(e)
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(", ");
 
 /** How the model calls went per role and stage: failures, retries, cache hits, latency and cost. */
 export function BackendUsageTable({ rows }: { rows: BackendUsageRow[] }) {
@@ -33,13 +36,23 @@ export function BackendUsageTable({ rows }: { rows: BackendUsageRow[] }) {
                   {r.role} · {r.stage}
                 </td>
                 <td className={TD_NUM}>{formatCount(r.calls)}</td>
-                <td className={`${TD_NUM} ${errors > 0 ? "text-red-700" : ""}`} title={errorTitle(r.errors) || undefined}>
+                <td
+                  className={`${TD_NUM} ${errors > 0 ? "text-red-700" : ""}`}
+                  title={errorTitle(r.errors) || undefined}
+                >
                   {formatCount(errors)}
                 </td>
                 <td className={TD_NUM}>{formatCount(r.retries)}</td>
                 <td className={TD_NUM}>{formatCount(r.cacheHits)}</td>
                 <td className={TD_NUM}>{answered > 0 ? `${Math.round(r.latencyMs / answered)} ms` : "—"}</td>
-                <td className={TD_NUM} title={r.cacheHits > 0 && r.costSavedUsd !== null ? `${formatCost(r.costSavedUsd)} saved by the cache` : undefined}>
+                <td
+                  className={TD_NUM}
+                  title={
+                    r.cacheHits > 0 && r.costSavedUsd !== null
+                      ? `${formatCost(r.costSavedUsd)} saved by the cache`
+                      : undefined
+                  }
+                >
                   {r.costUsd === null ? "unknown" : formatCost(r.costUsd)}
                 </td>
               </tr>

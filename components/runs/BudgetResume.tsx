@@ -19,22 +19,44 @@ export function BudgetResume({ run }: { run: RunDetail }) {
       className="mt-2 flex flex-wrap items-end gap-3"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!invalid) action.mutate({ action: "resume", budget: { ...budget, max_calls: budget.max_calls === null ? null : Math.floor(budget.max_calls) } });
+        if (!invalid)
+          action.mutate({
+            action: "resume",
+            budget: { ...budget, max_calls: budget.max_calls === null ? null : Math.floor(budget.max_calls) },
+          });
       }}
     >
       <label className="text-xs">
         <span className="block text-gray-700">Max USD</span>
-        <input className={INPUT} inputMode="decimal" value={usd} onChange={(e) => setUsd(e.target.value)} placeholder="no limit" data-testid="budget-max-usd" />
+        <input
+          className={INPUT}
+          inputMode="decimal"
+          value={usd}
+          onChange={(e) => setUsd(e.target.value)}
+          placeholder="no limit"
+          data-testid="budget-max-usd"
+        />
       </label>
       <label className="text-xs">
         <span className="block text-gray-700">Max calls</span>
-        <input className={INPUT} inputMode="numeric" value={calls} onChange={(e) => setCalls(e.target.value)} placeholder="no limit" data-testid="budget-max-calls" />
+        <input
+          className={INPUT}
+          inputMode="numeric"
+          value={calls}
+          onChange={(e) => setCalls(e.target.value)}
+          placeholder="no limit"
+          data-testid="budget-max-calls"
+        />
       </label>
       <Button variant="primary" type="submit" disabled={invalid || action.isPending} data-testid="resume-with-budget">
         {action.isPending ? "Resuming…" : "Raise budget and resume"}
       </Button>
       {invalid && <span className="text-xs text-red-700">Budgets are numbers ≥ 0, or empty for no limit.</span>}
-      {action.error && <span role="alert" className="text-xs text-red-700">{action.error.message}</span>}
+      {action.error && (
+        <span role="alert" className="text-xs text-red-700">
+          {action.error.message}
+        </span>
+      )}
     </form>
   );
 }

@@ -8,7 +8,8 @@ export function DatasetHashes({ dataset }: { dataset: DatasetFingerprint }) {
     <div className="space-y-0.5" data-testid="dataset-hashes">
       {dataset.dataPath !== null && (
         <p className="break-all">
-          Data <span className="font-mono">{dataset.dataPath}</span> · sha256 <span className="font-mono">{dataset.dataSha256}</span>
+          Data <span className="font-mono">{dataset.dataPath}</span> · sha256{" "}
+          <span className="font-mono">{dataset.dataSha256}</span>
         </p>
       )}
       <p>
@@ -16,7 +17,10 @@ export function DatasetHashes({ dataset }: { dataset: DatasetFingerprint }) {
         {(Object.keys(NAMES) as Array<keyof typeof NAMES>).map((k, i) => (
           <span key={k}>
             {i > 0 && " · "}
-            {NAMES[k]} {dataset.splits[k].count} <span className="font-mono" title={`sha256 of the ${NAMES[k]} split's item ids, in order`}>{dataset.splits[k].sha256}</span>
+            {NAMES[k]} {dataset.splits[k].count}{" "}
+            <span className="font-mono" title={`sha256 of the ${NAMES[k]} split's item ids, in order`}>
+              {dataset.splits[k].sha256}
+            </span>
           </span>
         ))}
       </p>

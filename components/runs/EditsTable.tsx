@@ -82,13 +82,34 @@ export function EditsTable({ edits }: { edits: EditRow[] }) {
                 >
                   <td className={TD_NUM}>{e.ord + 1}</td>
                   <td className={`${TD} font-mono text-xs`}>{e.op}</td>
-                  <td className={`${TD} max-w-48 text-xs`}><div className={`${clamp} whitespace-pre-wrap break-words`}>{e.target ?? "—"}</div></td>
-                  <td className={`${TD} max-w-md font-mono text-xs`}><div className={`${clamp} whitespace-pre-wrap break-words`}>{e.content ?? "—"}</div></td>
-                  <td className={`${TD} max-w-xs text-xs text-gray-700`}><div className={`${clamp} whitespace-pre-wrap break-words`}>{e.rationale ?? "—"}</div></td>
+                  <td className={`${TD} max-w-48 text-xs`}>
+                    <div className={`${clamp} whitespace-pre-wrap break-words`}>{e.target ?? "—"}</div>
+                  </td>
+                  <td className={`${TD} max-w-md font-mono text-xs`}>
+                    <div className={`${clamp} whitespace-pre-wrap break-words`}>{e.content ?? "—"}</div>
+                  </td>
+                  <td className={`${TD} max-w-xs text-xs text-gray-700`}>
+                    <div className={`${clamp} whitespace-pre-wrap break-words`}>{e.rationale ?? "—"}</div>
+                  </td>
                   <td className={TD_NUM}>{e.support ?? "—"}</td>
-                  <td className={`${TD} text-xs`}>{e.origin}{e.mergeLevel !== null ? ` · L${e.mergeLevel}` : ""}</td>
-                  <td className={TD}>{e.applyStatus ? <Badge tone={statusTone(e.applyStatus)}>{e.applyStatus}</Badge> : <span className="text-gray-400">—</span>}</td>
-                  <td className={TD}>{e.gateStatus ? <Badge tone={statusTone(e.gateStatus)}>{e.gateStatus}</Badge> : <span className="text-gray-400">—</span>}</td>
+                  <td className={`${TD} text-xs`}>
+                    {e.origin}
+                    {e.mergeLevel !== null ? ` · L${e.mergeLevel}` : ""}
+                  </td>
+                  <td className={TD}>
+                    {e.applyStatus ? (
+                      <Badge tone={statusTone(e.applyStatus)}>{e.applyStatus}</Badge>
+                    ) : (
+                      <span className="text-gray-400">—</span>
+                    )}
+                  </td>
+                  <td className={TD}>
+                    {e.gateStatus ? (
+                      <Badge tone={statusTone(e.gateStatus)}>{e.gateStatus}</Badge>
+                    ) : (
+                      <span className="text-gray-400">—</span>
+                    )}
+                  </td>
                 </tr>
               );
             })}

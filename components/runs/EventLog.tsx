@@ -6,7 +6,12 @@ import { ShowMore } from "../ui/ShowMore";
 import { frameStep, frameTone, summarizeFrame } from "./event-frames";
 
 const PAGE = 150;
-const TONE = { error: "text-red-700", warn: "text-amber-700", good: "text-emerald-700", plain: "text-gray-800" } as const;
+const TONE = {
+  error: "text-red-700",
+  warn: "text-amber-700",
+  good: "text-emerald-700",
+  plain: "text-gray-800",
+} as const;
 
 function time(iso: string): string {
   const d = new Date(iso);
@@ -20,7 +25,11 @@ export function EventLog({ frames, total }: { frames: StreamFrame[]; total: numb
   return (
     <Card
       title={`Event log (${total.toLocaleString("en-US")})`}
-      actions={total > frames.length ? <span className="text-gray-500">latest {frames.length.toLocaleString("en-US")} kept here</span> : null}
+      actions={
+        total > frames.length ? (
+          <span className="text-gray-500">latest {frames.length.toLocaleString("en-US")} kept here</span>
+        ) : null
+      }
       className="flex flex-col"
       bodyClassName="relative min-h-[420px] flex-1"
       testId="event-log"
@@ -48,7 +57,13 @@ export function EventLog({ frames, total }: { frames: StreamFrame[]; total: numb
               );
             })}
           </ol>
-          <ShowMore shown={Math.min(limit, latestFirst.length)} total={latestFirst.length} step={PAGE * 2} onChange={setLimit} noun="events" />
+          <ShowMore
+            shown={Math.min(limit, latestFirst.length)}
+            total={latestFirst.length}
+            step={PAGE * 2}
+            onChange={setLimit}
+            noun="events"
+          />
         </div>
       )}
     </Card>

@@ -23,12 +23,21 @@ export function RolloutTable({ runId, step }: { runId: string; step: number }) {
   const rows = q.data ?? [];
   return (
     <section aria-label="Train rollout items">
-      <button type="button" className="flex items-center gap-2 text-sm font-semibold hover:text-indigo-700" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="flex items-center gap-2 text-sm font-semibold hover:text-indigo-700"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className={`text-xs text-gray-400 transition-transform ${open ? "rotate-90" : ""}`} aria-hidden>
           ▶
         </span>
         Train rollout items
-        {q.data && <span className="text-xs font-normal text-gray-600">correct {rows.filter((r) => r.hard >= 1).length}/{rows.length}</span>}
+        {q.data && (
+          <span className="text-xs font-normal text-gray-600">
+            correct {rows.filter((r) => r.hard >= 1).length}/{rows.length}
+          </span>
+        )}
       </button>
       {open && (
         <div className="mt-2 max-h-96 overflow-auto rounded-md border border-gray-200">
@@ -67,7 +76,11 @@ export function RolloutTable({ runId, step }: { runId: string; step: number }) {
                     <td className={`${TD} max-w-xs text-xs break-words text-gray-600`}>{r.failReason ?? ""}</td>
                     <td className={TD}>
                       {r.trajectory ? (
-                        <button type="button" className="text-xs text-indigo-700 hover:underline" onClick={() => setExpanded((e) => (e === r.itemId ? null : r.itemId))}>
+                        <button
+                          type="button"
+                          className="text-xs text-indigo-700 hover:underline"
+                          onClick={() => setExpanded((e) => (e === r.itemId ? null : r.itemId))}
+                        >
                           {expanded === r.itemId ? "Hide" : "Show"}
                         </button>
                       ) : (
@@ -78,7 +91,9 @@ export function RolloutTable({ runId, step }: { runId: string; step: number }) {
                   expanded === r.itemId && (
                     <tr key={`${r.itemId}-t`}>
                       <td colSpan={8} className="border-b border-gray-100 bg-gray-50 px-3 py-2">
-                        <pre className="max-h-72 overflow-auto font-mono text-xs whitespace-pre-wrap text-gray-800">{r.trajectory}</pre>
+                        <pre className="max-h-72 overflow-auto font-mono text-xs whitespace-pre-wrap text-gray-800">
+                          {r.trajectory}
+                        </pre>
                       </td>
                     </tr>
                   ),
@@ -86,7 +101,13 @@ export function RolloutTable({ runId, step }: { runId: string; step: number }) {
               </tbody>
             </table>
           )}
-          <ShowMore shown={Math.min(limit, rows.length)} total={rows.length} step={PAGE * 4} onChange={setLimit} noun="items" />
+          <ShowMore
+            shown={Math.min(limit, rows.length)}
+            total={rows.length}
+            step={PAGE * 4}
+            onChange={setLimit}
+            noun="items"
+          />
         </div>
       )}
     </section>

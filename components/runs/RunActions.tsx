@@ -19,17 +19,32 @@ export function RunActions({ run }: { run: RunDetail }) {
     <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap items-center justify-end gap-2">
         {CANCELLABLE.includes(run.status) && (
-          <Button variant="danger" data-testid="cancel-run" disabled={action.isPending} onClick={() => action.mutate("cancel")}>
+          <Button
+            variant="danger"
+            data-testid="cancel-run"
+            disabled={action.isPending}
+            onClick={() => action.mutate("cancel")}
+          >
             {action.isPending && action.variables === "cancel" ? "Cancelling…" : "Cancel run"}
           </Button>
         )}
         {RESUMABLE.includes(run.status) && (
-          <Button variant="primary" data-testid="resume-run" disabled={action.isPending} onClick={() => action.mutate("resume")}>
+          <Button
+            variant="primary"
+            data-testid="resume-run"
+            disabled={action.isPending}
+            onClick={() => action.mutate("resume")}
+          >
             {action.isPending && action.variables === "resume" ? "Resuming…" : "Resume run"}
           </Button>
         )}
         {hasBest ? (
-          <a href={exportUrl(run.id, "skill")} download className={buttonClass("secondary")} data-testid="download-best-skill">
+          <a
+            href={exportUrl(run.id, "skill")}
+            download
+            className={buttonClass("secondary")}
+            data-testid="download-best-skill"
+          >
             Download {ARTIFACT.bestSkill}
           </a>
         ) : (
@@ -38,7 +53,12 @@ export function RunActions({ run }: { run: RunDetail }) {
           </Button>
         )}
         {hasBest ? (
-          <a href={exportUrl(run.id, "bundle")} download className={buttonClass("secondary")} data-testid="download-bundle">
+          <a
+            href={exportUrl(run.id, "bundle")}
+            download
+            className={buttonClass("secondary")}
+            data-testid="download-bundle"
+          >
             Download bundle
           </a>
         ) : (
@@ -49,7 +69,8 @@ export function RunActions({ run }: { run: RunDetail }) {
       </div>
       {action.error && (
         <p role="alert" className="text-xs text-red-700">
-          Could not {typeof action.variables === "string" ? action.variables : action.variables?.action} the run: {action.error.message}
+          Could not {typeof action.variables === "string" ? action.variables : action.variables?.action} the run:{" "}
+          {action.error.message}
         </p>
       )}
     </div>

@@ -38,7 +38,12 @@ export function RunCharts({
       />
       <TrainChart points={points} epochBounds={bounds} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
-      <TestChart initial={run.testInitial} best={run.testBest} final={run.testFinal} evalTest={run.config.evaluation.eval_test} />
+      <TestChart
+        initial={run.testInitial}
+        best={run.testBest}
+        final={run.testFinal}
+        evalTest={run.config.evaluation.eval_test}
+      />
     </div>
   );
 }
@@ -46,12 +51,25 @@ export function RunCharts({
 const SLOW_GATE_STATUSES: ReadonlySet<string> = new Set(["accept", "accept_new_best", "reject", "skip_errors"]);
 
 /** Slow-update evaluations and the final selection check: scores measured outside a step's gate. */
-export function scoreMarks(run: Pick<RunDetail, "skillVersions" | "bestMeasuredBy" | "bestScore" | "bestSkillHash" | "stepsDone">): ScoreMark[] {
+export function scoreMarks(
+  run: Pick<RunDetail, "skillVersions" | "bestMeasuredBy" | "bestScore" | "bestSkillHash" | "stepsDone">,
+): ScoreMark[] {
   const finalCheck = run.bestMeasuredBy === "final_check" && run.bestScore !== null;
   const marks: ScoreMark[] = run.skillVersions
     // Only a gated slow update was scored where it happened (a forced one may be scored later, by the final check).
-    .filter((v) => v.kind === "slow_update" && SLOW_GATE_STATUSES.has(v.status ?? "") && (v.gateScore ?? v.selectionHard) !== null && !(finalCheck && v.contentHash === run.bestSkillHash))
-    .map((v) => ({ kind: "slow_update", step: v.step, score: (v.gateScore ?? v.selectionHard)!, label: `slow update e${v.epoch}` }));
+    .filter(
+      (v) =>
+        v.kind === "slow_update" &&
+        SLOW_GATE_STATUSES.has(v.status ?? "") &&
+        (v.gateScore ?? v.selectionHard) !== null &&
+        !(finalCheck && v.contentHash === run.bestSkillHash),
+    )
+    .map((v) => ({
+      kind: "slow_update",
+      step: v.step,
+      score: (v.gateScore ?? v.selectionHard)!,
+      label: `slow update e${v.epoch}`,
+    }));
   if (finalCheck) marks.push({ kind: "final_check", step: run.stepsDone, score: run.bestScore!, label: "final check" });
   return marks;
 }

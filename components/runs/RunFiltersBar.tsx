@@ -1,6 +1,15 @@
 "use client";
 
-const STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"];
+const STATUSES = [
+  "queued",
+  "running",
+  "cancelling",
+  "cancelled",
+  "succeeded",
+  "failed",
+  "interrupted",
+  "budget_exhausted",
+];
 
 const SELECT =
   "rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";
@@ -24,7 +33,12 @@ export function RunFiltersBar({
         <label htmlFor="filter-status" className="text-gray-600">
           Status
         </label>
-        <select id="filter-status" className={SELECT} value={status ?? ""} onChange={(e) => onChange("status", e.target.value)}>
+        <select
+          id="filter-status"
+          className={SELECT}
+          value={status ?? ""}
+          onChange={(e) => onChange("status", e.target.value)}
+        >
           <option value="">All</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>

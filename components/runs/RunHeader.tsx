@@ -32,7 +32,8 @@ export function RunHeader({ run, streamState }: { run: RunDetail; streamState: S
           </div>
           <p className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-gray-600">
             <span>
-              optimizer <span className="font-medium text-gray-800">{formatRole(run.optimizerBackend, run.optimizerModel)}</span>
+              optimizer{" "}
+              <span className="font-medium text-gray-800">{formatRole(run.optimizerBackend, run.optimizerModel)}</span>
             </span>
             <span>
               target <span className="font-medium text-gray-800">{formatRole(run.targetBackend, run.targetModel)}</span>

@@ -31,12 +31,20 @@ export function RunProgress({ run }: { run: RunDetail }) {
         aria-valuemax={100}
         aria-valuenow={pct === null ? undefined : Math.round(pct)}
       >
-        <div className={`h-full rounded-full transition-[width] ${BAR[run.status] ?? "bg-indigo-500"}`} style={{ width: `${pct ?? 0}%` }} />
+        <div
+          className={`h-full rounded-full transition-[width] ${BAR[run.status] ?? "bg-indigo-500"}`}
+          style={{ width: `${pct ?? 0}%` }}
+        />
       </div>
       <span className="w-10 text-right tabular-nums">{pct === null ? "—" : `${Math.round(pct)}%`}</span>
       {active && (
         <span data-testid="eta" className="tabular-nums" title="Time left at the current pace">
-          ETA {run.etaSeconds === null ? (run.stepsDone === 0 ? "after the first step" : "—") : formatDuration(run.etaSeconds)}
+          ETA{" "}
+          {run.etaSeconds === null
+            ? run.stepsDone === 0
+              ? "after the first step"
+              : "—"
+            : formatDuration(run.etaSeconds)}
         </span>
       )}
     </div>

@@ -47,7 +47,11 @@ export function RunRow({
           {r.name || r.id.slice(0, 8)}
         </Link>
         {r.source === "cli" && (
-          <span className="ml-1.5 rounded bg-gray-100 px-1 py-0.5 text-[10px] font-medium text-gray-600" title="Trained from the command line (npm run skillopt -- train)" data-testid="source-cli">
+          <span
+            className="ml-1.5 rounded bg-gray-100 px-1 py-0.5 text-[10px] font-medium text-gray-600"
+            title="Trained from the command line (npm run skillopt -- train)"
+            data-testid="source-cli"
+          >
             CLI
           </span>
         )}

@@ -22,16 +22,26 @@ export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamF
       <DatasetPanel runId={run.id} />
       <Card title="Configuration" bodyClassName="p-0">
         <details>
-          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Effective configuration (YAML, preset + overrides)</summary>
-          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">{run.sourceYaml}</pre>
+          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">
+            Effective configuration (YAML, preset + overrides)
+          </summary>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">
+            {run.sourceYaml}
+          </pre>
         </details>
         <details className="border-t border-gray-100">
-          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Resolved configuration (every key)</summary>
-          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">{JSON.stringify(run.config, null, 2)}</pre>
+          <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">
+            Resolved configuration (every key)
+          </summary>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs">
+            {JSON.stringify(run.config, null, 2)}
+          </pre>
         </details>
         <details className="border-t border-gray-100">
           <summary className="cursor-pointer px-3 py-2 text-xs text-gray-600 hover:text-gray-900">Seed skill</summary>
-          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs whitespace-pre-wrap">{run.seedSkill || "(empty)"}</pre>
+          <pre className="max-h-96 overflow-auto border-t border-gray-100 bg-gray-50 p-3 font-mono text-xs whitespace-pre-wrap">
+            {run.seedSkill || "(empty)"}
+          </pre>
         </details>
       </Card>
     </div>

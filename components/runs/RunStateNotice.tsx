@@ -10,21 +10,28 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
       return (
         <Notice tone="warn" title="This run was interrupted" testId="run-state-notice">
           The worker running it stopped (killed, restarted or out of contact) after step {run.stepsDone}.{" "}
-          {run.errorMessage ? <>Automatic restarts are used up: {run.errorMessage}.</> : <>A running worker restarts it automatically.</>} Press{" "}
-          <b>Resume run</b> to continue from the last committed step; model calls that already completed are not paid again.
+          {run.errorMessage ? (
+            <>Automatic restarts are used up: {run.errorMessage}.</>
+          ) : (
+            <>A running worker restarts it automatically.</>
+          )}{" "}
+          Press <b>Resume run</b> to continue from the last committed step; model calls that already completed are not
+          paid again.
         </Notice>
       );
     case "budget_exhausted":
       return (
         <Notice tone="warn" title="Paused: the budget is spent" testId="run-state-notice">
-          {run.errorMessage ?? "The run reached its budget."} Raise the budget to continue from the last committed step; completed model calls are not paid again.
+          {run.errorMessage ?? "The run reached its budget."} Raise the budget to continue from the last committed step;
+          completed model calls are not paid again.
           <BudgetResume run={run} />
         </Notice>
       );
     case "failed":
       return (
         <Notice tone="error" title="This run failed" testId="run-state-notice">
-          {run.errorMessage ?? "No error message was recorded."} <span className="text-red-800/80">Resume retries from the last committed step.</span>
+          {run.errorMessage ?? "No error message was recorded."}{" "}
+          <span className="text-red-800/80">Resume retries from the last committed step.</span>
         </Notice>
       );
     case "cancelling":
@@ -49,7 +56,14 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
     case "succeeded":
       return run.stopReason ? (
         <Notice testId="run-state-notice">
-          Finished: {run.stopReason}. {bestSentence({ score: run.bestScore, metric: run.config.evaluation.gate_metric, origin: run.bestOrigin, measuredBy: run.bestMeasuredBy })}.
+          Finished: {run.stopReason}.{" "}
+          {bestSentence({
+            score: run.bestScore,
+            metric: run.config.evaluation.gate_metric,
+            origin: run.bestOrigin,
+            measuredBy: run.bestMeasuredBy,
+          })}
+          .
         </Notice>
       ) : null;
     default:

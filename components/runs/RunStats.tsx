@@ -30,7 +30,11 @@ export function RunStats({ run }: { run: RunDetail }) {
       <Stat label="Test initial" value={formatScore(run.testInitial)} />
       <Stat label="Test best" value={formatScore(run.testBest)} />
       <Stat label="Test final" value={formatScore(run.testFinal)} />
-      <Stat label="Tokens" value={formatCount(tokens)} sub={`${formatCount(run.promptTokens)} in · ${formatCount(run.completionTokens)} out`} />
+      <Stat
+        label="Tokens"
+        value={formatCount(tokens)}
+        sub={`${formatCount(run.promptTokens)} in · ${formatCount(run.completionTokens)} out`}
+      />
       <Stat label="Model calls" value={formatCount(run.calls)} />
       <Stat
         label="Cost"

@@ -35,7 +35,12 @@ export function RunView({ id }: { id: string }) {
   if (isApiError(error, 404) || isApiError(error, 422)) {
     return <NotFoundPanel title="Run not found" message={`No run has the id “${id}”.`} />;
   }
-  if (error && !run) return <Notice tone="error" title="Could not load this run">{error.message}</Notice>;
+  if (error && !run)
+    return (
+      <Notice tone="error" title="Could not load this run">
+        {error.message}
+      </Notice>
+    );
   if (isPending || !run) return <p className="text-gray-500">Loading run…</p>;
 
   return (
@@ -44,7 +49,12 @@ export function RunView({ id }: { id: string }) {
       {error && <Notice tone="warn">Showing the last loaded data: {error.message}</Notice>}
       <RunCharts run={run} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepTable steps={run.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
-      <StepDetailPanel runId={id} step={selectedStep} isLatest={!Number.isFinite(stepParam)} hasSteps={run.steps.length > 0} />
+      <StepDetailPanel
+        runId={id}
+        step={selectedStep}
+        isLatest={!Number.isFinite(stepParam)}
+        hasSteps={run.steps.length > 0}
+      />
       <RunSidePanels run={run} frames={frames} />
     </div>
   );

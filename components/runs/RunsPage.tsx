@@ -40,7 +40,13 @@ export function RunsPage() {
         <div className="flex items-center gap-2">
           <Button
             disabled={chosen.length < 2 || chosen.length > 8}
-            title={chosen.length < 2 ? "Select two or more runs to compare them" : chosen.length > 8 ? "Compare at most eight runs" : undefined}
+            title={
+              chosen.length < 2
+                ? "Select two or more runs to compare them"
+                : chosen.length > 8
+                  ? "Compare at most eight runs"
+                  : undefined
+            }
             onClick={() => router.push(`/runs/compare?ids=${chosen.join(",")}`)}
           >
             Compare{chosen.length > 0 ? ` (${chosen.length})` : ""}
@@ -51,7 +57,11 @@ export function RunsPage() {
         </div>
       </div>
       <RunFiltersBar status={filters.status} env={filters.env} envs={envs} onChange={setFilter} />
-      {error && <Notice tone="error" title="Could not load runs">{error.message}</Notice>}
+      {error && (
+        <Notice tone="error" title="Could not load runs">
+          {error.message}
+        </Notice>
+      )}
       {!error && (
         <RunsTable
           runs={runs}

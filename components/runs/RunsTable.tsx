@@ -70,7 +70,10 @@ export function RunsTable({
 
 function EmptyRuns({ filtered, onClearFilters }: { filtered: boolean; onClearFilters: () => void }) {
   return (
-    <div className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-12 text-center" data-testid="runs-empty">
+    <div
+      className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-12 text-center"
+      data-testid="runs-empty"
+    >
       {filtered ? (
         <>
           <p className="font-medium text-gray-900">No runs match these filters.</p>
@@ -82,8 +85,8 @@ function EmptyRuns({ filtered, onClearFilters }: { filtered: boolean; onClearFil
         <>
           <p className="font-medium text-gray-900">No runs yet</p>
           <p className="mx-auto mt-1 max-w-md text-gray-600">
-            Start a training run from a preset. The sample presets run offline with the simulated model, so you can watch
-            the whole loop without an API key.
+            Start a training run from a preset. The sample presets run offline with the simulated model, so you can
+            watch the whole loop without an API key.
           </p>
           <ButtonLink href="/runs/new" variant="primary" className="mt-4">
             Start your first run

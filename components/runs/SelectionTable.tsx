@@ -24,7 +24,10 @@ function change(r: Row): "fixed" | "broken" | null {
 
 /** Per-item selection outcome of the candidate; items that flipped against the current skill stand out. */
 export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKnown: boolean }) {
-  const counts = useMemo(() => Object.fromEntries(FILTERS.map((f) => [f.key, rows.filter(f.test).length])) as Record<Filter, number>, [rows]);
+  const counts = useMemo(
+    () => Object.fromEntries(FILTERS.map((f) => [f.key, rows.filter(f.test).length])) as Record<Filter, number>,
+    [rows],
+  );
   const [filter, setFilter] = useState<Filter | null>(null);
   const active: Filter = filter ?? (counts.flipped > 0 ? "flipped" : "all");
   const [limit, setLimit] = useState(PAGE);
@@ -62,7 +65,10 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
       </div>
       {!currentKnown && rows.length > 0 && (
         <div className="mb-2">
-          <Notice>The current skill&apos;s per-item results are unknown for this step (its score was reused, not re-measured), so flips cannot be shown.</Notice>
+          <Notice>
+            The current skill&apos;s per-item results are unknown for this step (its score was reused, not re-measured),
+            so flips cannot be shown.
+          </Notice>
         </div>
       )}
       <div className="max-h-96 overflow-auto rounded-md border border-gray-200">
@@ -83,14 +89,20 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
             {visible.length === 0 && (
               <tr>
                 <td colSpan={8} className="px-3 py-4 text-center text-gray-500">
-                  {rows.length === 0 ? "No per-item selection results were stored for this step." : "No items match this filter."}
+                  {rows.length === 0
+                    ? "No per-item selection results were stored for this step."
+                    : "No items match this filter."}
                 </td>
               </tr>
             )}
             {visible.slice(0, limit).map((r) => {
               const c = change(r);
               return (
-                <tr key={r.itemId} data-flipped={r.flipped || undefined} className={c === "fixed" ? "bg-green-50" : c === "broken" ? "bg-red-50" : ""}>
+                <tr
+                  key={r.itemId}
+                  data-flipped={r.flipped || undefined}
+                  className={c === "fixed" ? "bg-green-50" : c === "broken" ? "bg-red-50" : ""}
+                >
                   <td className={`${TD} font-mono text-xs`}>{r.itemId}</td>
                   <td className={TD_NUM}>{r.currentHard ?? "—"}</td>
                   <td className={TD_NUM}>{r.hard}</td>
@@ -98,7 +110,9 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
                     {c === "fixed" && <span className="font-medium text-green-700">↑ fixed</span>}
                     {c === "broken" && <span className="font-medium text-red-700">↓ broken</span>}
                   </td>
-                  <td className={`${TD} text-xs ${r.status === "ok" ? "text-gray-600" : "font-medium text-amber-700"}`}>{r.status}</td>
+                  <td className={`${TD} text-xs ${r.status === "ok" ? "text-gray-600" : "font-medium text-amber-700"}`}>
+                    {r.status}
+                  </td>
                   <td className={`${TD} max-w-xs text-xs break-words`}>{r.prediction ?? "—"}</td>
                   <td className={`${TD} max-w-xs text-xs break-words text-gray-700`}>{r.reference ?? "—"}</td>
                   <td className={`${TD} max-w-xs text-xs break-words text-gray-600`}>{r.failReason ?? ""}</td>
@@ -107,7 +121,13 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
             })}
           </tbody>
         </table>
-        <ShowMore shown={Math.min(limit, visible.length)} total={visible.length} step={PAGE * 4} onChange={setLimit} noun="items" />
+        <ShowMore
+          shown={Math.min(limit, visible.length)}
+          total={visible.length}
+          step={PAGE * 4}
+          onChange={setLimit}
+          noun="items"
+        />
       </div>
     </section>
   );

@@ -41,7 +41,9 @@ export function SkillVersionsTable({ versions, bestHash }: { versions: SkillVers
                   </td>
                   <td className={`${TD} font-mono text-xs`}>
                     {shortHash(v.contentHash)}
-                    {bestHash !== null && v.contentHash === bestHash && <span className="ml-1 font-sans font-medium text-emerald-700">★ best</span>}
+                    {bestHash !== null && v.contentHash === bestHash && (
+                      <span className="ml-1 font-sans font-medium text-emerald-700">★ best</span>
+                    )}
                   </td>
                   <td className={TD_NUM}>{formatScore(v.selectionHard)}</td>
                   <td className={TD_NUM}>{formatScore(v.gateScore)}</td>
@@ -50,7 +52,13 @@ export function SkillVersionsTable({ versions, bestHash }: { versions: SkillVers
               ))}
             </tbody>
           </table>
-          <ShowMore shown={Math.min(limit, ordered.length)} total={ordered.length} step={PAGE * 4} onChange={setLimit} noun="versions" />
+          <ShowMore
+            shown={Math.min(limit, ordered.length)}
+            total={ordered.length}
+            step={PAGE * 4}
+            onChange={setLimit}
+            noun="versions"
+          />
         </div>
       )}
     </Card>

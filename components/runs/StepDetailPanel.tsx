@@ -15,17 +15,30 @@ import { useStepDetail } from "./use-run";
 const NO_CANDIDATE: Record<string, string> = {
   skip_no_patches:
     "No candidate at this step (skip_no_patches): the analysts proposed no patches — for example, every train item in the batch was already correct — so the skill stayed as it was.",
-  skip_no_rewrite: "No candidate at this step (skip_no_rewrite): the rewrite produced no new skill, so the skill stayed as it was.",
+  skip_no_rewrite:
+    "No candidate at this step (skip_no_rewrite): the rewrite produced no new skill, so the skill stayed as it was.",
 };
 
 /** Everything about one step: the diff current → candidate, the edits through the pipeline, per-item flips. */
-export function StepDetailPanel({ runId, step, isLatest, hasSteps }: { runId: string; step: number | null; isLatest: boolean; hasSteps: boolean }) {
+export function StepDetailPanel({
+  runId,
+  step,
+  isLatest,
+  hasSteps,
+}: {
+  runId: string;
+  step: number | null;
+  isLatest: boolean;
+  hasSteps: boolean;
+}) {
   const { data, error, isPending, isPlaceholderData } = useStepDetail(runId, step);
   if (step === null) {
     return (
       <Card title="Step detail">
         <p className="py-4 text-center text-gray-500">
-          {hasSteps ? "Select a step above or on the selection chart." : "The diff, edits and per-item results appear here once the first step is committed."}
+          {hasSteps
+            ? "Select a step above or on the selection chart."
+            : "The diff, edits and per-item results appear here once the first step is committed."}
         </p>
       </Card>
     );
@@ -59,11 +72,23 @@ export function StepDetailPanel({ runId, step, isLatest, hasSteps }: { runId: st
           <SkillDiff
             oldText={data.current.content}
             newText={data.candidate.content}
-            oldLabel={<>Current skill <span className="font-mono text-gray-500">{shortHash(data.current.hash)}</span></>}
-            newLabel={<>Candidate <span className="font-mono text-gray-500">{shortHash(data.candidate.hash)}</span> <ActionBadge action={data.candidate.status ?? data.step.action} /></>}
+            oldLabel={
+              <>
+                Current skill <span className="font-mono text-gray-500">{shortHash(data.current.hash)}</span>
+              </>
+            }
+            newLabel={
+              <>
+                Candidate <span className="font-mono text-gray-500">{shortHash(data.candidate.hash)}</span>{" "}
+                <ActionBadge action={data.candidate.status ?? data.step.action} />
+              </>
+            }
           />
         ) : (
-          <Notice>{NO_CANDIDATE[data.step.action] ?? `No candidate was built at this step (${data.step.action}); the skill stayed as it was.`}</Notice>
+          <Notice>
+            {NO_CANDIDATE[data.step.action] ??
+              `No candidate was built at this step (${data.step.action}); the skill stayed as it was.`}
+          </Notice>
         )}
       </section>
       <CoverageNotice c={data.step.coverage} />
@@ -72,7 +97,9 @@ export function StepDetailPanel({ runId, step, isLatest, hasSteps }: { runId: st
       <RolloutTable runId={runId} step={step} />
       <details className="text-xs">
         <summary className="cursor-pointer text-gray-600 hover:text-gray-900">Step record (raw)</summary>
-        <pre className="mt-2 max-h-72 overflow-auto rounded bg-gray-50 p-2 font-mono text-gray-800">{JSON.stringify(data.step.record, null, 2)}</pre>
+        <pre className="mt-2 max-h-72 overflow-auto rounded bg-gray-50 p-2 font-mono text-gray-800">
+          {JSON.stringify(data.step.record, null, 2)}
+        </pre>
       </details>
     </Card>
   );
@@ -94,11 +121,14 @@ function StepSummary({ d }: { d: StepDetail }) {
   const c = d.candidate;
   return (
     <span className="flex flex-wrap items-center gap-x-3 text-gray-600">
-      <span>epoch {d.step.epoch} · #{d.step.stepInEpoch}</span>
+      <span>
+        epoch {d.step.epoch} · #{d.step.stepInEpoch}
+      </span>
       <ActionBadge action={d.step.action} />
       {c && (
         <span className="tabular-nums">
-          candidate hard {formatScore(c.selectionHard)} · soft {formatScore(c.selectionSoft)} · gate {formatScore(c.gateScore)}
+          candidate hard {formatScore(c.selectionHard)} · soft {formatScore(c.selectionSoft)} · gate{" "}
+          {formatScore(c.gateScore)}
         </span>
       )}
       {isPartial(d.step.coverage) && <span className="text-amber-700">{describeCoverage(d.step.coverage)}</span>}

@@ -65,7 +65,12 @@ export function StepTable({
             </thead>
             <tbody>
               {rows.map((s) => (
-                <StepTableRow key={s.step} s={s} selected={s.step === selectedStep} onSelect={() => onSelectStep(s.step)} />
+                <StepTableRow
+                  key={s.step}
+                  s={s}
+                  selected={s.step === selectedStep}
+                  onSelect={() => onSelectStep(s.step)}
+                />
               ))}
             </tbody>
           </table>
@@ -102,7 +107,11 @@ function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean
       <td className={TD_NUM}>
         {formatScore(s.candidateScore)}
         {isPartial(s.coverage) && (
-          <span className="ml-1 text-xs text-amber-700" title={describeCoverage(s.coverage)} data-testid={`step-coverage-${s.step}`}>
+          <span
+            className="ml-1 text-xs text-amber-700"
+            title={describeCoverage(s.coverage)}
+            data-testid={`step-coverage-${s.step}`}
+          >
             ({s.coverage.nPaired}/{s.coverage.nItems})
           </span>
         )}

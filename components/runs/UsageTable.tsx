@@ -5,10 +5,17 @@ import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
 
 /** Calls and tokens per pipeline stage (rollout, reflect, merge, rank, rewrite, slow update …). */
 export function UsageTable({ usage, costUsd }: { usage: UsageRow[]; costUsd: number | null }) {
-  const total = usage.reduce((a, u) => ({ calls: a.calls + u.calls, p: a.p + u.promptTokens, c: a.c + u.completionTokens }), { calls: 0, p: 0, c: 0 });
+  const total = usage.reduce(
+    (a, u) => ({ calls: a.calls + u.calls, p: a.p + u.promptTokens, c: a.c + u.completionTokens }),
+    { calls: 0, p: 0, c: 0 },
+  );
   const sorted = [...usage].sort((a, b) => b.promptTokens + b.completionTokens - (a.promptTokens + a.completionTokens));
   return (
-    <Card title="Tokens by stage" actions={<span className="text-gray-600">cost {costUsd === null ? "unknown" : formatCost(costUsd)}</span>} bodyClassName="">
+    <Card
+      title="Tokens by stage"
+      actions={<span className="text-gray-600">cost {costUsd === null ? "unknown" : formatCost(costUsd)}</span>}
+      bodyClassName=""
+    >
       {usage.length === 0 ? (
         <p className="px-3 py-4 text-center text-gray-500">No model calls recorded yet.</p>
       ) : (

@@ -8,7 +8,10 @@ export interface CoalescedRunner {
 }
 
 /** `minGapMs` spaces a trailing run after the previous one finished (0 = at once). */
-export function createCoalescedRunner(task: () => Promise<unknown>, { minGapMs = 0 }: { minGapMs?: number } = {}): CoalescedRunner {
+export function createCoalescedRunner(
+  task: () => Promise<unknown>,
+  { minGapMs = 0 }: { minGapMs?: number } = {},
+): CoalescedRunner {
   let inFlight = false;
   let pending = false;
   let cancelled = false;

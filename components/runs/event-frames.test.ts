@@ -20,8 +20,17 @@ describe("mergeFrames", () => {
     expect(mergeFrames(a, [frame(1)])).toBe(a);
   });
   it("drops the events a resumed attempt superseded, keeping the cursor monotonic", () => {
-    const a = mergeFrames(undefined, [frame(1, "stepCommitted", { step: 1 }), frame(2, "stepStarted", { step: 2 }), frame(3, "rolloutCompleted", { step: 2 }), frame(4, "workerLost")]);
-    const b = mergeFrames(a, [frame(5, "runClaimed"), frame(6, "runResumed", { fromStep: 2, superseded: [2, 3] }), frame(7, "stepStarted", { step: 2 })]);
+    const a = mergeFrames(undefined, [
+      frame(1, "stepCommitted", { step: 1 }),
+      frame(2, "stepStarted", { step: 2 }),
+      frame(3, "rolloutCompleted", { step: 2 }),
+      frame(4, "workerLost"),
+    ]);
+    const b = mergeFrames(a, [
+      frame(5, "runClaimed"),
+      frame(6, "runResumed", { fromStep: 2, superseded: [2, 3] }),
+      frame(7, "stepStarted", { step: 2 }),
+    ]);
     expect(b.map((f) => f.seq)).toEqual([1, 4, 5, 6, 7]);
     expect(b.filter((f) => f.type === "stepStarted")).toHaveLength(1);
   });
@@ -33,24 +42,58 @@ describe("mergeFrames", () => {
 
 describe("frame summaries", () => {
   it("reads the step and describes gate decisions", () => {
-    const f = frame(7, "gateDecided", { step: 3, action: "reject", candidateScore: 0.5, currentScoreBefore: 0.6, bestScore: 0.6 });
+    const f = frame(7, "gateDecided", {
+      step: 3,
+      action: "reject",
+      candidateScore: 0.5,
+      currentScoreBefore: 0.6,
+      bestScore: 0.6,
+    });
     expect(frameStep(f)).toBe(3);
     expect(summarizeFrame(f)).toBe("reject: candidate 0.500 vs current 0.600; best 0.600");
   });
   it("shows the paired scores and the coverage when items went unanswered, and a skip's reason", () => {
     const partial = frame(7, "gateDecided", {
-      step: 3, action: "accept", candidateScore: 0.9, currentScoreBefore: 0.6, bestScore: 0.9,
-      nItems: 10, nPaired: 8, nErrors: 1, nTimeouts: 0, nTruncated: 1, candidatePairedScore: 0.875, currentPairedScore: 0.625, reason: null,
+      step: 3,
+      action: "accept",
+      candidateScore: 0.9,
+      currentScoreBefore: 0.6,
+      bestScore: 0.9,
+      nItems: 10,
+      nPaired: 8,
+      nErrors: 1,
+      nTimeouts: 0,
+      nTruncated: 1,
+      candidatePairedScore: 0.875,
+      currentPairedScore: 0.625,
+      reason: null,
     });
-    expect(summarizeFrame(partial)).toBe("accept: candidate 0.875 vs current 0.625; best 0.900; scored on 8 of 10 items (1 error, 1 truncated)");
-    const skip = frame(8, "gateDecided", {
-      step: 4, action: "skip_errors", candidateScore: 0.9, currentScoreBefore: 0.6, bestScore: 0.6,
-      nItems: 10, nPaired: 5, nErrors: 5, nTimeouts: 0, nTruncated: 0, candidatePairedScore: 1, currentPairedScore: 0.6, reason: "too many",
-    });
-    expect(summarizeFrame(skip)).toBe("skip_errors: candidate 1.000 vs current 0.600; best 0.600; scored on 5 of 10 items (5 errors) — too many");
-    expect(summarizeFrame(frame(9, "rolloutCompleted", { step: 4, hard: 0.5, soft: 0.5, n: 10, nErrors: 0, nTimeouts: 1, nTruncated: 2 }))).toBe(
-      "train rollout hard 0.500 soft 0.500 on 10 items (1 timeout, 2 truncated not answered)",
+    expect(summarizeFrame(partial)).toBe(
+      "accept: candidate 0.875 vs current 0.625; best 0.900; scored on 8 of 10 items (1 error, 1 truncated)",
     );
+    const skip = frame(8, "gateDecided", {
+      step: 4,
+      action: "skip_errors",
+      candidateScore: 0.9,
+      currentScoreBefore: 0.6,
+      bestScore: 0.6,
+      nItems: 10,
+      nPaired: 5,
+      nErrors: 5,
+      nTimeouts: 0,
+      nTruncated: 0,
+      candidatePairedScore: 1,
+      currentPairedScore: 0.6,
+      reason: "too many",
+    });
+    expect(summarizeFrame(skip)).toBe(
+      "skip_errors: candidate 1.000 vs current 0.600; best 0.600; scored on 5 of 10 items (5 errors) — too many",
+    );
+    expect(
+      summarizeFrame(
+        frame(9, "rolloutCompleted", { step: 4, hard: 0.5, soft: 0.5, n: 10, nErrors: 0, nTimeouts: 1, nTruncated: 2 }),
+      ),
+    ).toBe("train rollout hard 0.500 soft 0.500 on 10 items (1 timeout, 2 truncated not answered)");
   });
   it("counts applied edits from the apply report", () => {
     const f = frame(8, "candidateBuilt", {
@@ -61,13 +104,17 @@ describe("frame summaries", () => {
     expect(summarizeFrame(f)).toBe("candidate abcdef12, 1/2 edits applied");
   });
   it("describes lifecycle events of a recovered run", () => {
-    expect(summarizeFrame(frame(4, "workerLost", { workerId: "w-1", detectedBy: "job failed: job stalled more than allowable limit" }))).toBe(
-      "worker w-1 lost (job failed: job stalled more than allowable limit)",
+    expect(
+      summarizeFrame(
+        frame(4, "workerLost", { workerId: "w-1", detectedBy: "job failed: job stalled more than allowable limit" }),
+      ),
+    ).toBe("worker w-1 lost (job failed: job stalled more than allowable limit)");
+    expect(summarizeFrame(frame(6, "runResumed", { fromStep: 3, superseded: [4, 5] }))).toBe(
+      "resumed from step 3; 2 events of the interrupted attempt replaced",
     );
-    expect(summarizeFrame(frame(6, "runResumed", { fromStep: 3, superseded: [4, 5] }))).toBe("resumed from step 3; 2 events of the interrupted attempt replaced");
-    expect(summarizeFrame(frame(7, "runQueued", { reason: "worker shut down; the run continues on the next worker" }))).toBe(
-      "queued: worker shut down; the run continues on the next worker",
-    );
+    expect(
+      summarizeFrame(frame(7, "runQueued", { reason: "worker shut down; the run continues on the next worker" })),
+    ).toBe("queued: worker shut down; the run continues on the next worker");
   });
   it("falls back to scalar fields for unknown types", () => {
     expect(summarizeFrame(frame(9, "somethingNew", { a: 1, b: "x", c: { nested: true } }))).toBe("a=1, b=x");

@@ -24,7 +24,11 @@ function supersededBy(frames: readonly StreamFrame[]): Set<number> {
  * A resumed run's `runResumed` frame removes the earlier attempt's uncommitted events it superseded, so a
  * page that was open during the crash shows every step once, as a fresh load does.
  */
-export function mergeFrames(old: readonly StreamFrame[] | undefined, incoming: readonly StreamFrame[], cap = MAX_FRAMES): StreamFrame[] {
+export function mergeFrames(
+  old: readonly StreamFrame[] | undefined,
+  incoming: readonly StreamFrame[],
+  cap = MAX_FRAMES,
+): StreamFrame[] {
   const base = old ?? [];
   let last = base.length > 0 ? base[base.length - 1]!.seq : 0;
   const fresh: StreamFrame[] = [];
@@ -51,7 +55,11 @@ export function frameStep(frame: StreamFrame): number | null {
   return num(frame.payload, "step");
 }
 
-const counts = (p: Payload) => ({ nErrors: num(p, "nErrors") ?? 0, nTimeouts: num(p, "nTimeouts") ?? 0, nTruncated: num(p, "nTruncated") ?? 0 });
+const counts = (p: Payload) => ({
+  nErrors: num(p, "nErrors") ?? 0,
+  nTimeouts: num(p, "nTimeouts") ?? 0,
+  nTruncated: num(p, "nTruncated") ?? 0,
+});
 
 /** " (2 errors, 1 truncated not answered)" or "". */
 function unanswered(p: Payload): string {
@@ -84,25 +92,38 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
     ((num(p, "resumedFromStep") ?? 0) > 0 ? `; resumed after step ${num(p, "resumedFromStep")}` : ""),
   baselineScored: (p) => `baseline selection ${sc(p, "score")} (hard ${sc(p, "hard")}, soft ${sc(p, "soft")})`,
   stepStarted: (p) => `step ${num(p, "step")} started (epoch ${num(p, "epoch")}, #${num(p, "stepInEpoch")})`,
-  rolloutCompleted: (p) => `train rollout hard ${sc(p, "hard")} soft ${sc(p, "soft")} on ${num(p, "n")} items${unanswered(p)}`,
+  rolloutCompleted: (p) =>
+    `train rollout hard ${sc(p, "hard")} soft ${sc(p, "soft")} on ${num(p, "n")} items${unanswered(p)}`,
   patchesProposed: (p) =>
     `${num(p, "nFailurePatches")} failure + ${num(p, "nSuccessPatches")} success patches` +
     ((num(p, "nInvalid") ?? 0) > 0 ? `, ${num(p, "nInvalid")} invalid` : ""),
-  patchesMerged: (p) => `merged into ${num(p, "nMerged")} edits` + ((num(p, "fallbacks") ?? 0) > 0 ? ` (${num(p, "fallbacks")} fallbacks)` : ""),
-  editsSelected: (p) => `${num(p, "nEdits") ?? "?"} edits selected, budget ${num(p, "budget") ?? "none"}${p.ranked ? " (ranked)" : ""}`,
+  patchesMerged: (p) =>
+    `merged into ${num(p, "nMerged")} edits` +
+    ((num(p, "fallbacks") ?? 0) > 0 ? ` (${num(p, "fallbacks")} fallbacks)` : ""),
+  editsSelected: (p) =>
+    `${num(p, "nEdits") ?? "?"} edits selected, budget ${num(p, "budget") ?? "none"}${p.ranked ? " (ranked)" : ""}`,
   candidateBuilt: (p) => `candidate ${shortHash(str(p, "candidateHash"))}${countApplied(p)}`,
-  candidateScored: (p) => `candidate hard ${sc(p, "hard")} soft ${sc(p, "soft")}, gate ${sc(p, "gateScore")}${p.cached ? " (cached)" : ""}${unanswered(p)}`,
+  candidateScored: (p) =>
+    `candidate hard ${sc(p, "hard")} soft ${sc(p, "soft")}, gate ${sc(p, "gateScore")}${p.cached ? " (cached)" : ""}${unanswered(p)}`,
   gateDecided: (p) => {
     // When items went unanswered, the comparison was over the paired items: show those scores.
     const partial = gateCoverage(p);
-    const [cand, cur] = partial ? ["candidatePairedScore", "currentPairedScore"] : ["candidateScore", "currentScoreBefore"];
+    const [cand, cur] = partial
+      ? ["candidatePairedScore", "currentPairedScore"]
+      : ["candidateScore", "currentScoreBefore"];
     return `${str(p, "action")}: candidate ${sc(p, cand)} vs current ${sc(p, cur)}; best ${sc(p, "bestScore")}${partial}`;
   },
   stepCommitted: (p) => `committed (${str(p, "action")}): current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
-  slowUpdateApplied: (p) => `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` + (num(p, "selectionHard") !== null ? `, selection ${sc(p, "selectionHard")}` : ""),
+  slowUpdateApplied: (p) =>
+    `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` +
+    (num(p, "selectionHard") !== null ? `, selection ${sc(p, "selectionHard")}` : ""),
   finalSelectionChecked: (p) =>
     `final selection check: ${sc(p, "gateScore")}` +
-    (str(p, "skipReason") ? `, not compared (${str(p, "skipReason")})` : p.promoted ? " — promoted to best" : `, best stays ${sc(p, "bestScore")}`),
+    (str(p, "skipReason")
+      ? `, not compared (${str(p, "skipReason")})`
+      : p.promoted
+        ? " — promoted to best"
+        : `, best stays ${sc(p, "bestScore")}`),
   metaSkillUpdated: (p) => `epoch ${num(p, "epoch")} meta skill: ${str(p, "action")}`,
   epochCompleted: (p) => `epoch ${num(p, "epoch")} done: current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
   testScored: (p) => `test (${str(p, "which")}) hard ${sc(p, "hard")} soft ${sc(p, "soft")}`,
@@ -112,10 +133,13 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
   cancelRequested: () => "cancel requested",
   runResumeRequested: () => "resume requested",
   runInterrupted: (p) => `interrupted${str(p, "reason") ? `: ${str(p, "reason")}` : ""}`,
-  workerLost: (p) => `worker ${str(p, "workerId") || "(unknown)"} lost${str(p, "detectedBy") ? ` (${str(p, "detectedBy")})` : ""}`,
+  workerLost: (p) =>
+    `worker ${str(p, "workerId") || "(unknown)"} lost${str(p, "detectedBy") ? ` (${str(p, "detectedBy")})` : ""}`,
   runResumed: (p) => {
     const n = Array.isArray(p.superseded) ? p.superseded.length : 0;
-    return `resumed from step ${num(p, "fromStep")}` + (n > 0 ? `; ${n} events of the interrupted attempt replaced` : "");
+    return (
+      `resumed from step ${num(p, "fromStep")}` + (n > 0 ? `; ${n} events of the interrupted attempt replaced` : "")
+    );
   },
 };
 
@@ -133,7 +157,8 @@ export function summarizeFrame(frame: StreamFrame): string {
 /** Event types drawn in warning/error colours in the log. */
 export function frameTone(type: string): "error" | "warn" | "good" | "plain" {
   if (type === "runFailed") return "error";
-  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested" || type === "workerLost") return "warn";
+  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested" || type === "workerLost")
+    return "warn";
   if (type === "runCompleted" || type === "baselineScored" || type === "testScored") return "good";
   return "plain";
 }

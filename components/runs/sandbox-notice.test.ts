@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { RunConfigSchema } from "@/lib/contracts/run-config";
 import { SandboxNotice } from "./SandboxNotice";
 
-const render = (env: Record<string, unknown>) => renderToStaticMarkup(createElement(SandboxNotice, { run: { config: RunConfigSchema.parse({ env }) } }));
+const render = (env: Record<string, unknown>) =>
+  renderToStaticMarkup(createElement(SandboxNotice, { run: { config: RunConfigSchema.parse({ env }) } }));
 
 describe("SandboxNotice", () => {
   it("warns on a SpreadsheetBench run that allows running without the sandbox", () => {

@@ -22,7 +22,10 @@ const RETRY_MS = 5_000;
  * `["run-events", id]`, and triggers a coalesced refetch of `["run", id]` (and of the selected step when the
  * frame is about it). A finished run's stream is read once for its history, then closed; it reopens on resume.
  */
-export function useRunEvents(runId: string, opts: { status: string | undefined; selectedStep: number | null; lastEventSeq: number | undefined }) {
+export function useRunEvents(
+  runId: string,
+  opts: { status: string | undefined; selectedStep: number | null; lastEventSeq: number | undefined },
+) {
   const qc = useQueryClient();
   const active = isActiveStatus(opts.status);
   const activeRef = useRef(active);
@@ -36,19 +39,24 @@ export function useRunEvents(runId: string, opts: { status: string | undefined; 
   const [state, setState] = useState<StreamState>("connecting");
   const connect = opts.status !== undefined && (active || !historyRead);
 
-  const frames = useQuery({
-    queryKey: queryKeys.runEvents(runId),
-    // Never fetched: the stream below writes it. Should TanStack call this anyway, keep what we hold.
-    queryFn: () => qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId)) ?? [],
-    staleTime: Infinity,
-    gcTime: 10 * 60_000,
-  }).data ?? [];
+  const frames =
+    useQuery({
+      queryKey: queryKeys.runEvents(runId),
+      // Never fetched: the stream below writes it. Should TanStack call this anyway, keep what we hold.
+      queryFn: () => qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId)) ?? [],
+      staleTime: Infinity,
+      gcTime: 10 * 60_000,
+    }).data ?? [];
 
   useEffect(() => {
     if (!connect) return;
-    const runRefetch = createCoalescedRunner(() => qc.refetchQueries({ queryKey: queryKeys.run(runId), exact: true }), { minGapMs: REFETCH_GAP_MS });
+    const runRefetch = createCoalescedRunner(() => qc.refetchQueries({ queryKey: queryKeys.run(runId), exact: true }), {
+      minGapMs: REFETCH_GAP_MS,
+    });
     const stepRefetch = createCoalescedRunner(() =>
-      stepRef.current === null ? Promise.resolve() : qc.refetchQueries({ queryKey: queryKeys.step(runId, stepRef.current), exact: true }),
+      stepRef.current === null
+        ? Promise.resolve()
+        : qc.refetchQueries({ queryKey: queryKeys.step(runId, stepRef.current), exact: true }),
     );
     let buffer: StreamFrame[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -106,7 +114,8 @@ export function useRunEvents(runId: string, opts: { status: string | undefined; 
       es.close();
       if (timer) clearTimeout(timer);
       if (retry) clearTimeout(retry);
-      if (buffer.length > 0) qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, buffer));
+      if (buffer.length > 0)
+        qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, buffer));
       runRefetch.cancel();
       stepRefetch.cancel();
     };

@@ -30,7 +30,8 @@ export function useStepDetail(id: string, step: number | null) {
 export function useRunAction(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (action: "cancel" | "resume" | RunAction) => api.actOnRun(id, typeof action === "string" ? { action } : action),
+    mutationFn: (action: "cancel" | "resume" | RunAction) =>
+      api.actOnRun(id, typeof action === "string" ? { action } : action),
     onSettled: async () => {
       await Promise.all([
         qc.invalidateQueries({ queryKey: queryKeys.run(id), exact: true }),

@@ -12,7 +12,8 @@ export function useRuns(filters: RunFilters) {
     queryFn: ({ pageParam }) => api.listRuns(filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.runs.some((r) => isActiveStatus(r.status))) ? 3_000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.runs.some((r) => isActiveStatus(r.status))) ? 3_000 : false,
   });
   const runs: RunListItem[] = useMemo(() => query.data?.pages.flatMap((p) => p.runs) ?? [], [query.data]);
   const envs: string[] = query.data?.pages[0]?.envs ?? [];

@@ -7,7 +7,8 @@ const TONE: Record<string, Tone> = { improved: "green", regressed: "red", unchan
 
 /** Each validation task's score before and after each gated candidate of the night. */
 export function GateTable({ rows }: { rows: SleepGateRowView[] }) {
-  if (rows.length === 0) return <p className="p-3 text-gray-500">No gated candidate this night (no tasks, or no edits to try).</p>;
+  if (rows.length === 0)
+    return <p className="p-3 text-gray-500">No gated candidate this night (no tasks, or no edits to try).</p>;
   const count = (s: string) => rows.filter((r) => r.status === s).length;
   return (
     <div>
@@ -31,7 +32,9 @@ export function GateTable({ rows }: { rows: SleepGateRowView[] }) {
               <td className={`${TD} font-mono text-xs`}>{r.taskId}</td>
               <td className={TD_NUM}>{formatScore(r.baselineScore)}</td>
               <td className={TD_NUM}>{formatScore(r.candidateScore)}</td>
-              <td className={TD}><Badge tone={TONE[r.status] ?? "gray"}>{r.status}</Badge></td>
+              <td className={TD}>
+                <Badge tone={TONE[r.status] ?? "gray"}>{r.status}</Badge>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -14,15 +14,30 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
     <div className="space-y-2">
       {adoptable && changed.length > 0 && (
         <Notice tone="warn" testId="live-changed">
-          {changed.map((p) => p.livePath).join(", ")} changed since this night started; adopting would overwrite that edit, so it will be refused. Run a new night instead.
+          {changed.map((p) => p.livePath).join(", ")} changed since this night started; adopting would overwrite that
+          edit, so it will be refused. Run a new night instead.
         </Notice>
       )}
-      {act.error && <Notice tone="error" testId="action-error">{(act.error as Error).message}</Notice>}
-      {act.data?.status === "adopted" && <Notice testId="adopted">Adopted: {(act.data.updatedPaths ?? []).join(", ") || "nothing changed"}</Notice>}
+      {act.error && (
+        <Notice tone="error" testId="action-error">
+          {(act.error as Error).message}
+        </Notice>
+      )}
+      {act.data?.status === "adopted" && (
+        <Notice testId="adopted">Adopted: {(act.data.updatedPaths ?? []).join(", ") || "nothing changed"}</Notice>
+      )}
       {(adoptable || discardable) && (
         <div className="flex gap-2">
-          {adoptable && <Button variant="primary" disabled={act.isPending} onClick={() => act.mutate("adopt")}>Adopt</Button>}
-          {discardable && <Button variant="danger" disabled={act.isPending} onClick={() => act.mutate("discard")}>Discard</Button>}
+          {adoptable && (
+            <Button variant="primary" disabled={act.isPending} onClick={() => act.mutate("adopt")}>
+              Adopt
+            </Button>
+          )}
+          {discardable && (
+            <Button variant="danger" disabled={act.isPending} onClick={() => act.mutate("discard")}>
+              Discard
+            </Button>
+          )}
         </div>
       )}
     </div>

@@ -15,7 +15,9 @@ function Stat({ label, value, testId }: { label: string; value: string; testId?:
   return (
     <div className="rounded-md border border-gray-200 bg-white px-3 py-2">
       <div className="text-xs text-gray-500">{label}</div>
-      <div className="font-medium tabular-nums" data-testid={testId}>{value}</div>
+      <div className="font-medium tabular-nums" data-testid={testId}>
+        {value}
+      </div>
     </div>
   );
 }
@@ -27,7 +29,10 @@ function Edits({ title, edits }: { title: string; edits: SleepEditView[] }) {
       <h3 className="px-3 pt-2 text-xs font-semibold text-gray-700">{title}</h3>
       <ul className="space-y-1 px-3 py-2 text-xs">
         {edits.map((e, i) => (
-          <li key={i}><Badge tone="gray">{`${e.target}/${e.op}`}</Badge> <span className="font-mono">{e.content}</span>{e.rationale && <span className="text-gray-500"> — {e.rationale}</span>}</li>
+          <li key={i}>
+            <Badge tone="gray">{`${e.target}/${e.op}`}</Badge> <span className="font-mono">{e.content}</span>
+            {e.rationale && <span className="text-gray-500"> — {e.rationale}</span>}
+          </li>
         ))}
       </ul>
     </div>
@@ -38,10 +43,21 @@ function Summary({ n }: { n: SleepNightDetail }) {
   return (
     <div className="grid grid-cols-2 gap-2 md:grid-cols-4 xl:grid-cols-8">
       <Stat label="Sessions" value={formatCount(n.nSessions)} />
-      <Stat label="Tasks (train/val/test)" value={`${n.nTasks} (${n.nTrain}/${n.nVal}/${n.nTest})`} testId="night-tasks" />
-      <Stat label="Baseline → candidate" value={`${formatScore(n.baselineScore)} → ${formatScore(n.candidateScore)}`} testId="night-scores" />
+      <Stat
+        label="Tasks (train/val/test)"
+        value={`${n.nTasks} (${n.nTrain}/${n.nVal}/${n.nTest})`}
+        testId="night-tasks"
+      />
+      <Stat
+        label="Baseline → candidate"
+        value={`${formatScore(n.baselineScore)} → ${formatScore(n.candidateScore)}`}
+        testId="night-scores"
+      />
       <Stat label="Gate" value={n.gateAction || "—"} testId="night-gate" />
-      <Stat label="Edits accepted / rejected / unmatched" value={`${n.editsAccepted} / ${n.editsRejected} / ${n.editsUnmatched}`} />
+      <Stat
+        label="Edits accepted / rejected / unmatched"
+        value={`${n.editsAccepted} / ${n.editsRejected} / ${n.editsUnmatched}`}
+      />
       <Stat label="Tokens" value={formatCount(n.tokensUsed)} />
       <Stat label="Backend" value={n.backend || "—"} />
       <Stat label="Started" value={formatTimestamp(n.startedAt ?? n.createdAt)} />
@@ -58,22 +74,49 @@ export function NightView({ id }: { id: string }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <Link href="/sleep" className="text-indigo-700 hover:underline">Sleep</Link>
+        <Link href="/sleep" className="text-indigo-700 hover:underline">
+          Sleep
+        </Link>
         <h1 className="text-lg font-semibold">{`${n.projectName ?? n.projectDir} — night ${n.night > 0 ? `#${n.night}` : "(waiting)"}${n.dryRun ? " (dry run)" : ""}`}</h1>
         <NightStatusBadge status={n.status} />
         {n.backend === "mock" && <Badge tone="amber">Mock backend — scores are synthetic</Badge>}
       </div>
       <Summary n={n} />
-      {n.error && <Notice tone="error" title="The night failed">{n.error}</Notice>}
-      {n.notes.length > 0 && <Notice title="Notes"><ul className="list-disc pl-4">{n.notes.map((x, i) => <li key={i}>{x}</li>)}</ul></Notice>}
+      {n.error && (
+        <Notice tone="error" title="The night failed">
+          {n.error}
+        </Notice>
+      )}
+      {n.notes.length > 0 && (
+        <Notice title="Notes">
+          <ul className="list-disc pl-4">
+            {n.notes.map((x, i) => (
+              <li key={i}>{x}</li>
+            ))}
+          </ul>
+        </Notice>
+      )}
       <NightActions night={n} />
       {n.proposalsError && <Notice tone="error">{n.proposalsError}</Notice>}
       {n.proposals.map((p) => (
-        <Card key={p.label} title={`Proposed ${p.label}${p.adopted ? " (adopted)" : ""}`} testId={`proposal-${p.label}`}>
-          <SkillDiff oldText={p.liveText} newText={p.proposedText} oldLabel={<span title={p.livePath}>Live file{p.liveChanged ? " (changed since the night started)" : ""}</span>} newLabel="Staged proposal" />
+        <Card
+          key={p.label}
+          title={`Proposed ${p.label}${p.adopted ? " (adopted)" : ""}`}
+          testId={`proposal-${p.label}`}
+        >
+          <SkillDiff
+            oldText={p.liveText}
+            newText={p.proposedText}
+            oldLabel={
+              <span title={p.livePath}>Live file{p.liveChanged ? " (changed since the night started)" : ""}</span>
+            }
+            newLabel="Staged proposal"
+          />
         </Card>
       ))}
-      {n.status === "staged" && n.proposals.length === 0 && !n.proposalsError && <Notice>The gate kept the live files: this night staged only its report.</Notice>}
+      {n.status === "staged" && n.proposals.length === 0 && !n.proposalsError && (
+        <Notice>The gate kept the live files: this night staged only its report.</Notice>
+      )}
       <Card title="Gate: per-task outcome" bodyClassName="">
         <GateTable rows={n.gates} />
       </Card>
@@ -81,12 +124,22 @@ export function NightView({ id }: { id: string }) {
         <Edits title="Accepted" edits={n.edits} />
         <Edits title="Rejected by the gate" edits={n.rejectedEdits} />
         <Edits title="Unmatched (changed nothing)" edits={n.unmatchedEdits} />
-        {n.edits.length + n.rejectedEdits.length + n.unmatchedEdits.length === 0 && <p className="p-3 text-gray-500">No edits proposed.</p>}
+        {n.edits.length + n.rejectedEdits.length + n.unmatchedEdits.length === 0 && (
+          <p className="p-3 text-gray-500">No edits proposed.</p>
+        )}
       </Card>
       {(n.stagingDir || n.evidencePath) && (
         <p className="text-xs text-gray-600">
-          {n.stagingDir && <>Staged in <code>{n.stagingDir}</code>. </>}
-          {n.evidencePath && <>Evidence log: <code data-testid="evidence-path">{n.evidencePath}</code></>}
+          {n.stagingDir && (
+            <>
+              Staged in <code>{n.stagingDir}</code>.{" "}
+            </>
+          )}
+          {n.evidencePath && (
+            <>
+              Evidence log: <code data-testid="evidence-path">{n.evidencePath}</code>
+            </>
+          )}
         </p>
       )}
     </div>

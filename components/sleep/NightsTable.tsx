@@ -7,7 +7,12 @@ import { NightStatusBadge } from "./NightStatusBadge";
 
 /** Every recorded night (dashboard, schedule and CLI), newest first. */
 export function NightsTable({ nights }: { nights: SleepNightSummary[] }) {
-  if (nights.length === 0) return <p className="p-3 text-gray-500">No nights yet. Run one from a project above, or with `npm run skillopt -- sleep run`.</p>;
+  if (nights.length === 0)
+    return (
+      <p className="p-3 text-gray-500">
+        No nights yet. Run one from a project above, or with `npm run skillopt -- sleep run`.
+      </p>
+    );
   return (
     <div className="overflow-x-auto">
       <table className={TABLE} data-testid="sleep-nights">
@@ -35,8 +40,12 @@ export function NightsTable({ nights }: { nights: SleepNightSummary[] }) {
                   {n.dryRun ? " (dry run)" : ""}
                 </Link>
               </td>
-              <td className={TD} title={n.projectDir}>{n.projectName ?? n.projectDir}</td>
-              <td className={TD}><NightStatusBadge status={n.status} /></td>
+              <td className={TD} title={n.projectDir}>
+                {n.projectName ?? n.projectDir}
+              </td>
+              <td className={TD}>
+                <NightStatusBadge status={n.status} />
+              </td>
               <td className={TD}>{n.trigger}</td>
               <td className={TD_NUM}>{formatCount(n.nSessions)}</td>
               <td className={TD_NUM}>{`${n.nTasks} (${n.nTrain}/${n.nVal}/${n.nTest})`}</td>

@@ -10,37 +10,70 @@ import { NightStatusBadge } from "./NightStatusBadge";
 import { useRunNight } from "./sleep-api";
 
 /** The projects with their schedule and the Run now / Dry run / Edit actions. */
-export function ProjectList({ projects, onEdit }: { projects: SleepProjectView[]; onEdit: (p: SleepProjectView) => void }) {
+export function ProjectList({
+  projects,
+  onEdit,
+}: {
+  projects: SleepProjectView[];
+  onEdit: (p: SleepProjectView) => void;
+}) {
   const run = useRunNight();
   const router = useRouter();
-  if (projects.length === 0) return <p className="p-3 text-gray-500">No Sleep projects yet. Add one to run nights from here and on a schedule.</p>;
-  const start = (projectId: string, dryRun: boolean) => run.mutate({ projectId, dryRun }, { onSuccess: (r) => router.push(`/sleep/nights/${r.id}`) });
+  if (projects.length === 0)
+    return (
+      <p className="p-3 text-gray-500">No Sleep projects yet. Add one to run nights from here and on a schedule.</p>
+    );
+  const start = (projectId: string, dryRun: boolean) =>
+    run.mutate({ projectId, dryRun }, { onSuccess: (r) => router.push(`/sleep/nights/${r.id}`) });
   return (
     <div>
-      {run.error && <div className="p-3"><Notice tone="error">{(run.error as Error).message}</Notice></div>}
+      {run.error && (
+        <div className="p-3">
+          <Notice tone="error">{(run.error as Error).message}</Notice>
+        </div>
+      )}
       <ul className="divide-y divide-gray-100">
         {projects.map((p) => (
-          <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 px-3 py-2" data-testid="sleep-project">
+          <li
+            key={p.id}
+            className="flex flex-wrap items-center justify-between gap-3 px-3 py-2"
+            data-testid="sleep-project"
+          >
             <div className="min-w-0">
               <div className="flex items-center gap-2 font-medium">
                 {p.name}
                 <Badge tone="gray">{p.transcriptSource}</Badge>
-                <Badge tone={p.backend === "mock" ? "amber" : "blue"} title={p.backend === "mock" ? "Deterministic mock backend: scores are synthetic" : undefined}>{p.backend}</Badge>
+                <Badge
+                  tone={p.backend === "mock" ? "amber" : "blue"}
+                  title={p.backend === "mock" ? "Deterministic mock backend: scores are synthetic" : undefined}
+                >
+                  {p.backend}
+                </Badge>
                 {p.lastNight && (
                   <Link href={`/sleep/nights/${p.lastNight.id}`} className="text-xs">
                     <NightStatusBadge status={p.lastNight.status} />
                   </Link>
                 )}
               </div>
-              <div className="truncate text-xs text-gray-600" title={p.directory}>{p.directory}</div>
+              <div className="truncate text-xs text-gray-600" title={p.directory}>
+                {p.directory}
+              </div>
               <div className="text-xs text-gray-600" data-testid="sleep-schedule">
-                {p.cronPattern ? `Schedule ${p.cronPattern} — ${p.enabled ? `on, next ${formatTimestamp(p.nextRunAt)}` : "off"}` : "No schedule"}
+                {p.cronPattern
+                  ? `Schedule ${p.cronPattern} — ${p.enabled ? `on, next ${formatTimestamp(p.nextRunAt)}` : "off"}`
+                  : "No schedule"}
               </div>
             </div>
             <div className="flex gap-2">
-              <Button variant="primary" disabled={run.isPending} onClick={() => start(p.id, false)}>Run now</Button>
-              <Button disabled={run.isPending} onClick={() => start(p.id, true)}>Dry run</Button>
-              <Button variant="ghost" onClick={() => onEdit(p)}>Edit</Button>
+              <Button variant="primary" disabled={run.isPending} onClick={() => start(p.id, false)}>
+                Run now
+              </Button>
+              <Button disabled={run.isPending} onClick={() => start(p.id, true)}>
+                Dry run
+              </Button>
+              <Button variant="ghost" onClick={() => onEdit(p)}>
+                Edit
+              </Button>
             </div>
           </li>
         ))}

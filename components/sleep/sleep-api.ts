@@ -7,12 +7,24 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { ApiError, shouldRetry } from "@/components/api-client";
-import { SLEEP_ACTIVE_STATUSES, type SleepNightDetail, type SleepNightSummary, type SleepProjectInput, type SleepProjectView } from "@/lib/contracts/sleep";
+import {
+  SLEEP_ACTIVE_STATUSES,
+  type SleepNightDetail,
+  type SleepNightSummary,
+  type SleepProjectInput,
+  type SleepProjectView,
+} from "@/lib/contracts/sleep";
 
-const ErrorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }) });
+const ErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
 
 async function call<T>(url: string, method = "GET", body?: unknown): Promise<T> {
-  const res = await fetch(url, { method, headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let data: unknown = null;
   try {
@@ -22,7 +34,15 @@ async function call<T>(url: string, method = "GET", body?: unknown): Promise<T> 
   }
   if (!res.ok) {
     const parsed = ErrorBodySchema.safeParse(data);
-    throw new ApiError(parsed.success ? { status: res.status, ...parsed.data.error } : { status: res.status, code: `HTTP_${res.status}`, message: `${res.status} ${res.statusText || "request failed"}` });
+    throw new ApiError(
+      parsed.success
+        ? { status: res.status, ...parsed.data.error }
+        : {
+            status: res.status,
+            code: `HTTP_${res.status}`,
+            message: `${res.status} ${res.statusText || "request failed"}`,
+          },
+    );
   }
   return data as T;
 }
@@ -36,7 +56,11 @@ export const sleepKeys = {
 const isActive = (s: string) => (SLEEP_ACTIVE_STATUSES as readonly string[]).includes(s);
 
 export function useSleepProjects() {
-  return useQuery({ queryKey: sleepKeys.projects, queryFn: () => call<SleepProjectView[]>("/api/sleep/projects"), retry: shouldRetry });
+  return useQuery({
+    queryKey: sleepKeys.projects,
+    queryFn: () => call<SleepProjectView[]>("/api/sleep/projects"),
+    retry: shouldRetry,
+  });
 }
 
 export function useSleepNights() {
@@ -65,7 +89,10 @@ function useInvalidateSleep() {
 export function useSaveProject(id: string | null) {
   const done = useInvalidateSleep();
   return useMutation({
-    mutationFn: (input: SleepProjectInput) => (id ? call<SleepProjectView>(`/api/sleep/projects/${id}`, "PUT", input) : call<SleepProjectView>("/api/sleep/projects", "POST", input)),
+    mutationFn: (input: SleepProjectInput) =>
+      id
+        ? call<SleepProjectView>(`/api/sleep/projects/${id}`, "PUT", input)
+        : call<SleepProjectView>("/api/sleep/projects", "POST", input),
     onSuccess: done,
   });
 }
@@ -73,7 +100,8 @@ export function useSaveProject(id: string | null) {
 export function useRunNight() {
   const done = useInvalidateSleep();
   return useMutation({
-    mutationFn: (v: { projectId: string; dryRun: boolean }) => call<{ id: string; queued: boolean }>(`/api/sleep/projects/${v.projectId}/nights`, "POST", { dryRun: v.dryRun }),
+    mutationFn: (v: { projectId: string; dryRun: boolean }) =>
+      call<{ id: string; queued: boolean }>(`/api/sleep/projects/${v.projectId}/nights`, "POST", { dryRun: v.dryRun }),
     onSuccess: done,
   });
 }
@@ -81,7 +109,8 @@ export function useRunNight() {
 export function useNightAction(id: string) {
   const done = useInvalidateSleep();
   return useMutation({
-    mutationFn: (action: "adopt" | "discard") => call<{ status: string; updatedPaths?: string[] }>(`/api/sleep/nights/${id}`, "PATCH", { action }),
+    mutationFn: (action: "adopt" | "discard") =>
+      call<{ status: string; updatedPaths?: string[] }>(`/api/sleep/nights/${id}`, "PATCH", { action }),
     onSuccess: done,
   });
 }

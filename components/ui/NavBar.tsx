@@ -14,7 +14,10 @@ export function NavBar() {
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white">
       <nav className="mx-auto flex h-12 w-full max-w-[1600px] items-center gap-6 px-4 lg:px-6" aria-label="Main">
         <Link href="/" className="flex items-center gap-2 font-semibold text-gray-900">
-          <span className="grid size-6 place-items-center rounded bg-indigo-600 text-xs font-bold text-white" aria-hidden>
+          <span
+            className="grid size-6 place-items-center rounded bg-indigo-600 text-xs font-bold text-white"
+            aria-hidden
+          >
             S
           </span>
           SkillOpt

@@ -19,7 +19,11 @@ export function ShowMore({
       <span>
         Showing {shown.toLocaleString("en-US")} of {total.toLocaleString("en-US")} {noun}
       </span>
-      <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => onChange(shown + more)}>
+      <button
+        type="button"
+        className="font-medium text-indigo-700 hover:underline"
+        onClick={() => onChange(shown + more)}
+      >
         Show {more.toLocaleString("en-US")} more
       </button>
       {total - shown > more && (

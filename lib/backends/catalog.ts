@@ -16,7 +16,8 @@ type Vars = Record<string, unknown>;
 const BOTH: Array<"optimizer" | "target"> = ["optimizer", "target"];
 const has = (env: Vars, name: string) => typeof env[name] === "string" && (env[name] as string).trim() !== "";
 /** The shared variable or both role variants. */
-const hasForRoles = (env: Vars, name: string) => has(env, name) || (has(env, `OPTIMIZER_${name}`) && has(env, `TARGET_${name}`));
+const hasForRoles = (env: Vars, name: string) =>
+  has(env, name) || (has(env, `OPTIMIZER_${name}`) && has(env, `TARGET_${name}`));
 
 /** Each backend's credential check: null when usable, else what to set. */
 const CATALOG: Array<{ name: string; roles: Array<"optimizer" | "target">; missing: (env: Vars) => string | null }> = [
@@ -28,15 +29,25 @@ const CATALOG: Array<{ name: string; roles: Array<"optimizer" | "target">; missi
     missing: (env) => {
       const need = [
         ...(hasForRoles(env, "AZURE_OPENAI_ENDPOINT") ? [] : ["AZURE_OPENAI_ENDPOINT"]),
-        ...(hasForRoles(env, "AZURE_OPENAI_API_KEY") || hasForRoles(env, "AZURE_OPENAI_AD_TOKEN") ? [] : ["AZURE_OPENAI_API_KEY (or AZURE_OPENAI_AD_TOKEN)"]),
+        ...(hasForRoles(env, "AZURE_OPENAI_API_KEY") || hasForRoles(env, "AZURE_OPENAI_AD_TOKEN")
+          ? []
+          : ["AZURE_OPENAI_API_KEY (or AZURE_OPENAI_AD_TOKEN)"]),
       ];
       return need.length ? `set ${need.join(" and ")}` : null;
     },
   },
-  { name: "anthropic", roles: BOTH, missing: (env) => (hasForRoles(env, "ANTHROPIC_API_KEY") ? null : "set ANTHROPIC_API_KEY") },
+  {
+    name: "anthropic",
+    roles: BOTH,
+    missing: (env) => (hasForRoles(env, "ANTHROPIC_API_KEY") ? null : "set ANTHROPIC_API_KEY"),
+  },
   { name: "openai-compatible", roles: BOTH, missing: (env) => compatibleMissing(env) },
   { name: "codex-exec", roles: ["target"], missing: (env) => execMissing(env, "codex", "CODEX_EXEC_PATH") },
-  { name: "claude-code-exec", roles: ["target"], missing: (env) => execMissing(env, "claude", "CLAUDE_CODE_EXEC_PATH") },
+  {
+    name: "claude-code-exec",
+    roles: ["target"],
+    missing: (env) => execMissing(env, "claude", "CLAUDE_CODE_EXEC_PATH"),
+  },
 ];
 
 export interface PresetInfo {
@@ -54,7 +65,15 @@ export function listCompatiblePresets(env: Vars): PresetInfo[] {
   return Object.values(COMPATIBLE_PRESETS).map((p) => {
     const ok = p.keyVar === null || has(env, p.keyVar) || has(env, "OPENAI_COMPATIBLE_API_KEY");
     const note = p.keyVar === null ? "local server, no key" : ok ? "credentials found" : `set ${p.keyVar}`;
-    return { name: p.name, label: p.label, baseURL: p.baseURL, keyVar: p.keyVar, modelHint: p.modelHint, available: ok, note };
+    return {
+      name: p.name,
+      label: p.label,
+      baseURL: p.baseURL,
+      keyVar: p.keyVar,
+      modelHint: p.modelHint,
+      available: ok,
+      note,
+    };
   });
 }
 
@@ -72,7 +91,8 @@ function compatibleMissing(env: Vars): string | null {
     return `set OPENAI_COMPATIBLE_BASE_URL, or OPENAI_COMPATIBLE_PRESET (${Object.keys(COMPATIBLE_PRESETS).join(", ")})`;
   }
   const preset = listCompatiblePresets(env).find((p) => p.name === name);
-  if (!preset) return `OPENAI_COMPATIBLE_PRESET: unknown preset '${name}'; known: ${Object.keys(COMPATIBLE_PRESETS).join(", ")}`;
+  if (!preset)
+    return `OPENAI_COMPATIBLE_PRESET: unknown preset '${name}'; known: ${Object.keys(COMPATIBLE_PRESETS).join(", ")}`;
   return preset.available ? null : preset.note;
 }
 

@@ -21,7 +21,15 @@ export class BackendError extends Error {
   readonly retryAfterMs?: number;
   readonly stopRun?: StopRun;
 
-  constructor(o: { kind: ErrorKind; backend: string; message: string; status?: number; retryAfterMs?: number; stopRun?: StopRun; cause?: unknown }) {
+  constructor(o: {
+    kind: ErrorKind;
+    backend: string;
+    message: string;
+    status?: number;
+    retryAfterMs?: number;
+    stopRun?: StopRun;
+    cause?: unknown;
+  }) {
     super(o.message, o.cause === undefined ? undefined : { cause: o.cause });
     this.name = "BackendError";
     this.kind = o.kind;
@@ -47,13 +55,15 @@ export interface ClassifyContext {
   now?: number;
 }
 
-const QUOTA = /insufficient[_ ]quota|exceeded your current quota|quota (?:has been |is )?(?:exhausted|exceeded)|credit balance is too low|billing[_ ]hard[_ ]limit/i;
+const QUOTA =
+  /insufficient[_ ]quota|exceeded your current quota|quota (?:has been |is )?(?:exhausted|exceeded)|credit balance is too low|billing[_ ]hard[_ ]limit/i;
 
 type HeaderBag = { get(name: string): string | null } | Record<string, string | undefined> | undefined | null;
 
 function header(headers: HeaderBag, name: string): string | null {
   if (!headers) return null;
-  if (typeof (headers as { get?: unknown }).get === "function") return (headers as { get(n: string): string | null }).get(name);
+  if (typeof (headers as { get?: unknown }).get === "function")
+    return (headers as { get(n: string): string | null }).get(name);
   const rec = headers as Record<string, string | undefined>;
   return rec[name] ?? rec[name.toLowerCase()] ?? null;
 }
@@ -71,7 +81,10 @@ export function retryAfterMsOf(headers: HeaderBag, now = Date.now()): number | u
 
 /** One line of a provider's message: whitespace collapsed, HTML pages and long bodies cut short. */
 function brief(text: string): string {
-  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > 240 ? `${flat.slice(0, 240)}…` : flat;
 }
 
@@ -87,30 +100,60 @@ function fromHttp(err: HttpLike, backend: string, ctx: ClassifyContext): Backend
   const detail = brief(err.message ?? "") || `HTTP ${status}`;
   const base = { backend, status, cause: err };
   const msg = (what: string) => `${backend}: ${what} (HTTP ${status}): ${detail}`;
-  if (QUOTA.test(`${body} ${err.message ?? ""}`) && (status === 429 || status === 400 || status === 402 || status === 403)) {
-    return new BackendError({ ...base, kind: "fatal", stopRun: "fail", message: msg("quota or credit exhausted; retrying cannot help") });
+  if (
+    QUOTA.test(`${body} ${err.message ?? ""}`) &&
+    (status === 429 || status === 400 || status === 402 || status === 403)
+  ) {
+    return new BackendError({
+      ...base,
+      kind: "fatal",
+      stopRun: "fail",
+      message: msg("quota or credit exhausted; retrying cannot help"),
+    });
   }
   if (status === 429) {
-    return new BackendError({ ...base, kind: "rate_limited", retryAfterMs: retryAfterMsOf(err.headers, ctx.now), message: msg("rate limited") });
+    return new BackendError({
+      ...base,
+      kind: "rate_limited",
+      retryAfterMs: retryAfterMsOf(err.headers, ctx.now),
+      message: msg("rate limited"),
+    });
   }
   if (status === 401 || status === 403) {
     const hint = ctx.authHint ? `; ${ctx.authHint}` : "";
-    return new BackendError({ ...base, kind: "fatal", stopRun: "fail", message: `${msg("authentication failed")}${hint}` });
+    return new BackendError({
+      ...base,
+      kind: "fatal",
+      stopRun: "fail",
+      message: `${msg("authentication failed")}${hint}`,
+    });
   }
   if (status === 404) {
-    return new BackendError({ ...base, kind: "fatal", stopRun: "fail", message: msg("model, deployment or endpoint not found") });
+    return new BackendError({
+      ...base,
+      kind: "fatal",
+      stopRun: "fail",
+      message: msg("model, deployment or endpoint not found"),
+    });
   }
   if (status === 408 || status === 409 || status === 425 || status >= 500) {
-    return new BackendError({ ...base, kind: "transient", retryAfterMs: retryAfterMsOf(err.headers, ctx.now), message: msg("server error") });
+    return new BackendError({
+      ...base,
+      kind: "transient",
+      retryAfterMs: retryAfterMsOf(err.headers, ctx.now),
+      message: msg("server error"),
+    });
   }
   return new BackendError({ ...base, kind: "fatal", message: msg("request refused") });
 }
 
 /** The error's class: the SDK classes by instanceof (the openai SDK leaves `name` as "Error"), others by name. */
 function nameOf(err: unknown): string {
-  if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError) return "APIConnectionTimeoutError";
+  if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof Anthropic.APIConnectionTimeoutError)
+    return "APIConnectionTimeoutError";
   if (err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError) return "APIUserAbortError";
-  if (err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError) return "APIConnectionError";
+  if (err instanceof OpenAI.APIConnectionError || err instanceof Anthropic.APIConnectionError)
+    return "APIConnectionError";
   return (err as { name?: unknown } | null)?.name === undefined ? "" : String((err as { name: unknown }).name);
 }
 
@@ -123,7 +166,8 @@ export function classifyError(err: unknown, backend: string, ctx: ClassifyContex
   if (err instanceof BackendError) return err;
   const name = nameOf(err);
   const message = err instanceof Error ? err.message : String(err);
-  if (ctx.aborted) return new BackendError({ kind: "aborted", backend, message: `${backend}: call cancelled`, cause: err });
+  if (ctx.aborted)
+    return new BackendError({ kind: "aborted", backend, message: `${backend}: call cancelled`, cause: err });
   if (ctx.timedOutAfterS !== undefined || name === "APIConnectionTimeoutError" || name === "TimeoutError") {
     const after = ctx.timedOutAfterS === undefined ? "" : ` after ${ctx.timedOutAfterS}s`;
     return new BackendError({ kind: "transient", backend, message: `${backend}: timed out${after}`, cause: err });
@@ -132,13 +176,21 @@ export function classifyError(err: unknown, backend: string, ctx: ClassifyContex
     return new BackendError({ kind: "aborted", backend, message: `${backend}: call cancelled`, cause: err });
   }
   if (isHttpError(err)) return fromHttp(err, backend, ctx);
-  if (name === "APIConnectionError" || (err instanceof TypeError && /fetch failed|network|socket|ECONN/i.test(message))) {
+  if (
+    name === "APIConnectionError" ||
+    (err instanceof TypeError && /fetch failed|network|socket|ECONN/i.test(message))
+  ) {
     const cause = (err as { cause?: unknown }).cause;
     const why = cause instanceof Error ? `: ${brief(cause.message)}` : "";
     return new BackendError({ kind: "transient", backend, message: `${backend}: connection failed${why}`, cause: err });
   }
   if (err instanceof SyntaxError) {
-    return new BackendError({ kind: "transient", backend, message: `${backend}: malformed response body (${brief(message)})`, cause: err });
+    return new BackendError({
+      kind: "transient",
+      backend,
+      message: `${backend}: malformed response body (${brief(message)})`,
+      cause: err,
+    });
   }
   // An error that already says how the run must stop (an exec CLI that cannot start) keeps saying so.
   const stopRun = stopRunOf(err);

@@ -36,7 +36,11 @@ export function execSettingsOf(kind: ExecKind, config: RunConfig, env: EnvVars, 
   if (kind === "codex") {
     const sandbox = pick(m, "codex_exec_sandbox", ["CODEX_EXEC_SANDBOX", "CODEX_SANDBOX_MODE", "CODEX_SANDBOX"], env);
     if (sandbox !== undefined && !(SANDBOXES as readonly string[]).includes(sandbox)) {
-      throw new AppError("INVALID_REQUEST", `model.codex_exec_sandbox: expected ${SANDBOXES.join(" or ")}, got '${sandbox}'`, { field: "model.codex_exec_sandbox" });
+      throw new AppError(
+        "INVALID_REQUEST",
+        `model.codex_exec_sandbox: expected ${SANDBOXES.join(" or ")}, got '${sandbox}'`,
+        { field: "model.codex_exec_sandbox" },
+      );
     }
     const effort = pick(m, "codex_exec_reasoning_effort", ["CODEX_EXEC_REASONING_EFFORT"], env);
     settings = {
@@ -59,6 +63,7 @@ export function execSettingsOf(kind: ExecKind, config: RunConfig, env: EnvVars, 
     };
   }
   const missing = checkExecBinary(settings.bin!, childEnv, kind);
-  if (missing) throw new AppError("INVALID_REQUEST", `model.target_backend: ${missing}`, { field: "model.target_backend" });
+  if (missing)
+    throw new AppError("INVALID_REQUEST", `model.target_backend: ${missing}`, { field: "model.target_backend" });
   return settings;
 }

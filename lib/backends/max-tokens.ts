@@ -15,9 +15,14 @@ import { fromConfig, fromEnv, roleEnvNames, type EnvVars, type ModelSection } fr
 export const COMPATIBLE_DEFAULT_MAX_TOKENS = 8000;
 
 function parseCap(value: unknown, source: string): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1) {
-    throw new AppError("INVALID_REQUEST", `${source}: expected a whole number of tokens of at least 1, got ${JSON.stringify(value)}`, { field: source });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${source}: expected a whole number of tokens of at least 1, got ${JSON.stringify(value)}`,
+      { field: source },
+    );
   }
   return n;
 }
@@ -34,6 +39,11 @@ export function maxTokensCap(model: ModelSection, role: Role, backend: string, e
 /** `transport` with every request's `maxTokens` lowered to `cap` (unchanged when cap is null). */
 export function capTransport(transport: Transport, cap: number | null): Transport {
   if (cap === null) return transport;
-  const capped = <R extends { maxTokens: number }>(req: R): R => (req.maxTokens > cap ? { ...req, maxTokens: cap } : req);
-  return { ...transport, params: (req) => transport.params(capped(req)), send: (req, signal) => transport.send(capped(req), signal) };
+  const capped = <R extends { maxTokens: number }>(req: R): R =>
+    req.maxTokens > cap ? { ...req, maxTokens: cap } : req;
+  return {
+    ...transport,
+    params: (req) => transport.params(capped(req)),
+    send: (req, signal) => transport.send(capped(req), signal),
+  };
 }

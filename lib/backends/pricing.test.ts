@@ -11,10 +11,27 @@ describe("pricing", () => {
   });
 
   it("sums cost per stage by the paying role, and is unknown (null) when any used price is unknown", () => {
-    const tokens = { rollout: { prompt_tokens: 1e6, completion_tokens: 0 }, analyst: { prompt_tokens: 0, completion_tokens: 1e6 } };
-    expect(costOf(tokens, { optimizer: { backend: "openai", model: "gpt-x" }, target: { backend: "sim", model: "s" } }, table)).toBe(8);
-    expect(costOf(tokens, { optimizer: { backend: "openai", model: "gpt-y" }, target: { backend: "sim", model: "s" } }, table)).toBeNull();
-    expect(costOf({}, { optimizer: { backend: "openai", model: "gpt-y" }, target: { backend: "sim", model: "s" } }, table)).toBe(0);
+    const tokens = {
+      rollout: { prompt_tokens: 1e6, completion_tokens: 0 },
+      analyst: { prompt_tokens: 0, completion_tokens: 1e6 },
+    };
+    expect(
+      costOf(
+        tokens,
+        { optimizer: { backend: "openai", model: "gpt-x" }, target: { backend: "sim", model: "s" } },
+        table,
+      ),
+    ).toBe(8);
+    expect(
+      costOf(
+        tokens,
+        { optimizer: { backend: "openai", model: "gpt-y" }, target: { backend: "sim", model: "s" } },
+        table,
+      ),
+    ).toBeNull();
+    expect(
+      costOf({}, { optimizer: { backend: "openai", model: "gpt-y" }, target: { backend: "sim", model: "s" } }, table),
+    ).toBe(0);
   });
 });
 
@@ -28,7 +45,10 @@ describe("price table", () => {
   });
 
   it("a run's price_table adds and overrides entries", () => {
-    const t = withUserPrices({ "openai-compatible:*": { inputPerMTok: 0, outputPerMTok: 0 }, "openai:gpt-5.5": { inputPerMTok: 1, outputPerMTok: 1 } });
+    const t = withUserPrices({
+      "openai-compatible:*": { inputPerMTok: 0, outputPerMTok: 0 },
+      "openai:gpt-5.5": { inputPerMTok: 1, outputPerMTok: 1 },
+    });
     expect(priceOf("openai-compatible", "llama3", t)).toEqual({ inputPerMTok: 0, outputPerMTok: 0 });
     expect(priceOf("openai", "gpt-5.5", t)).toEqual({ inputPerMTok: 1, outputPerMTok: 1 });
     expect(priceOf("openai", "gpt-5.5")).toEqual({ inputPerMTok: 5, outputPerMTok: 30 });

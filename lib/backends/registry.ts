@@ -21,7 +21,15 @@ import type { ProviderArgs, ProviderFactory } from "./provider";
 import type { EnvVars } from "./settings";
 import { createSimClient } from "./sim";
 
-export const BACKENDS = ["sim", "openai", "azure-openai", "anthropic", "openai-compatible", "codex-exec", "claude-code-exec"] as const;
+export const BACKENDS = [
+  "sim",
+  "openai",
+  "azure-openai",
+  "anthropic",
+  "openai-compatible",
+  "codex-exec",
+  "claude-code-exec",
+] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 /** Our names plus the original's (openai_chat, claude_chat, qwen_chat …), case-insensitive. */
@@ -57,7 +65,9 @@ const TARGET_ONLY: ReadonlySet<BackendName> = new Set(["codex-exec", "claude-cod
 export function normaliseBackend(name: string, field: string): BackendName {
   const hit = ALIASES[name.trim().toLowerCase()];
   if (!hit) {
-    throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${BACKENDS.join(", ")}`, { field });
+    throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${BACKENDS.join(", ")}`, {
+      field,
+    });
   }
   return hit;
 }
@@ -77,11 +87,17 @@ export function rawBackendOf(model: RunConfig["model"], role: Role): string {
 export function resolveRoles(model: RunConfig["model"]): Record<Role, BackendName> {
   const main = normaliseBackend(model.backend || "openai", "model.backend");
   const optimizer = unset(model.optimizer_backend)
-    ? TARGET_ONLY.has(main) ? "openai" : main
+    ? TARGET_ONLY.has(main)
+      ? "openai"
+      : main
     : normaliseBackend(model.optimizer_backend, "model.optimizer_backend");
   const target = unset(model.target_backend) ? main : normaliseBackend(model.target_backend, "model.target_backend");
   if (TARGET_ONLY.has(optimizer)) {
-    throw new AppError("INVALID_REQUEST", `model.optimizer_backend: '${optimizer}' can only be used for the target role`, { field: "model.optimizer_backend" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `model.optimizer_backend: '${optimizer}' can only be used for the target role`,
+      { field: "model.optimizer_backend" },
+    );
   }
   return { optimizer, target };
 }
@@ -109,7 +125,11 @@ function simProvider(ctx: ClientContext): ProviderFactory {
       latencyMs: m.sim_latency_ms,
       truncateRate: m.sim_truncate_rate,
     });
-    return { endpoint: "sim", retries: false, transport: { params: () => ({}), send: (req, signal) => sim.complete({ ...req, signal }) } };
+    return {
+      endpoint: "sim",
+      retries: false,
+      transport: { params: () => ({}), send: (req, signal) => sim.complete({ ...req, signal }) },
+    };
   };
 }
 
@@ -154,7 +174,11 @@ function checkPriced(run: RunPolicy, config: RunConfig, backend: string, model: 
 
 /** The shipped OpenAI defaults: a role left on one of them gets its backend's own default model. */
 const OPENAI_SENTINELS: ReadonlySet<string> = new Set(["gpt-5.5", "gpt-5.4"]);
-const DEFAULT_MODEL: Partial<Record<BackendName, string>> = { anthropic: "claude-sonnet-4-6", "claude-code-exec": "" , "codex-exec": "" };
+const DEFAULT_MODEL: Partial<Record<BackendName, string>> = {
+  anthropic: "claude-sonnet-4-6",
+  "claude-code-exec": "",
+  "codex-exec": "",
+};
 
 /**
  * The model a role uses. As in the original, a role still on the shipped OpenAI default is switched to
@@ -166,7 +190,11 @@ export function resolveModel(role: Role, config: RunConfig, backend: BackendName
   if (!OPENAI_SENTINELS.has(model)) return model;
   if (backend in DEFAULT_MODEL) return DEFAULT_MODEL[backend]!;
   if (backend === "openai-compatible") {
-    throw new AppError("INVALID_REQUEST", `model.${role}: '${model}' is an OpenAI model name; set the model name your OpenAI-compatible server uses`, { field: `model.${role}` });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `model.${role}: '${model}' is an OpenAI model name; set the model name your OpenAI-compatible server uses`,
+      { field: `model.${role}` },
+    );
   }
   return model;
 }
@@ -176,7 +204,14 @@ export function createModelClient(role: Role, config: RunConfig, ctx: ClientCont
   const backend = resolveRoles(config.model)[role];
   const run = ctx.run ?? new RunPolicy(config);
   const model = resolveModel(role, config, backend);
-  const args: ProviderArgs = { role, config, env: ctx.env ?? {}, model, transport: run.transport, rawBackend: rawBackendOf(config.model, role) };
+  const args: ProviderArgs = {
+    role,
+    config,
+    env: ctx.env ?? {},
+    model,
+    transport: run.transport,
+    rawBackend: rawBackendOf(config.model, role),
+  };
   if (backend !== "sim") checkPriced(run, config, backend, model, role);
   const setup = backend === "sim" ? simProvider(ctx)(args) : PROVIDERS[backend](args);
   return createPolicyClient({

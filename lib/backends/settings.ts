@@ -44,7 +44,13 @@ export function fromConfig(model: ModelSection, role: Role, key: string): { valu
 }
 
 /** A string setting: config (role, shared), then the environment variables in order. */
-export function stringSetting(model: ModelSection, role: Role, key: string, envNames: readonly string[], env: EnvVars): Found | null {
+export function stringSetting(
+  model: ModelSection,
+  role: Role,
+  key: string,
+  envNames: readonly string[],
+  env: EnvVars,
+): Found | null {
   const c = fromConfig(model, role, key);
   if (c) {
     if (typeof c.value !== "string" && typeof c.value !== "number") {
@@ -56,7 +62,11 @@ export function stringSetting(model: ModelSection, role: Role, key: string, envN
 }
 
 /** A required secret from the environment; missing → a refusal naming the variable(s) to set. */
-export function requireSecret(env: EnvVars, names: readonly string[], o: { role: Role; backend: string; what?: string }): Found {
+export function requireSecret(
+  env: EnvVars,
+  names: readonly string[],
+  o: { role: Role; backend: string; what?: string },
+): Found {
   const hit = fromEnv(env, names);
   if (hit) return hit;
   const shared = names[names.length - 1]!;
@@ -75,10 +85,14 @@ export function checkHttpUrl(value: string, source: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new AppError("INVALID_REQUEST", `${source}: '${value}' is not a URL (expected http:// or https://)`, { field: source });
+    throw new AppError("INVALID_REQUEST", `${source}: '${value}' is not a URL (expected http:// or https://)`, {
+      field: source,
+    });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new AppError("INVALID_REQUEST", `${source}: '${value}' must be an http:// or https:// URL`, { field: source });
+    throw new AppError("INVALID_REQUEST", `${source}: '${value}' must be an http:// or https:// URL`, {
+      field: source,
+    });
   }
   return value.replace(/\/+$/, "");
 }
@@ -105,7 +119,11 @@ const TRANSPORT_KEYS = Object.keys(TransportOptionsSchema.shape);
 
 /** The run-wide transport options from `model.*`; a bad value is refused naming its key. */
 export function transportOptionsOf(model: ModelSection): TransportOptions {
-  const picked = Object.fromEntries(TRANSPORT_KEYS.map((k) => [k, (model as Record<string, unknown>)[k]]).filter(([, v]) => v !== undefined && v !== null));
+  const picked = Object.fromEntries(
+    TRANSPORT_KEYS.map((k) => [k, (model as Record<string, unknown>)[k]]).filter(
+      ([, v]) => v !== undefined && v !== null,
+    ),
+  );
   const parsed = TransportOptionsSchema.safeParse(picked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -114,7 +132,9 @@ export function transportOptionsOf(model: ModelSection): TransportOptions {
   }
   for (const key of Object.keys(parsed.data.price_table)) {
     if (!/^[^:\s]+:\S+$/.test(key)) {
-      throw new AppError("INVALID_REQUEST", `model.price_table.${key}: keys are backend:model (either side may be *)`, { field: "model.price_table" });
+      throw new AppError("INVALID_REQUEST", `model.price_table.${key}: keys are backend:model (either side may be *)`, {
+        field: "model.price_table",
+      });
     }
   }
   return parsed.data;
@@ -125,7 +145,9 @@ export function intSetting(found: Found | null, min: number): number | null {
   if (!found) return null;
   const n = Number(found.value);
   if (!Number.isInteger(n) || n < min) {
-    throw new AppError("INVALID_REQUEST", `${found.source}: expected an integer ≥ ${min}, got '${found.value}'`, { field: found.source });
+    throw new AppError("INVALID_REQUEST", `${found.source}: expected an integer ≥ ${min}, got '${found.value}'`, {
+      field: found.source,
+    });
   }
   return n;
 }

@@ -42,9 +42,15 @@ export function useStub(): (replies: StubReply[] | ((req: SeenRequest) => StubRe
       let raw = "";
       req.on("data", (c: Buffer) => (raw += c.toString()));
       req.on("end", () => {
-        const r: SeenRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+        const r: SeenRequest = {
+          method: req.method ?? "",
+          path: req.url ?? "",
+          headers: req.headers,
+          body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+        };
         seen.push(r);
-        const reply = typeof replies === "function" ? replies(r) : replies[Math.min(seen.length - 1, replies.length - 1)]!;
+        const reply =
+          typeof replies === "function" ? replies(r) : replies[Math.min(seen.length - 1, replies.length - 1)]!;
         if (reply.hang) return;
         const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? {});
         res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
@@ -91,7 +97,10 @@ export function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: numb
 }
 
 /** A run policy whose retries wait no real time (`waits` lists what they would have waited). */
-export function instantPolicy(cfg: RunConfig, extra: { rootDir?: string } = {}): { policy: RunPolicy; waits: number[] } {
+export function instantPolicy(
+  cfg: RunConfig,
+  extra: { rootDir?: string } = {},
+): { policy: RunPolicy; waits: number[] } {
   const s = fakeSleep();
   return { policy: new RunPolicy(cfg, { ...extra, retry: { sleep: s.sleep, random: () => 0.5 } }), waits: s.waits };
 }

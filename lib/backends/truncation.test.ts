@@ -25,8 +25,15 @@ const req = (maxTokens = 256): CompletionRequest => ({
   maxTokens,
 });
 
-function client(server: MockLlmServer, backend: string, extra: RunConfigInput & { model?: Record<string, unknown> } = {}) {
-  const config = RunConfigSchema.parse({ ...extra, model: { max_retries: 0, ...modelFor(backend, server.url), ...extra.model } });
+function client(
+  server: MockLlmServer,
+  backend: string,
+  extra: RunConfigInput & { model?: Record<string, unknown> } = {},
+) {
+  const config = RunConfigSchema.parse({
+    ...extra,
+    model: { max_retries: 0, ...modelFor(backend, server.url), ...extra.model },
+  });
   const run = new RunPolicy(config, { rootDir: mkdtempSync(join(tmpdir(), "truncation-")) });
   return createModelClient("target", config, { simKnowledge: null, env: ENV, run });
 }
@@ -47,14 +54,17 @@ describe("truncation is reported by every backend", () => {
     expect(whole.text.length).toBeGreaterThan(cut.text.length);
   });
 
-  it.each(["openai", "anthropic"])("%s: a limit too small for the answer is truncated, and twice the limit is enough", async (backend) => {
-    const server = await mock();
-    const c = client(server, backend);
-    const full = await c.complete(req());
-    const needs = Math.ceil(full.text.length / 4);
-    expect((await c.complete(req(needs - 2))).truncated).toBe(true);
-    expect((await c.complete(req(2 * (needs - 2)))).truncated).toBe(false);
-  });
+  it.each(["openai", "anthropic"])(
+    "%s: a limit too small for the answer is truncated, and twice the limit is enough",
+    async (backend) => {
+      const server = await mock();
+      const c = client(server, backend);
+      const full = await c.complete(req());
+      const needs = Math.ceil(full.text.length / 4);
+      expect((await c.complete(req(needs - 2))).truncated).toBe(true);
+      expect((await c.complete(req(2 * (needs - 2)))).truncated).toBe(false);
+    },
+  );
 
   it("a truncated answer served from the cache is still truncated", async () => {
     const server = await mock({ faults: { truncatedRate: 1 } });

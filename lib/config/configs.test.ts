@@ -49,7 +49,9 @@ describe("shipped configs", () => {
     expect(config.env.split_mode).toBe("split_dir");
     expect(config.env.split_dir).toBe(splitDir);
     // SearchQA's paper settings start from the original's empty seed (a heading and a placeholder).
-    expect(config.env.skill_init).toBe(name === "searchqa" ? "lib/envs/searchqa/initial-paper.md" : `lib/envs/${name}/initial.md`);
+    expect(config.env.skill_init).toBe(
+      name === "searchqa" ? "lib/envs/searchqa/initial-paper.md" : `lib/envs/${name}/initial.md`,
+    );
   });
 
   it("searchqa: the paper seed has a heading and no rules; the sample keeps the richer seed", () => {
@@ -57,7 +59,9 @@ describe("shipped configs", () => {
     expect(paper.split("\n")[0]).toBe("# Question Answering Skill");
     expect(paper).not.toMatch(/^\s*[-*] /m);
     expect(paper).not.toMatch(/^## /m);
-    expect(loadRunConfig(join(CONFIGS, "searchqa", "sample.yaml")).config.env.skill_init).toBe("lib/envs/searchqa/initial.md");
+    expect(loadRunConfig(join(CONFIGS, "searchqa", "sample.yaml")).config.env.skill_init).toBe(
+      "lib/envs/searchqa/initial.md",
+    );
   });
 
   it("benchmark defaults carry their benchmark-specific keys", () => {
@@ -86,11 +90,14 @@ describe("shipped configs", () => {
     expect(config.optimizer).toMatchObject({ learning_rate: 2, min_learning_rate: 1, slow_update_samples: 10 });
   });
 
-  it.each(["docvqa", "officeqa", "spreadsheetbench", "alfworld", "custom"])("%s/sample.yaml uses only the simulated model", (b) => {
-    const { config } = loadRunConfig(join(CONFIGS, b, "sample.yaml"));
-    expect(config.model).toMatchObject({ backend: "sim", optimizer: "sim-optimizer", target: "sim-target" });
-    expect(config.env.name).toBe(b);
-    // Each benchmark's own sim-run test proves the preset improves; here: it needs no data download.
-    expect(config.env.split_mode === "sample" || config.env.data_path.startsWith("configs/")).toBe(true);
-  });
+  it.each(["docvqa", "officeqa", "spreadsheetbench", "alfworld", "custom"])(
+    "%s/sample.yaml uses only the simulated model",
+    (b) => {
+      const { config } = loadRunConfig(join(CONFIGS, b, "sample.yaml"));
+      expect(config.model).toMatchObject({ backend: "sim", optimizer: "sim-optimizer", target: "sim-target" });
+      expect(config.env.name).toBe(b);
+      // Each benchmark's own sim-run test proves the preset improves; here: it needs no data download.
+      expect(config.env.split_mode === "sample" || config.env.data_path.startsWith("configs/")).toBe(true);
+    },
+  );
 });

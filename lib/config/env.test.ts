@@ -22,7 +22,9 @@ describe("SKILLOPT_NO_AUTO_INSTALL", () => {
     process.env.SKILLOPT_NO_AUTO_INSTALL = "y";
     resetEnvCache();
     expect(optedOut({ SKILLOPT_NO_AUTO_INSTALL: "y" })).toBe(false);
-    expect(() => env()).toThrow("environment variable SKILLOPT_NO_AUTO_INSTALL: must be 1 (no automatic installs) or 0");
+    expect(() => env()).toThrow(
+      "environment variable SKILLOPT_NO_AUTO_INSTALL: must be 1 (no automatic installs) or 0",
+    );
   });
 });
 
@@ -32,12 +34,19 @@ describe("SKILLOPT_DATA_ROOTS", () => {
   it("is a list split at commas or the path delimiter, empty when unset", () => {
     expect(roots(undefined).data?.SKILLOPT_DATA_ROOTS).toEqual([]);
     expect(roots("").data?.SKILLOPT_DATA_ROOTS).toEqual([]);
-    expect(roots("/srv/data, datasets:/mnt/bench").data?.SKILLOPT_DATA_ROOTS).toEqual(["/srv/data", "datasets", "/mnt/bench"]);
+    expect(roots("/srv/data, datasets:/mnt/bench").data?.SKILLOPT_DATA_ROOTS).toEqual([
+      "/srv/data",
+      "datasets",
+      "/mnt/bench",
+    ]);
   });
 
   it("refuses a filesystem root, which would let the dashboard read every file", () => {
     const r = roots("/srv/data,/");
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]).toMatchObject({ path: ["SKILLOPT_DATA_ROOTS", 1], message: expect.stringContaining("filesystem root") });
+    expect(r.error?.issues[0]).toMatchObject({
+      path: ["SKILLOPT_DATA_ROOTS", 1],
+      message: expect.stringContaining("filesystem root"),
+    });
   });
 });

@@ -15,10 +15,19 @@ const hostList = z.preprocess(
   z
     .string()
     .default("")
-    .transform((s) => s.split(",").map((h) => h.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
     .superRefine((hosts, ctx) => {
       const bad = hosts.find((h) => parseHost(h) === null);
-      if (bad !== undefined) ctx.addIssue({ code: "custom", message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)` });
+      if (bad !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)`,
+        });
     }),
 );
 
@@ -28,15 +37,40 @@ const hostList = z.preprocess(
  * allow every file.
  */
 export const DataRootsSchema = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(new RegExp(`[,${delimiter}]`)).map((s) => s.trim()).filter((s) => s !== "") : v),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(new RegExp(`[,${delimiter}]`))
+          .map((s) => s.trim())
+          .filter((s) => s !== "")
+      : v,
   z
-    .array(z.string().refine((p) => parsePath(resolve(p)).root !== resolve(p), "a filesystem root would allow every file; name a data folder"))
+    .array(
+      z
+        .string()
+        .refine(
+          (p) => parsePath(resolve(p)).root !== resolve(p),
+          "a filesystem root would allow every file; name a data folder",
+        ),
+    )
     .default([]),
 );
 
 export const EnvSchema = z.object({
-  DATABASE_URL: z.preprocess(empty, z.string().regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgresql://").default("file:./.skillopt/skillopt.db")),
-  REDIS_URL: z.preprocess(empty, z.string().regex(/^rediss?:\/\//, "must start with redis://").default("redis://127.0.0.1:6379")),
+  DATABASE_URL: z.preprocess(
+    empty,
+    z
+      .string()
+      .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: or postgresql://")
+      .default("file:./.skillopt/skillopt.db"),
+  ),
+  REDIS_URL: z.preprocess(
+    empty,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must start with redis://")
+      .default("redis://127.0.0.1:6379"),
+  ),
   SKILLOPT_AUTH_TOKEN: opt,
   /** Extra Host names the dashboard answers to (a reverse proxy's or the machine's name); others get 403. */
   SKILLOPT_ALLOWED_HOSTS: hostList,
@@ -51,7 +85,14 @@ export const EnvSchema = z.object({
    * 1 (or true/yes): never install missing system packages automatically (lib/system); say the command
    * instead. Unset or 0: install them when running as root or with passwordless sudo.
    */
-  SKILLOPT_NO_AUTO_INSTALL: z.preprocess(empty, z.string().trim().regex(/^(1|0|true|false|yes|no)$/i, "must be 1 (no automatic installs) or 0").optional()),
+  SKILLOPT_NO_AUTO_INSTALL: z.preprocess(
+    empty,
+    z
+      .string()
+      .trim()
+      .regex(/^(1|0|true|false|yes|no)$/i, "must be 1 (no automatic installs) or 0")
+      .optional(),
+  ),
   /** The web app shows a running run as interrupted after this long without a worker heartbeat. */
   SKILLOPT_STALE_AFTER_MS: z.preprocess(empty, z.coerce.number().int().min(2000).default(45_000)),
   /** Data folders the dashboard may read besides configs/, data/, .skillopt/uploads/ and the built-in samples. */

@@ -67,10 +67,16 @@ export const FLAT_KEYS: ReadonlyMap<string, readonly [ConfigSection, string]> = 
 
 /** Per-role transport settings of the SDK backends: each also exists as `optimizer_<key>` and `target_<key>`. */
 const PER_ROLE_TRANSPORT_KEYS = [
-  "openai_base_url", "openai_api_style",
-  "azure_openai_endpoint", "azure_openai_api_version", "azure_openai_deployment",
-  "anthropic_base_url", "anthropic_thinking_budget",
-  "compatible_preset", "compatible_base_url", "compatible_temperature",
+  "openai_base_url",
+  "openai_api_style",
+  "azure_openai_endpoint",
+  "azure_openai_api_version",
+  "azure_openai_deployment",
+  "anthropic_base_url",
+  "anthropic_thinking_budget",
+  "compatible_preset",
+  "compatible_base_url",
+  "compatible_temperature",
   "max_tokens",
 ] as const;
 
@@ -81,8 +87,16 @@ const PER_ROLE_TRANSPORT_KEYS = [
  */
 export const MODEL_TRANSPORT_KEYS = [
   ...PER_ROLE_TRANSPORT_KEYS.flatMap((k) => [k, `optimizer_${k}`, `target_${k}`]),
-  "max_concurrency", "timeout_seconds", "max_retries", "cache", "cache_dir", "price_table",
-  "codex_exec_", "claude_code_exec_", "cursor_exec_", "copilot_",
+  "max_concurrency",
+  "timeout_seconds",
+  "max_retries",
+  "cache",
+  "cache_dir",
+  "price_table",
+  "codex_exec_",
+  "claude_code_exec_",
+  "cursor_exec_",
+  "copilot_",
 ] as const;
 
 /** True when `key` is a backend transport setting that may sit under `model`. */

@@ -117,7 +117,9 @@ describe("errors", () => {
   it("lets backend transport keys through under model, and nothing else", () => {
     const ok = put("m.yaml", "model: {azure_openai_endpoint: https://x, codex_exec_profile: p, max_retries: 2}\n");
     expect(loadRunConfig(ok).config.model).toMatchObject({ azure_openai_endpoint: "https://x", max_retries: 2 });
-    expect(configError(() => loadRunConfig(put("m2.yaml", "model: {temperature: 1}\n"))).message).toContain("model.temperature");
+    expect(configError(() => loadRunConfig(put("m2.yaml", "model: {temperature: 1}\n"))).message).toContain(
+      "model.temperature",
+    );
   });
 
   it("names path, expected type and file for a wrong type", () => {
@@ -139,19 +141,27 @@ describe("errors", () => {
   it("rejects secrets at any depth", () => {
     const path = put("s.yaml", "model:\n  azure_openai_api_key: sk-123\n");
     const e = configError(() => loadRunConfig(path));
-    expect(e.message).toBe(`model.azure_openai_api_key in ${path}: secrets are read from environment variables, not config files`);
+    expect(e.message).toBe(
+      `model.azure_openai_api_key in ${path}: secrets are read from environment variables, not config files`,
+    );
     for (const key of ["GITHUB_TOKEN", "client-secret", "db_password", "x_api-key"]) {
       expect(configError(() => loadRunConfig(put("t.yaml", `env:\n  nested: {${key}: v}\n`))).message).toContain(key);
     }
-    expect(configError(() => loadRunConfig(put("o.yaml", ""), ["model.openai_api_key=sk"])).message).toContain("--cfg-options");
+    expect(configError(() => loadRunConfig(put("o.yaml", ""), ["model.openai_api_key=sk"])).message).toContain(
+      "--cfg-options",
+    );
   });
 
   it("refuses out-of-range values with a one-line message", () => {
     const cfg = put("ok.yaml", "");
     const merge = configError(() => loadRunConfig(cfg, ["gradient.merge_batch_size=1"]));
-    expect(merge.message).toMatch(/^gradient\.merge_batch_size: .* \(expected integer in \[2, 10000\]\) — set in --cfg-options$/);
+    expect(merge.message).toMatch(
+      /^gradient\.merge_batch_size: .* \(expected integer in \[2, 10000\]\) — set in --cfg-options$/,
+    );
     const weight = configError(() => loadRunConfig(cfg, ["evaluation.gate_mixed_weight=2"]));
-    expect(weight.message).toMatch(/^evaluation\.gate_mixed_weight: .* \(expected number in \[0, 1\]\) — set in --cfg-options$/);
+    expect(weight.message).toMatch(
+      /^evaluation\.gate_mixed_weight: .* \(expected number in \[0, 1\]\) — set in --cfg-options$/,
+    );
     expect(configError(() => loadRunConfig(cfg, ["train.seed=inf"])).field).toBe("train.seed");
   });
 });
@@ -161,13 +171,29 @@ describe("flat legacy configs and aliases", () => {
     const path = put(
       "legacy.yaml",
       [
-        "model_backend: azure", "optimizer_model: o-model", "target_model: t-model", "edit_budget: 5",
-        "min_edit_budget: 1", "batch_size: 10", "minibatch_size: 3", "use_gate: false", "seed: 9",
-        "env: livemathematicianbench", "use_theorem: true", "codex_path: /bin/codex", "workers: 3", "",
+        "model_backend: azure",
+        "optimizer_model: o-model",
+        "target_model: t-model",
+        "edit_budget: 5",
+        "min_edit_budget: 1",
+        "batch_size: 10",
+        "minibatch_size: 3",
+        "use_gate: false",
+        "seed: 9",
+        "env: livemathematicianbench",
+        "use_theorem: true",
+        "codex_path: /bin/codex",
+        "workers: 3",
+        "",
       ].join("\n"),
     );
     const { config } = loadRunConfig(path);
-    expect(config.model).toMatchObject({ backend: "azure", optimizer: "o-model", target: "t-model", codex_exec_path: "/bin/codex" });
+    expect(config.model).toMatchObject({
+      backend: "azure",
+      optimizer: "o-model",
+      target: "t-model",
+      codex_exec_path: "/bin/codex",
+    });
     expect(config.optimizer).toMatchObject({ learning_rate: 5, min_learning_rate: 1 });
     expect(config.train).toMatchObject({ batch_size: 10, seed: 9 });
     expect(config.gradient.minibatch_size).toBe(3);
@@ -194,7 +220,11 @@ describe("flat legacy configs and aliases", () => {
     expect(resolvedYaml).toContain("name: livemath");
     expect(canonicalBenchmark(" livemathbench ")).toBe("livemath");
     expect(canonicalBenchmark("nope")).toBeNull();
-    expect(envOptionsSchema("alfworld")?.parse({})).toEqual({ simulator: "builtin", max_steps: 50, max_api_workers: 8 });
+    expect(envOptionsSchema("alfworld")?.parse({})).toEqual({
+      simulator: "builtin",
+      max_steps: 50,
+      max_api_workers: 8,
+    });
   });
 
   it("drops the retired max_analyst_rounds with a warning naming the source", () => {
@@ -209,7 +239,11 @@ describe("flat legacy configs and aliases", () => {
 
   it("validates the custom benchmark's field mapping", () => {
     const ok = put("c.yaml", "env: {name: custom, data_path: d.jsonl, question_field: q, metric: numeric}\n");
-    expect(loadRunConfig(ok).config.env).toMatchObject({ question_field: "q", answer_field: "answer", metric: "numeric" });
+    expect(loadRunConfig(ok).config.env).toMatchObject({
+      question_field: "q",
+      answer_field: "answer",
+      metric: "numeric",
+    });
     const bad = put("c2.yaml", "env: {name: custom, metric: regex}\n");
     expect(configError(() => loadRunConfig(bad)).message).toMatch(/^env\.answer_regex: metric 'regex' needs/);
   });
@@ -218,7 +252,10 @@ describe("flat legacy configs and aliases", () => {
 describe("parseRunConfigText", () => {
   it("resolves _base_ against baseDir and names the posted source", () => {
     const base = put("configs/base.yaml", "train: {batch_size: 6}\n");
-    const loaded = parseRunConfigText("_base_: configs/base.yaml\ntrain: {seed: 3}\n", { baseDir: dir, overrides: ["seed=4"] });
+    const loaded = parseRunConfigText("_base_: configs/base.yaml\ntrain: {seed: 3}\n", {
+      baseDir: dir,
+      overrides: ["seed=4"],
+    });
     expect(loaded.files).toEqual([base]);
     expect(loaded.config.train).toMatchObject({ batch_size: 6, seed: 4 });
     const e = configError(() => parseRunConfigText("train: {bogus: 1}\n", { sourceName: "form" }));
@@ -229,6 +266,8 @@ describe("parseRunConfigText", () => {
     const inner = join(dir, "inner");
     mkdirSync(inner);
     put("outside.yaml", "");
-    expect(configError(() => parseRunConfigText("_base_: ../outside.yaml\n", { baseDir: inner })).message).toContain("outside");
+    expect(configError(() => parseRunConfigText("_base_: ../outside.yaml\n", { baseDir: inner })).message).toContain(
+      "outside",
+    );
   });
 });

@@ -39,7 +39,8 @@ function parseYamlText(text: string, source: string): Mapping {
   }
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return {};
-  if (!isMapping(value)) throw new ConfigError(`${source}: expected a mapping of config sections at the top level`, source);
+  if (!isMapping(value))
+    throw new ConfigError(`${source}: expected a mapping of config sections at the top level`, source);
   return value;
 }
 
@@ -57,9 +58,13 @@ function readConfigFile(absPath: string, referencedBy: string | null): string {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && referencedBy !== null) {
-      throw new ConfigError(`base config ${displayPath(absPath)} not found (the _base_ of ${referencedBy})`, referencedBy);
+      throw new ConfigError(
+        `base config ${displayPath(absPath)} not found (the _base_ of ${referencedBy})`,
+        referencedBy,
+      );
     }
-    if (code === "ENOENT") throw new ConfigError(`config file not found: ${displayPath(absPath)}`, displayPath(absPath));
+    if (code === "ENOENT")
+      throw new ConfigError(`config file not found: ${displayPath(absPath)}`, displayPath(absPath));
     throw new ConfigError(`cannot read config ${displayPath(absPath)}: ${code ?? String(err)}`, displayPath(absPath));
   }
 }

@@ -41,7 +41,10 @@ export function assertNoForbiddenKeys(value: unknown, source: string, path: stri
     const dotted = [...path, key].join(".");
     if (key === "__proto__") throw new ConfigError(`${dotted} in ${source}: this key name is not allowed`, dotted);
     if (isSecretKey(key)) {
-      throw new ConfigError(`${dotted} in ${source}: secrets are read from environment variables, not config files`, dotted);
+      throw new ConfigError(
+        `${dotted} in ${source}: secrets are read from environment variables, not config files`,
+        dotted,
+      );
     }
     assertNoForbiddenKeys(child, source, [...path, key]);
   }
@@ -82,7 +85,8 @@ export function normaliseLayer(raw: Mapping, source: string): Layer {
   dropRetired(top, RETIRED_KEYS.flat, RETIRED_KEYS.flat, source, warnings);
   const { sections, flat } = splitTopLevel(top, source);
   const gradient = sections[RETIRED_KEYS.section];
-  if (gradient) dropRetired(gradient, `${RETIRED_KEYS.section}.${RETIRED_KEYS.key}`, RETIRED_KEYS.key, source, warnings);
+  if (gradient)
+    dropRetired(gradient, `${RETIRED_KEYS.section}.${RETIRED_KEYS.key}`, RETIRED_KEYS.key, source, warnings);
 
   const data: Record<string, Mapping> = {};
   const written = new Map<string, string>();

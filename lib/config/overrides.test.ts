@@ -65,7 +65,13 @@ describe("overrides", () => {
   });
 
   it("maps undotted keys through the flat table", () => {
-    const { config } = loadRunConfig(empty, ["edit_budget=3", "seed=7", "env=searchqa", "batch_size=10", "codex_bin=/x"]);
+    const { config } = loadRunConfig(empty, [
+      "edit_budget=3",
+      "seed=7",
+      "env=searchqa",
+      "batch_size=10",
+      "codex_bin=/x",
+    ]);
     expect(config.optimizer.learning_rate).toBe(3);
     expect(config.train).toMatchObject({ seed: 7, batch_size: 10 });
     expect(config.env.name).toBe("searchqa");
@@ -93,7 +99,9 @@ describe("overrides", () => {
   });
 
   it("suggests the section for a misspelt dotted key", () => {
-    expect(() => loadRunConfig(empty, ["optimiser.learning_rate=2"])).toThrow(/did you mean optimizer\.learning_rate\?/);
+    expect(() => loadRunConfig(empty, ["optimiser.learning_rate=2"])).toThrow(
+      /did you mean optimizer\.learning_rate\?/,
+    );
   });
 
   it("rejects non-finite numbers where a finite one is needed", () => {

@@ -44,7 +44,10 @@ function castFlowList(raw: string, override: string): unknown[] | null {
     const value: unknown = parseYaml(text);
     return Array.isArray(value) ? value : null;
   } catch {
-    throw new ConfigError(`override '${override}' in ${OVERRIDES_SOURCE}: the value is not a valid list like [a, b]`, override);
+    throw new ConfigError(
+      `override '${override}' in ${OVERRIDES_SOURCE}: the value is not a valid list like [a, b]`,
+      override,
+    );
   }
 }
 
@@ -56,7 +59,11 @@ function targetPath(segments: readonly string[]): string[] {
 
 /** `env.*` keys that some benchmark declares as text (the override does not know the benchmark yet). */
 const BENCHMARK_TEXT_KEYS = new Set(
-  BENCHMARKS.flatMap((b) => Object.entries(b.options.shape).filter(([, s]) => expectsString(s as never)).map(([k]) => k)),
+  BENCHMARKS.flatMap((b) =>
+    Object.entries(b.options.shape)
+      .filter(([, s]) => expectsString(s as never))
+      .map(([k]) => k),
+  ),
 );
 
 function castForKey(raw: string, path: readonly string[], override: string): unknown {
@@ -65,7 +72,8 @@ function castForKey(raw: string, path: readonly string[], override: string): unk
   const list = castFlowList(raw, override);
   if (list) return list;
   const [section, key] = path;
-  const schema = section && key && path.length === 2 && isSection(section) ? fieldSchema(SECTION_SCHEMAS[section], key) : undefined;
+  const schema =
+    section && key && path.length === 2 && isSection(section) ? fieldSchema(SECTION_SCHEMAS[section], key) : undefined;
   // `model.target=1234` or `env.split_dir=2024` mean text; casting them would only earn a type error.
   if (schema && expectsString(schema)) return raw;
   return castOverrideValue(raw);
@@ -78,11 +86,16 @@ function splitKey(key: string, override: string): string[] {
   }
   const [section] = segments;
   if (segments.length > 1 && section !== undefined && !isSection(section)) {
-    const near = suggestKey("", section, CONFIG_SECTIONS.map((s) => ({ leaf: s, dotted: s })));
+    const near = suggestKey(
+      "",
+      section,
+      CONFIG_SECTIONS.map((s) => ({ leaf: s, dotted: s })),
+    );
     const tail = near ? `; did you mean ${[near, ...segments.slice(1)].join(".")}?` : "";
     throw new ConfigError(`unknown key ${key} in ${OVERRIDES_SOURCE}: ${section} is not a config section${tail}`, key);
   }
-  if (segments.length > 1 && section === "model" && segments[1] !== undefined) segments[1] = canonicalCodexKey(segments[1]);
+  if (segments.length > 1 && section === "model" && segments[1] !== undefined)
+    segments[1] = canonicalCodexKey(segments[1]);
   return segments;
 }
 

@@ -8,7 +8,12 @@ import { z } from "zod";
 export function unwrapSchema(schema: z.ZodType): z.ZodType {
   let s: z.ZodType = schema;
   for (;;) {
-    if (s instanceof z.ZodDefault || s instanceof z.ZodPrefault || s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+    if (
+      s instanceof z.ZodDefault ||
+      s instanceof z.ZodPrefault ||
+      s instanceof z.ZodOptional ||
+      s instanceof z.ZodNullable
+    ) {
       s = s.unwrap() as z.ZodType;
     } else {
       return s;

@@ -3,7 +3,8 @@
 /** Optimal-string-alignment distance: Levenshtein plus adjacent transpositions ("bacth" → "batch" is 1). */
 export function editDistance(a: string, b: string): number {
   const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 0; i <= a.length; i++)
+    rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  CONFIG_KEY_TRUST, CONFINED_KINDS, EXEC_FAMILIES, SAFE_EXEC_MEMBERS, SERVER_ONLY_KINDS, trustKindOf, type TrustKind,
+  CONFIG_KEY_TRUST,
+  CONFINED_KINDS,
+  EXEC_FAMILIES,
+  SAFE_EXEC_MEMBERS,
+  SERVER_ONLY_KINDS,
+  trustKindOf,
+  type TrustKind,
 } from "../contracts/config-trust";
 import { BENCHMARKS } from "../envs/catalog";
 import { ConfigError, loadRunConfig } from "./index";
@@ -9,19 +15,23 @@ import { MODEL_TRANSPORT_KEYS, SECTION_SCHEMAS } from "./keys";
 /** Every dotted key a config may hold: the sections, each benchmark's options, the transport keys and, per exec family, sample members. */
 function allConfigKeys(): string[] {
   const keys = new Set<string>();
-  for (const [section, schema] of Object.entries(SECTION_SCHEMAS)) for (const k of Object.keys(schema.shape)) keys.add(`${section}.${k}`);
+  for (const [section, schema] of Object.entries(SECTION_SCHEMAS))
+    for (const k of Object.keys(schema.shape)) keys.add(`${section}.${k}`);
   for (const b of BENCHMARKS) for (const k of Object.keys(b.options.shape)) keys.add(`env.${k}`);
   for (const k of MODEL_TRANSPORT_KEYS) {
     if (!k.endsWith("_")) keys.add(`model.${k}`);
     // Family members the original knows (spec B.9), and ones a later version might add.
-    else for (const m of ["path", "bin", "home", "sandbox", "profile", "allow_all_tools", "network_access", "new_option"]) keys.add(`model.${k}${m}`);
+    else
+      for (const m of ["path", "bin", "home", "sandbox", "profile", "allow_all_tools", "network_access", "new_option"])
+        keys.add(`model.${k}${m}`);
   }
   for (const m of SAFE_EXEC_MEMBERS) keys.add(`model.${m}`);
   return [...keys].sort();
 }
 
 /** Names that say "a place, a program, an endpoint or a variable". */
-const LOOKS_LOCATED = /(path|_dir|dirs$|root|url|endpoint|exec|_bin|home|file|_env$|preset|output|^out_|command|script|python|interpreter)/;
+const LOOKS_LOCATED =
+  /(path|_dir|dirs$|root|url|endpoint|exec|_bin|home|file|_env$|preset|output|^out_|command|script|python|interpreter)/;
 
 /** Keys whose name matches but which name nothing outside the run, and why. */
 const NOT_LOCATIONS: Record<string, string> = {
@@ -33,7 +43,11 @@ const NOT_LOCATIONS: Record<string, string> = {
 describe("trust marks", () => {
   it("marks every key whose name looks like a file, folder, program, endpoint or variable name", () => {
     const unmarked = allConfigKeys().filter(
-      (k) => LOOKS_LOCATED.test(k.split(".")[1]!) && trustKindOf(k) === null && !NOT_LOCATIONS[k] && !SAFE_EXEC_MEMBERS.has(k.split(".")[1]!),
+      (k) =>
+        LOOKS_LOCATED.test(k.split(".")[1]!) &&
+        trustKindOf(k) === null &&
+        !NOT_LOCATIONS[k] &&
+        !SAFE_EXEC_MEMBERS.has(k.split(".")[1]!),
     );
     expect(unmarked).toEqual([]);
   });
@@ -57,7 +71,8 @@ describe("trust marks", () => {
 /** A preset where the key is known (benchmark options need their benchmark). */
 function presetFor(key: string): string {
   if (key === "env.data_root" || key === "env.allow_unsandboxed") return "configs/spreadsheetbench/sample.yaml";
-  if (["env.data_dirs", "env.search_api_url", "env.search_auth_env"].includes(key)) return "configs/officeqa/sample.yaml";
+  if (["env.data_dirs", "env.search_api_url", "env.search_auth_env"].includes(key))
+    return "configs/officeqa/sample.yaml";
   return "configs/searchqa/sample.yaml";
 }
 
@@ -72,7 +87,9 @@ const VALUE: Record<TrustKind, string> = {
 };
 
 const SERVER_ONLY_KEYS = [
-  ...Object.entries(CONFIG_KEY_TRUST).filter(([, kind]) => SERVER_ONLY_KINDS.has(kind)).map(([k]) => k),
+  ...Object.entries(CONFIG_KEY_TRUST)
+    .filter(([, kind]) => SERVER_ONLY_KINDS.has(kind))
+    .map(([k]) => k),
   "model.codex_exec_path",
   "model.claude_code_exec_path",
   "model.cursor_exec_path",
@@ -94,7 +111,9 @@ describe("overrides from a request", () => {
     expect(err).toBeInstanceOf(ConfigError);
     const e = err as ConfigError;
     expect(e.field).toBe(key.replace("codex_bin", "codex_exec_path"));
-    expect(e.message).toMatch(/cannot be chosen from the dashboard; set it in the server's environment or a config file under configs\/$/);
+    expect(e.message).toMatch(
+      /cannot be chosen from the dashboard; set it in the server's environment or a config file under configs\/$/,
+    );
     expect(() => loadRunConfig(presetFor(key), [override])).not.toThrow();
   });
 
@@ -102,7 +121,11 @@ describe("overrides from a request", () => {
     for (const [key, kind] of Object.entries(CONFIG_KEY_TRUST).filter(([, k]) => CONFINED_KINDS.has(k))) {
       expect(() => loadRunConfig(presetFor(key), [`${key}=${VALUE[kind]}`], { trust: "request" })).not.toThrow();
     }
-    const safe = ["model.codex_exec_sandbox=workspace-write", "model.codex_exec_reasoning_effort=low", "model.claude_code_exec_effort=high"];
+    const safe = [
+      "model.codex_exec_sandbox=workspace-write",
+      "model.codex_exec_reasoning_effort=low",
+      "model.claude_code_exec_effort=high",
+    ];
     expect(() => loadRunConfig("configs/searchqa/sample.yaml", safe, { trust: "request" })).not.toThrow();
   });
 

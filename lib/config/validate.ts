@@ -28,7 +28,10 @@ function resolveBenchmark(merged: Mapping, prov: ProvenanceMap): BenchmarkInfo |
   if (env.name.trim() === "") return null;
   const info = findBenchmark(env.name);
   if (!info) {
-    throw new ConfigError(`env.name: unknown benchmark '${env.name}' — set in ${source}; known: ${benchmarkList()}`, "env.name");
+    throw new ConfigError(
+      `env.name: unknown benchmark '${env.name}' — set in ${source}; known: ${benchmarkList()}`,
+      "env.name",
+    );
   }
   env.name = info.name;
   return info;
@@ -47,7 +50,8 @@ function candidates(benchmark: BenchmarkInfo | null): KeyCandidate[] {
     for (const key of Object.keys(schema.shape)) out.push({ leaf: key, dotted: `${section}.${key}` });
   }
   // Legacy flat spellings, so a misspelt `edit_budjet` still finds optimizer.learning_rate.
-  for (const [flat, [section, key]] of FLAT_KEYS) if (flat !== key) out.push({ leaf: flat, dotted: `${section}.${key}` });
+  for (const [flat, [section, key]] of FLAT_KEYS)
+    if (flat !== key) out.push({ leaf: flat, dotted: `${section}.${key}` });
   if (benchmark) for (const key of Object.keys(benchmark.options.shape)) out.push({ leaf: key, dotted: `env.${key}` });
   return out;
 }
@@ -59,7 +63,12 @@ function envHint(key: string, benchmark: BenchmarkInfo | null): string {
   return ` (an option of ${owners.join(", ")}, not of ${benchmark.name})`;
 }
 
-function unknownKeyError(section: string, key: string, prov: ProvenanceMap, benchmark: BenchmarkInfo | null): ConfigError {
+function unknownKeyError(
+  section: string,
+  key: string,
+  prov: ProvenanceMap,
+  benchmark: BenchmarkInfo | null,
+): ConfigError {
   const dotted = key === "" ? section : `${section}.${key}`;
   const origin = findProvenance(prov, dotted.split("."));
   const shown = origin?.written ?? dotted;
@@ -90,7 +99,12 @@ function expectedAt(path: readonly string[], benchmark: BenchmarkInfo | null): s
   return schema ? describeSchema(schema) : "value";
 }
 
-function issueError(issues: readonly z.core.$ZodIssue[], prefix: string[], prov: ProvenanceMap, benchmark: BenchmarkInfo | null): ConfigError {
+function issueError(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: string[],
+  prov: ProvenanceMap,
+  benchmark: BenchmarkInfo | null,
+): ConfigError {
   const first = issues[0];
   if (!first) return new ConfigError("invalid config");
   const path = [...prefix, ...first.path.map(String)];

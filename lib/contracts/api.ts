@@ -10,7 +10,9 @@ import type { SelectionCoverage } from "./coverage";
 // ---------- requests ----------
 
 /** A run id as we generate them (UUID v4) — anything else is rejected before touching the database. */
-export const RunIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "not a run id");
+export const RunIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "not a run id");
 
 export const MAX_SKILL_CHARS = 200 * 1024;
 export const MAX_OVERRIDES = 500;
@@ -22,10 +24,16 @@ export const CreateRunSchema = z.object({
     .string()
     .regex(/^[\w./-]+\.ya?ml$/, "expected a preset path like searchqa/sample.yaml")
     // Relative to configs/ and inside it: no absolute path, no `..` segment (presetPath also checks the real path).
-    .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "expected a preset path inside configs/, like searchqa/sample.yaml"),
+    .refine(
+      (p) => !p.startsWith("/") && !p.split("/").includes(".."),
+      "expected a preset path inside configs/, like searchqa/sample.yaml",
+    ),
   /** Dotted config keys → values the user changed in the form (same rules as --cfg-options). */
   overrides: z
-    .record(z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+    .record(
+      z.string().regex(/^[a-z_]+\.[a-z_0-9]+$/, "expected section.key"),
+      z.union([z.string(), z.number(), z.boolean(), z.null()]),
+    )
     // The whole config has a few hundred keys; thousands of overrides are only a way to keep the loader busy.
     .refine((o) => Object.keys(o).length <= MAX_OVERRIDES, `at most ${MAX_OVERRIDES} overrides`)
     .default({}),
@@ -38,7 +46,12 @@ export type CreateRunInput = z.input<typeof CreateRunSchema>;
  * `Idempotency-Key` header of POST /api/runs: the form sends one per submission, so a retried request
  * (a timeout, a double click, a flaky network) answers with the run it created instead of a second run.
  */
-export const IdempotencyKeySchema = z.string().trim().min(8, "at least 8 characters").max(200).regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
+export const IdempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8, "at least 8 characters")
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
 
 export interface CreateRunResponse {
   id: string;
@@ -61,7 +74,9 @@ export const RunActionSchema = z.discriminatedUnion("action", [
 export type RunAction = z.input<typeof RunActionSchema>;
 
 export const ListRunsQuerySchema = z.object({
-  status: z.enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"]).optional(),
+  status: z
+    .enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"])
+    .optional(),
   env: z.string().max(64).optional(),
   cursor: RunIdSchema.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
@@ -241,7 +256,14 @@ export interface StepDetail {
   step: StepRow & { record: Record<string, unknown> };
   /** The skill the step started from. */
   current: { content: string; hash: string };
-  candidate: { content: string; hash: string; status: string | null; selectionHard: number | null; selectionSoft: number | null; gateScore: number | null } | null;
+  candidate: {
+    content: string;
+    hash: string;
+    status: string | null;
+    selectionHard: number | null;
+    selectionSoft: number | null;
+    gateScore: number | null;
+  } | null;
   edits: EditRow[];
   /** Per-item selection outcome of the candidate, with the current skill's outcome when it was measured. */
   selection: Array<EvalRow & { currentHard: number | null; flipped: boolean }>;

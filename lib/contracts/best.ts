@@ -58,7 +58,8 @@ const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(3));
 
 /** The one sentence every surface uses for the best skill. */
 export function bestSentence(b: BestSkillView): string {
-  if (b.origin === null) return b.score === null ? "Best skill: not measured yet" : `Best skill: selection ${fmt(b.score)}`;
+  if (b.origin === null)
+    return b.score === null ? "Best skill: not measured yet" : `Best skill: selection ${fmt(b.score)}`;
   const metric = b.metric === "hard" ? "selection" : `selection (${b.metric})`;
   const where = b.measuredBy === "final_check" ? ` (${MEASURED_BY_LABEL.final_check})` : "";
   return `Best skill: ${originPhrase(b.origin)}, ${metric} ${fmt(b.score)}${where}`;
@@ -67,5 +68,7 @@ export function bestSentence(b: BestSkillView): string {
 /** A short label for tables and chips: "slow update after epoch 3 · final selection check". */
 export function bestOriginLabel(b: { bestOrigin: string | null; bestMeasuredBy: BestMeasuredBy | null }): string {
   if (b.bestOrigin === null) return "—";
-  return b.bestMeasuredBy === "final_check" ? `${originPhrase(b.bestOrigin)} · ${MEASURED_BY_LABEL.final_check}` : originPhrase(b.bestOrigin);
+  return b.bestMeasuredBy === "final_check"
+    ? `${originPhrase(b.bestOrigin)} · ${MEASURED_BY_LABEL.final_check}`
+    : originPhrase(b.bestOrigin);
 }

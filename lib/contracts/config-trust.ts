@@ -53,7 +53,10 @@ export const CONFIG_KEY_TRUST: Readonly<Record<string, TrustKind>> = {
   "env.allow_unsandboxed": "executable",
   "model.cache_dir": "output-dir",
   ...Object.fromEntries(
-    PER_ROLE_URL_KEYS.flatMap((k) => [`model.${k}`, `model.optimizer_${k}`, `model.target_${k}`]).map((k) => [k, "url" as const]),
+    PER_ROLE_URL_KEYS.flatMap((k) => [`model.${k}`, `model.optimizer_${k}`, `model.target_${k}`]).map((k) => [
+      k,
+      "url" as const,
+    ]),
   ),
 };
 

@@ -3,7 +3,14 @@ import { coverageOfRecord, describeCoverage, describeUnanswered, isPartial } fro
 
 describe("selection coverage", () => {
   it("reads a step record's coverage and skip reason", () => {
-    const c = coverageOfRecord({ selection_n: 10, selection_n_paired: 6, selection_errors: 3, selection_timeouts: 0, selection_truncated: 1, gate_skip_reason: "too many" });
+    const c = coverageOfRecord({
+      selection_n: 10,
+      selection_n_paired: 6,
+      selection_errors: 3,
+      selection_timeouts: 0,
+      selection_truncated: 1,
+      gate_skip_reason: "too many",
+    });
     expect(c).toEqual({ nItems: 10, nPaired: 6, nErrors: 3, nTimeouts: 0, nTruncated: 1, skipReason: "too many" });
     expect(isPartial(c)).toBe(true);
     expect(describeCoverage(c!)).toBe("scored on 6 of 10 items (3 errors, 1 truncated)");

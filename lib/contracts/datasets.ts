@@ -39,4 +39,3 @@ export interface DatasetFingerprint {
   dataSha256: string | null;
   splits: Record<"train" | "val" | "test", { count: number; sha256: string }>;
 }
-

@@ -45,7 +45,11 @@ function fromIssueJson(text: string): string | null {
   if (!text.trimStart().startsWith("[")) return null;
   try {
     const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) && parsed.length > 0 && typeof (parsed[0] as { message?: unknown })?.message === "string" ? issueLine(parsed[0]) : null;
+    return Array.isArray(parsed) &&
+      parsed.length > 0 &&
+      typeof (parsed[0] as { message?: unknown })?.message === "string"
+      ? issueLine(parsed[0])
+      : null;
   } catch {
     return null;
   }
@@ -59,7 +63,9 @@ function meaningfulLines(text: string): string[] {
 }
 
 function prismaLine(text: string): string {
-  const reason = meaningfulLines(text).filter((l) => !PRISMA_FRAME.test(l)).at(-1);
+  const reason = meaningfulLines(text)
+    .filter((l) => !PRISMA_FRAME.test(l))
+    .at(-1);
   return `database error: ${reason ?? "the query failed"}`;
 }
 
@@ -67,7 +73,11 @@ function prismaLine(text: string): string {
 export function errorLine(err: unknown): string {
   const raw = messageOf(err);
   let line = fromIssueJson(raw) ?? (PRISMA_INVOCATION.test(raw) ? prismaLine(raw) : meaningfulLines(raw).join(" "));
-  line = line.replace(SOURCE_PATH, "$1").replace(/^Error:\s+/, "").replace(/\s+/g, " ").trim();
+  line = line
+    .replace(SOURCE_PATH, "$1")
+    .replace(/^Error:\s+/, "")
+    .replace(/\s+/g, " ")
+    .trim();
   for (const [re, to] of SECRETS) line = line.replace(re, to);
   if (!line) return "unknown error";
   return line.length > ERROR_LINE_MAX ? `${line.slice(0, ERROR_LINE_MAX - 1)}…` : line;

@@ -251,11 +251,25 @@ export type EngineEventOf<T extends EngineEventType> = Extract<EngineEvent, { ty
 
 /** Events that belong to one training step (they carry its `step`). */
 export const STEP_EVENT_TYPES: readonly EngineEventType[] = [
-  "stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted",
+  "stepStarted",
+  "rolloutCompleted",
+  "patchesProposed",
+  "patchesMerged",
+  "editsSelected",
+  "candidateBuilt",
+  "candidateScored",
+  "gateDecided",
+  "stepCommitted",
 ];
 
 /**
  * Events the engine emits right after saving its state: a resumed run never repeats work before the last
  * of them, so only the events after it can be replayed by a resumed attempt.
  */
-export const COMMIT_POINT_TYPES: readonly EngineEventType[] = ["baselineScored", "stepCommitted", "slowUpdateApplied", "metaSkillUpdated", "epochCompleted"];
+export const COMMIT_POINT_TYPES: readonly EngineEventType[] = [
+  "baselineScored",
+  "stepCommitted",
+  "slowUpdateApplied",
+  "metaSkillUpdated",
+  "epochCompleted",
+];

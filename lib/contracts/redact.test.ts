@@ -83,7 +83,9 @@ describe("redactText (free-text secrets, spec D.8)", () => {
   });
 
   it("removes a whole PEM private key block, even one cut off at the end", () => {
-    expect(redactText("a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\nb")).toBe("a\n[REDACTED_PRIVATE_KEY]\nb");
+    expect(redactText("a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\nb")).toBe(
+      "a\n[REDACTED_PRIVATE_KEY]\nb",
+    );
     expect(redactText("-----BEGIN PRIVATE KEY-----\nMIIEabc")).toBe("[REDACTED_PRIVATE_KEY]");
   });
 
@@ -96,8 +98,16 @@ describe("redactText (free-text secrets, spec D.8)", () => {
 
 describe("redactDeep", () => {
   it("redacts every string and every secret-named field, recursively", () => {
-    const out = redactDeep({ note: ["key sk-abcdefghijklmnop1234"], nested: { apiKey: "plain", count: 3 }, maxTokens: 10 });
-    expect(out).toEqual({ note: ["key [REDACTED_OPENAI_KEY]"], nested: { apiKey: "[REDACTED]", count: 3 }, maxTokens: 10 });
+    const out = redactDeep({
+      note: ["key sk-abcdefghijklmnop1234"],
+      nested: { apiKey: "plain", count: 3 },
+      maxTokens: 10,
+    });
+    expect(out).toEqual({
+      note: ["key [REDACTED_OPENAI_KEY]"],
+      nested: { apiKey: "[REDACTED]", count: 3 },
+      maxTokens: 10,
+    });
   });
 
   it("keeps the key-name masking of redactSecrets unchanged", () => {

@@ -86,27 +86,29 @@ export const GateMetricSchema = aliasEnum(GATE_METRICS, {});
 export const REFLECT_MODES = ["deep", "shallow"] as const;
 export const SPLIT_MODES = ["sample", "split_dir", "ratio"] as const;
 
-export const ModelSectionSchema = z.object({
-  backend: z.string().default("openai"),
-  optimizer: z.string().default("gpt-5.5"),
-  target: z.string().default("gpt-5.5"),
-  optimizer_backend: z.string().default(""),
-  target_backend: z.string().default(""),
-  reasoning_effort: z.string().default("medium"),
-  rewrite_reasoning_effort: z.string().default(""),
-  rewrite_max_completion_tokens: capped(1, LIMITS.tokens).default(64000),
-  codex_trace_to_optimizer: z.boolean().default(true),
-  /** Simulated model: probability that a guided answer still slips (seeded, deterministic). */
-  sim_slip_rate: num.min(0).max(1).default(0.04),
-  /** Simulated optimizer: probability that an analyst adds one unhelpful edit. */
-  sim_unhelpful_rate: num.min(0).max(1).default(0.25),
-  /** Simulated optimizer: probability of an unparseable answer (exercises the fallbacks). */
-  sim_malformed_rate: num.min(0).max(1).default(0),
-  /** Simulated model: added latency per call in milliseconds. */
-  sim_latency_ms: capped(0, 600_000).default(0),
-  /** Simulated target: probability that an answer is cut off by the token limit (drawn per call and limit). */
-  sim_truncate_rate: num.min(0).max(1).default(0),
-}).catchall(z.unknown()); // transport keys of the real backends are checked by the loader against lib/backends
+export const ModelSectionSchema = z
+  .object({
+    backend: z.string().default("openai"),
+    optimizer: z.string().default("gpt-5.5"),
+    target: z.string().default("gpt-5.5"),
+    optimizer_backend: z.string().default(""),
+    target_backend: z.string().default(""),
+    reasoning_effort: z.string().default("medium"),
+    rewrite_reasoning_effort: z.string().default(""),
+    rewrite_max_completion_tokens: capped(1, LIMITS.tokens).default(64000),
+    codex_trace_to_optimizer: z.boolean().default(true),
+    /** Simulated model: probability that a guided answer still slips (seeded, deterministic). */
+    sim_slip_rate: num.min(0).max(1).default(0.04),
+    /** Simulated optimizer: probability that an analyst adds one unhelpful edit. */
+    sim_unhelpful_rate: num.min(0).max(1).default(0.25),
+    /** Simulated optimizer: probability of an unparseable answer (exercises the fallbacks). */
+    sim_malformed_rate: num.min(0).max(1).default(0),
+    /** Simulated model: added latency per call in milliseconds. */
+    sim_latency_ms: capped(0, 600_000).default(0),
+    /** Simulated target: probability that an answer is cut off by the token limit (drawn per call and limit). */
+    sim_truncate_rate: num.min(0).max(1).default(0),
+  })
+  .catchall(z.unknown()); // transport keys of the real backends are checked by the loader against lib/backends
 
 export const TrainSectionSchema = z.strictObject({
   num_epochs: capped(1, LIMITS.epochs).default(4),
@@ -149,7 +151,10 @@ export const EvaluationSectionSchema = z.strictObject({
   gate_mixed_weight: num.min(0).max(1).default(0.5),
   use_semantic_density: z.boolean().default(false),
   semantic_density_weight: num.default(0.05),
-  leading_words: z.union([z.array(z.string()), z.string()]).nullable().default(null),
+  leading_words: z
+    .union([z.array(z.string()), z.string()])
+    .nullable()
+    .default(null),
   sel_env_num: capped(0, LIMITS.items).default(0),
   test_env_num: capped(0, LIMITS.items).default(0),
   eval_test: z.boolean().default(true),
@@ -167,30 +172,32 @@ export const EvaluationSectionSchema = z.strictObject({
   gate_rule: z.enum(["strict", "significant"]).default("strict"),
 });
 
-export const EnvSectionSchema = z.object({
-  name: z.string().default(""),
-  skill_init: z.string().default(""),
-  split_mode: z.enum(SPLIT_MODES).default("ratio"),
-  split_ratio: z
-    .string()
-    .regex(/^\s*[1-9]\d*\s*:\s*[1-9]\d*\s*:\s*[1-9]\d*\s*$/, "expected three positive integers like 2:1:7")
-    .default("2:1:7"),
-  split_seed: z.number().int().default(42),
-  split_dir: z.string().default(""),
-  data_path: z.string().default(""),
-  split_output_dir: z.string().default(""),
-  exec_timeout: num.min(0).max(86_400, "at most 86400 (one day)").default(120),
-  out_root: z.string().default(""),
-  limit: capped(0, LIMITS.items).default(0),
-  workers: capped(1, LIMITS.workers).default(16),
-  max_turns: capped(1, LIMITS.turns).default(1),
-  max_completion_tokens: capped(1, LIMITS.tokens).default(16384),
-  /**
-   * Token limit of the one retry of a target answer cut off by the limit: null = twice the call's limit.
-   * Set it to the model's output cap when that is lower; at or below the call's limit there is no retry.
-   */
-  truncation_retry_max_tokens: capped(1, LIMITS.tokens).nullable().default(null),
-}).catchall(z.unknown()); // benchmark-specific keys are checked by the loader against lib/envs/catalog
+export const EnvSectionSchema = z
+  .object({
+    name: z.string().default(""),
+    skill_init: z.string().default(""),
+    split_mode: z.enum(SPLIT_MODES).default("ratio"),
+    split_ratio: z
+      .string()
+      .regex(/^\s*[1-9]\d*\s*:\s*[1-9]\d*\s*:\s*[1-9]\d*\s*$/, "expected three positive integers like 2:1:7")
+      .default("2:1:7"),
+    split_seed: z.number().int().default(42),
+    split_dir: z.string().default(""),
+    data_path: z.string().default(""),
+    split_output_dir: z.string().default(""),
+    exec_timeout: num.min(0).max(86_400, "at most 86400 (one day)").default(120),
+    out_root: z.string().default(""),
+    limit: capped(0, LIMITS.items).default(0),
+    workers: capped(1, LIMITS.workers).default(16),
+    max_turns: capped(1, LIMITS.turns).default(1),
+    max_completion_tokens: capped(1, LIMITS.tokens).default(16384),
+    /**
+     * Token limit of the one retry of a target answer cut off by the limit: null = twice the call's limit.
+     * Set it to the model's output cap when that is lower; at or below the call's limit there is no retry.
+     */
+    truncation_retry_max_tokens: capped(1, LIMITS.tokens).nullable().default(null),
+  })
+  .catchall(z.unknown()); // benchmark-specific keys are checked by the loader against lib/envs/catalog
 
 export const BudgetSectionSchema = z.strictObject({
   max_usd: num.min(0).nullable().default(null),

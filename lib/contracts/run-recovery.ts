@@ -4,7 +4,8 @@
  */
 
 /** What an interrupted run at the restart limit says until the user resumes it. */
-export const holdMessage = (limit: number): string => `stopped after ${limit} automatic restart${limit === 1 ? "" : "s"}; press Resume`;
+export const holdMessage = (limit: number): string =>
+  `stopped after ${limit} automatic restart${limit === 1 ? "" : "s"}; press Resume`;
 
 /** A run's owner is lost when it sent no heartbeat for longer than `staleAfterMs` (or never sent one). */
 export function isStale(heartbeatAt: Date | null, staleAfterMs: number, now = Date.now()): boolean {

@@ -7,23 +7,60 @@
 import { z } from "zod";
 
 /** Mirrors lib/sleep/session-digest.ts (contracts stay a leaf module). */
-export const SLEEP_TRANSCRIPT_SOURCES = ["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"] as const;
+export const SLEEP_TRANSCRIPT_SOURCES = [
+  "claude",
+  "codex",
+  "copilot",
+  "copilot_cli",
+  "cursor",
+  "pi",
+  "opencode",
+  "auto",
+] as const;
 
 /** Backends the worker can run unattended (lib/sleep/backend/build.ts knows more names; handoff needs a person). */
-export const SLEEP_DASHBOARD_BACKENDS = ["mock", "claude", "codex", "copilot", "cursor", "pi", "opencode", "openai", "anthropic", "openai-compatible", "azure_openai"] as const;
+export const SLEEP_DASHBOARD_BACKENDS = [
+  "mock",
+  "claude",
+  "codex",
+  "copilot",
+  "cursor",
+  "pi",
+  "opencode",
+  "openai",
+  "anthropic",
+  "openai-compatible",
+  "azure_openai",
+] as const;
 
-export const SLEEP_NIGHT_STATUSES = ["queued", "running", "staged", "adopted", "discarded", "failed", "dry_run", "no_tasks", "handoff_pending"] as const;
+export const SLEEP_NIGHT_STATUSES = [
+  "queued",
+  "running",
+  "staged",
+  "adopted",
+  "discarded",
+  "failed",
+  "dry_run",
+  "no_tasks",
+  "handoff_pending",
+] as const;
 export type SleepNightStatus = (typeof SLEEP_NIGHT_STATUSES)[number];
 /** Statuses of a night that is not over yet. */
 export const SLEEP_ACTIVE_STATUSES: readonly SleepNightStatus[] = ["queued", "running"];
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const clean = (max: number) => z.string().max(max).refine((s) => !CONTROL.test(s), "must not contain control characters");
+const clean = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !CONTROL.test(s), "must not contain control characters");
 const absPath = clean(4096).refine((s) => s === "" || s.startsWith("/"), "must be an absolute path");
 
 export const SleepProjectInputSchema = z.strictObject({
-  name: clean(120).transform((s) => s.trim()).pipe(z.string().min(1, "must not be empty")),
+  name: clean(120)
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, "must not be empty")),
   directory: absPath.refine((s) => s !== "", "must not be empty"),
   transcriptSource: z.enum(SLEEP_TRANSCRIPT_SOURCES).default("claude"),
   /** The source's home folder (Claude Code's `~/.claude`, Codex's `~/.codex`, …); "" = the default. */
@@ -32,11 +69,20 @@ export const SleepProjectInputSchema = z.strictObject({
   targetSkillPath: absPath.default(""),
   /** A tasks file (`sleep harvest --output`, reviewed) replayed instead of harvesting; "" = harvest. */
   tasksFile: absPath.default(""),
-  backend: clean(40).refine((s) => /^[A-Za-z0-9_-]+$/.test(s), "must be a backend name").default("mock"),
+  backend: clean(40)
+    .refine((s) => /^[A-Za-z0-9_-]+$/.test(s), "must be a backend name")
+    .default("mock"),
   model: clean(200).default(""),
-  lookbackHours: z.number().int().min(0).max(24 * 365).default(72),
+  lookbackHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365)
+    .default(72),
   /** Five or six cron fields ("0 3 * * *" = every night at 03:00, the worker's time zone); "" = no schedule. */
-  cronPattern: clean(120).transform((s) => s.trim()).default(""),
+  cronPattern: clean(120)
+    .transform((s) => s.trim())
+    .default(""),
   enabled: z.boolean().default(false),
 });
 export type SleepProjectInput = z.infer<typeof SleepProjectInputSchema>;

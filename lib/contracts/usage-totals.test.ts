@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { sumUsage, usageByStage } from "./usage-totals";
 
-const row = (stage: string, calls: number, costUsd: number | null) => ({ stage, calls, promptTokens: calls * 10, completionTokens: calls, costUsd });
+const row = (stage: string, calls: number, costUsd: number | null) => ({
+  stage,
+  calls,
+  promptTokens: calls * 10,
+  completionTokens: calls,
+  costUsd,
+});
 
 describe("run totals from usage rows", () => {
   it("adds every row, both roles", () => {
-    expect(sumUsage([row("rollout", 5, 0.5), row("analyst", 2, 0.25)])).toEqual({ calls: 7, promptTokens: 70, completionTokens: 7, costUsd: 0.75 });
+    expect(sumUsage([row("rollout", 5, 0.5), row("analyst", 2, 0.25)])).toEqual({
+      calls: 7,
+      promptTokens: 70,
+      completionTokens: 7,
+      costUsd: 0.75,
+    });
   });
   it("an unknown price anywhere keeps the cost unknown, never 0", () => {
     expect(sumUsage([row("rollout", 5, 0.5), row("judge", 1, null)]).costUsd).toBeNull();

@@ -32,7 +32,9 @@ export function sumUsage(rows: readonly UsageLike[]): UsageTotals {
 }
 
 /** Calls and tokens per stage over both roles, largest first by tokens (the "Tokens by stage" table). */
-export function usageByStage(rows: ReadonlyArray<UsageLike & { stage: string }>): Array<{ stage: string } & Omit<UsageTotals, "costUsd">> {
+export function usageByStage(
+  rows: ReadonlyArray<UsageLike & { stage: string }>,
+): Array<{ stage: string } & Omit<UsageTotals, "costUsd">> {
   const by = new Map<string, { stage: string; calls: number; promptTokens: number; completionTokens: number }>();
   for (const r of rows) {
     const s = by.get(r.stage) ?? { stage: r.stage, calls: 0, promptTokens: 0, completionTokens: 0 };

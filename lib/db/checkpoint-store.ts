@@ -21,7 +21,10 @@ export class DbCheckpointStore implements CheckpointStore {
   ) {}
 
   private async get(key: string): Promise<{ kind: string; value: string } | null> {
-    return this.db.checkpoint.findUnique({ where: { runId_key: { runId: this.runId, key } }, select: { kind: true, value: true } });
+    return this.db.checkpoint.findUnique({
+      where: { runId_key: { runId: this.runId, key } },
+      select: { kind: true, value: true },
+    });
   }
 
   private async put(key: string, kind: "json" | "text", value: string): Promise<void> {
@@ -48,7 +51,11 @@ export class DbCheckpointStore implements CheckpointStore {
   }
 
   async readRows(key: string): Promise<Trajectory[]> {
-    const rows = await this.db.checkpointRow.findMany({ where: { runId: this.runId, key }, orderBy: { ord: "asc" }, select: { value: true } });
+    const rows = await this.db.checkpointRow.findMany({
+      where: { runId: this.runId, key },
+      orderBy: { ord: "asc" },
+      select: { value: true },
+    });
     return rows.map((r) => JSON.parse(r.value) as Trajectory);
   }
   async appendRows(key: string, rows: Trajectory[]): Promise<void> {
@@ -64,9 +71,14 @@ export class DbCheckpointStore implements CheckpointStore {
     // Reserve ords synchronously through a promise chain, so concurrent appends never collide.
     const prev =
       this.next.get(key) ??
-      this.db.checkpointRow.aggregate({ where: { runId: this.runId, key }, _max: { ord: true } }).then((a) => (a._max.ord ?? -1) + 1);
+      this.db.checkpointRow
+        .aggregate({ where: { runId: this.runId, key }, _max: { ord: true } })
+        .then((a) => (a._max.ord ?? -1) + 1);
     const start = prev;
-    this.next.set(key, start.then((n) => n + values.length));
+    this.next.set(
+      key,
+      start.then((n) => n + values.length),
+    );
     const first = await start;
     await this.db.checkpointRow.createMany({
       data: values.map((v, i) => ({ runId: this.runId, key, ord: first + i, value: JSON.stringify(v) })),

@@ -52,7 +52,9 @@ export class CliRunRecorder {
     } catch (e) {
       this.off = true;
       this.stopHeartbeat();
-      this.o.warn(`warning: the dashboard database did not answer (${errorLine(e)}); this run is kept in its output folder only`);
+      this.o.warn(
+        `warning: the dashboard database did not answer (${errorLine(e)}); this run is kept in its output folder only`,
+      );
     }
   }
 
@@ -61,18 +63,26 @@ export class CliRunRecorder {
     await this.guard(async () => {
       const { db } = this.o;
       const workerId = this.o.workerId ?? `cli-${process.pid}`;
-      const prior = opts.resume ? await db.run.findFirst({ where: { source: "cli", outDir: input.outDir }, orderBy: { createdAt: "desc" } }) : null;
+      const prior = opts.resume
+        ? await db.run.findFirst({ where: { source: "cli", outDir: input.outDir }, orderBy: { createdAt: "desc" } })
+        : null;
       const now = new Date();
       if (prior) {
         this.runId = prior.id;
         this.committedSteps = prior.stepsDone;
         this.storedCommits = await storedCommitPoints(prior.id, { db });
-        await db.run.update({ where: { id: prior.id }, data: { status: "running", workerId, heartbeatAt: now, finishedAt: null, errorMessage: null } });
+        await db.run.update({
+          where: { id: prior.id },
+          data: { status: "running", workerId, heartbeatAt: now, finishedAt: null, errorMessage: null },
+        });
         await appendRunEvent(prior.id, { type: "runClaimed", workerId, resumed: true }, { db });
         await recordResume(prior.id, prior.stepsDone + 1, { db });
       } else {
         await createRun(input, { db });
-        await db.run.update({ where: { id: input.id }, data: { source: "cli", outDir: input.outDir, status: "running", workerId, heartbeatAt: now, startedAt: now } });
+        await db.run.update({
+          where: { id: input.id },
+          data: { source: "cli", outDir: input.outDir, status: "running", workerId, heartbeatAt: now, startedAt: now },
+        });
         this.runId = input.id;
         await appendRunEvent(input.id, { type: "runClaimed", workerId, resumed: false }, { db });
       }
@@ -107,7 +117,8 @@ export class CliRunRecorder {
   }
 
   private replayed(e: EngineEvent): boolean {
-    if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= this.committedSteps) return true;
+    if (STEP_EVENTS.has(e.type) && "step" in e && typeof e.step === "number" && e.step <= this.committedSteps)
+      return true;
     return this.storedCommits.has(commitPointKey(e.type, "epoch" in e ? e.epoch : undefined));
   }
 
@@ -117,14 +128,22 @@ export class CliRunRecorder {
   }
 
   /** Saves the last usage and how the run ended. */
-  async finish(status: "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted", extra: { errorMessage?: string; stopReason?: string } = {}): Promise<void> {
+  async finish(
+    status: "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted",
+    extra: { errorMessage?: string; stopReason?: string } = {},
+  ): Promise<void> {
     await this.chain;
     this.stopHeartbeat();
     await this.guard(async () => {
       if (!this.runId) return;
       await addLlmUsage(this.runId, this.o.takeUsage(), this.o.db);
       const row = await this.o.db.run.findUnique({ where: { id: this.runId }, select: { stopReason: true } });
-      await markRunFinished(this.runId, status, { stopReason: extra.stopReason ?? row?.stopReason ?? undefined, errorMessage: extra.errorMessage }, { db: this.o.db });
+      await markRunFinished(
+        this.runId,
+        status,
+        { stopReason: extra.stopReason ?? row?.stopReason ?? undefined, errorMessage: extra.errorMessage },
+        { db: this.o.db },
+      );
     });
   }
 

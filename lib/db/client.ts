@@ -37,7 +37,10 @@ export function createDb(url: string): Db {
   if (providerOf(url) === "sqlite") {
     mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
     const writer = new SerialWriter();
-    const db = withWriterPath(new SqliteClient({ adapter: new TunedSqliteAdapter(url), transactionOptions: SQLITE_TX_OPTIONS }), writer);
+    const db = withWriterPath(
+      new SqliteClient({ adapter: new TunedSqliteAdapter(url), transactionOptions: SQLITE_TX_OPTIONS }),
+      writer,
+    );
     WRITERS.set(db, writer);
     return db;
   }

@@ -15,10 +15,31 @@ function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): R
 }
 
 export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx } = {}): Promise<CompareResponse> {
-  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, status: true, simulated: true, configJson: true, baselineScore: true, bestScore: true, bestOrigin: true, bestMeasuredBy: true, calls: true, promptTokens: true, completionTokens: true, costUsd: true } });
+  const runs = await db.run.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      name: true,
+      status: true,
+      simulated: true,
+      configJson: true,
+      baselineScore: true,
+      bestScore: true,
+      bestOrigin: true,
+      bestMeasuredBy: true,
+      calls: true,
+      promptTokens: true,
+      completionTokens: true,
+      costUsd: true,
+    },
+  });
   const missing = ids.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length > 0) throw new AppError("NOT_FOUND", `runs not found: ${missing.join(", ")}`, { field: "ids" });
-  const steps = await db.step.findMany({ where: { runId: { in: ids } }, orderBy: { step: "asc" }, select: { runId: true, step: true, candidateScore: true, currentScore: true, bestScore: true } });
+  const steps = await db.step.findMany({
+    where: { runId: { in: ids } },
+    orderBy: { step: "asc" },
+    select: { runId: true, step: true, candidateScore: true, currentScore: true, bestScore: true },
+  });
   const ordered = ids.map((id) => runs.find((r) => r.id === id)!);
   const flats = ordered.map((r) => flatten(runConfigOf(r)));
   const keys = [...new Set(flats.flatMap((f) => Object.keys(f)))].sort();
@@ -38,9 +59,13 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
       costUsd: r.costUsd,
       curve: [
         { step: 0, candidate: null, current: r.baselineScore, best: r.baselineScore },
-        ...steps.filter((s) => s.runId === r.id).map((s) => ({ step: s.step, candidate: s.candidateScore, current: s.currentScore, best: s.bestScore })),
+        ...steps
+          .filter((s) => s.runId === r.id)
+          .map((s) => ({ step: s.step, candidate: s.candidateScore, current: s.currentScore, best: s.bestScore })),
       ],
     })),
-    configDiff: keys.filter((k) => new Set(flats.map((f) => f[k] ?? "—")).size > 1).map((k) => ({ key: k, values: flats.map((f) => f[k] ?? "—") })),
+    configDiff: keys
+      .filter((k) => new Set(flats.map((f) => f[k] ?? "—")).size > 1)
+      .map((k) => ({ key: k, values: flats.map((f) => f[k] ?? "—") })),
   };
 }

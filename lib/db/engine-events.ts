@@ -23,7 +23,15 @@ export function leanPayload(e: EngineEvent): Record<string, unknown> {
   return out;
 }
 
-async function replaceEvals(tx: DbTx, runId: string, step: number, label: string, split: string, skillHash: string, items: EvalItem[]) {
+async function replaceEvals(
+  tx: DbTx,
+  runId: string,
+  step: number,
+  label: string,
+  split: string,
+  skillHash: string,
+  items: EvalItem[],
+) {
   await tx.evalResult.deleteMany({ where: { runId, step, label } });
   if (items.length === 0) return;
   await tx.evalResult.createMany({
@@ -70,7 +78,11 @@ async function replaceEdits(tx: DbTx, runId: string, step: number, stage: string
   });
 }
 
-async function upsertSkill(tx: DbTx, runId: string, v: { kind: string; step: number; epoch: number; content: string; hash: string; fields?: Record<string, unknown> }) {
+async function upsertSkill(
+  tx: DbTx,
+  runId: string,
+  v: { kind: string; step: number; epoch: number; content: string; hash: string; fields?: Record<string, unknown> },
+) {
   const data = { content: v.content, contentHash: v.hash, epoch: v.epoch, ...v.fields };
   await tx.skillVersion.upsert({
     where: { runId_kind_step: { runId, kind: v.kind, step: v.step } },
@@ -80,8 +92,18 @@ async function upsertSkill(tx: DbTx, runId: string, v: { kind: string; step: num
 }
 
 /** Writes an export row (same transaction as the run's best, so a download works whenever the page says "best"). */
-async function putArtifact(tx: DbTx, runId: string, name: ArtifactName, content: string, contentHash: string): Promise<void> {
-  await tx.runArtifact.upsert({ where: { runId_name: { runId, name } }, create: { runId, name, content, contentHash }, update: { content, contentHash } });
+async function putArtifact(
+  tx: DbTx,
+  runId: string,
+  name: ArtifactName,
+  content: string,
+  contentHash: string,
+): Promise<void> {
+  await tx.runArtifact.upsert({
+    where: { runId_name: { runId, name } },
+    create: { runId, name, content, contentHash },
+    update: { content, contentHash },
+  });
 }
 
 /** Where a best skill's score was measured, from its origin (the final check is said by its own event). */
@@ -97,8 +119,12 @@ function bestOf(origin: string, content: string, _hash: string, measuredBy: Best
 
 /** At a step commit: a best that did not change keeps where it was measured. */
 async function keptBest(tx: DbTx, runId: string, origin: string, content: string, hash: string) {
-  const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { bestOrigin: true, bestMeasuredBy: true, bestSkillHash: true } });
-  if (run.bestOrigin === origin && run.bestSkillHash === hash && run.bestMeasuredBy) return bestOf(origin, content, hash, run.bestMeasuredBy as BestMeasuredBy);
+  const run = await tx.run.findUniqueOrThrow({
+    where: { id: runId },
+    select: { bestOrigin: true, bestMeasuredBy: true, bestSkillHash: true },
+  });
+  if (run.bestOrigin === origin && run.bestSkillHash === hash && run.bestMeasuredBy)
+    return bestOf(origin, content, hash, run.bestMeasuredBy as BestMeasuredBy);
   return bestOf(origin, content, hash);
 }
 
@@ -118,9 +144,26 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       return;
     case "baselineScored": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
-      await tx.run.update({ where: { id: runId }, data: { baselineScore: e.score, currentScore: e.score, bestScore: e.score, bestStep: 0, bestSkillHash: e.skillHash, ...bestOf("initial_skill", run.seedSkill, e.skillHash) } });
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          baselineScore: e.score,
+          currentScore: e.score,
+          bestScore: e.score,
+          bestStep: 0,
+          bestSkillHash: e.skillHash,
+          ...bestOf("initial_skill", run.seedSkill, e.skillHash),
+        },
+      });
       await putArtifact(tx, runId, ARTIFACT.bestSkill, run.seedSkill, e.skillHash);
-      await upsertSkill(tx, runId, { kind: "seed", step: 0, epoch: 0, content: run.seedSkill, hash: e.skillHash, fields: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.score, status: "accepted" } });
+      await upsertSkill(tx, runId, {
+        kind: "seed",
+        step: 0,
+        epoch: 0,
+        content: run.seedSkill,
+        hash: e.skillHash,
+        fields: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.score, status: "accepted" },
+      });
       await replaceEvals(tx, runId, 0, "baseline", "selection", e.skillHash, e.results);
       return;
     }
@@ -138,16 +181,32 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       return replaceEdits(tx, runId, e.step, "selected", e.edits);
     case "candidateBuilt": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { epoch: true } });
-      await upsertSkill(tx, runId, { kind: "candidate", step: e.step, epoch: run.epoch, content: e.candidate, hash: e.candidateHash });
+      await upsertSkill(tx, runId, {
+        kind: "candidate",
+        step: e.step,
+        epoch: run.epoch,
+        content: e.candidate,
+        hash: e.candidateHash,
+      });
       for (const row of e.applyReport ?? []) {
-        await tx.edit.updateMany({ where: { runId, step: e.step, stage: "selected", ord: row.index - 1 }, data: { applyStatus: row.status } });
+        await tx.edit.updateMany({
+          where: { runId, step: e.step, stage: "selected", ord: row.index - 1 },
+          data: { applyStatus: row.status },
+        });
       }
       return;
     }
     case "candidateScored": {
-      const cand = await tx.skillVersion.findUnique({ where: { runId_kind_step: { runId, kind: "candidate", step: e.step } }, select: { contentHash: true } });
-      await tx.skillVersion.updateMany({ where: { runId, kind: "candidate", step: e.step }, data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore } });
-      if (!e.cached) await replaceEvals(tx, runId, e.step, "selection", "selection", cand?.contentHash ?? "", e.results);
+      const cand = await tx.skillVersion.findUnique({
+        where: { runId_kind_step: { runId, kind: "candidate", step: e.step } },
+        select: { contentHash: true },
+      });
+      await tx.skillVersion.updateMany({
+        where: { runId, kind: "candidate", step: e.step },
+        data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore },
+      });
+      if (!e.cached)
+        await replaceEvals(tx, runId, e.step, "selection", "selection", cand?.contentHash ?? "", e.results);
       return;
     }
     case "gateDecided": {
@@ -155,17 +214,30 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       await tx.skillVersion.updateMany({ where: { runId, kind: "candidate", step: e.step }, data: { status } });
       const gateStatus = e.action === "reject" ? "rejected" : e.action === "skip_errors" ? "skipped" : "accepted";
       await tx.edit.updateMany({ where: { runId, step: e.step, stage: "selected" }, data: { gateStatus } });
-      await tx.run.update({ where: { id: runId }, data: { currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep } });
+      await tx.run.update({
+        where: { id: runId },
+        data: { currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep },
+      });
       return;
     }
     case "stepCommitted":
       return commitStepRows(tx, runId, e);
     case "slowUpdateApplied": {
       const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
-      await upsertSkill(tx, runId, { kind: "slow_update", step: run.stepsDone, epoch: e.epoch, content: e.currentSkill, hash: hash(e.currentSkill), fields: { status: e.action, selectionHard: e.selectionHard } });
+      await upsertSkill(tx, runId, {
+        kind: "slow_update",
+        step: run.stepsDone,
+        epoch: e.epoch,
+        content: e.currentSkill,
+        hash: hash(e.currentSkill),
+        fields: { status: e.action, selectionHard: e.selectionHard },
+      });
       if (e.bestOrigin !== undefined && e.bestSkill !== undefined) {
         const h = hash(e.bestSkill);
-        await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore ?? undefined, bestSkillHash: h, ...bestOf(e.bestOrigin, e.bestSkill, h) } });
+        await tx.run.update({
+          where: { id: runId },
+          data: { bestScore: e.bestScore ?? undefined, bestSkillHash: h, ...bestOf(e.bestOrigin, e.bestSkill, h) },
+        });
         await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, h);
       }
       return;
@@ -178,9 +250,19 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
     }
     case "finalSelectionChecked": {
       // The check scored a skill that is already a version (usually the last slow update): give it its score.
-      await tx.skillVersion.updateMany({ where: { runId, contentHash: e.skillHash, selectionHard: null }, data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore } });
+      await tx.skillVersion.updateMany({
+        where: { runId, contentHash: e.skillHash, selectionHard: null },
+        data: { selectionHard: e.hard, selectionSoft: e.soft, gateScore: e.gateScore },
+      });
       if (e.promoted) {
-        await tx.run.update({ where: { id: runId }, data: { bestScore: e.bestScore, bestSkillHash: e.skillHash, ...bestOf(e.bestOrigin, e.bestSkill, e.skillHash, "final_check") } });
+        await tx.run.update({
+          where: { id: runId },
+          data: {
+            bestScore: e.bestScore,
+            bestSkillHash: e.skillHash,
+            ...bestOf(e.bestOrigin, e.bestSkill, e.skillHash, "final_check"),
+          },
+        });
         await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.skillHash);
       }
       return;
@@ -188,11 +270,21 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
     case "runCompleted":
       // The end-of-run validation may promote the final skill: the summary holds the last word on best.
       const best = typeof e.summary.best_selection_hard === "number" ? e.summary.best_selection_hard : undefined;
-      await upsertSkill(tx, runId, { kind: "final", step: 0, epoch: 0, content: e.bestSkill, hash: hash(e.bestSkill), fields: { status: "accepted", gateScore: best ?? null } });
+      await upsertSkill(tx, runId, {
+        kind: "final",
+        step: 0,
+        epoch: 0,
+        content: e.bestSkill,
+        hash: hash(e.bestSkill),
+        fields: { status: "accepted", gateScore: best ?? null },
+      });
       const bestStep = typeof e.summary.best_step === "number" ? e.summary.best_step : undefined;
       const origin = typeof e.summary.best_origin === "string" ? e.summary.best_origin : undefined;
       const where = origin === undefined ? {} : await keptBest(tx, runId, origin, e.bestSkill, hash(e.bestSkill));
-      await tx.run.update({ where: { id: runId }, data: { bestSkillHash: hash(e.bestSkill), stopReason: e.stopReason, bestScore: best, bestStep, ...where } });
+      await tx.run.update({
+        where: { id: runId },
+        data: { bestSkillHash: hash(e.bestSkill), stopReason: e.stopReason, bestScore: best, bestStep, ...where },
+      });
       await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, hash(e.bestSkill));
       const summaryText = JSON.stringify(e.summary, null, 2);
       await putArtifact(tx, runId, ARTIFACT.summary, summaryText, hash(summaryText));
@@ -206,7 +298,11 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
   }
 }
 
-async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, { type: "stepCommitted" }>): Promise<void> {
+async function commitStepRows(
+  tx: DbTx,
+  runId: string,
+  e: Extract<EngineEvent, { type: "stepCommitted" }>,
+): Promise<void> {
   const r = e.record as Record<string, number | string | null | undefined>;
   const num = (k: string) => (typeof r[k] === "number" ? (r[k] as number) : null);
   const summary = (r.edit_apply_summary ?? {}) as unknown as Record<string, number>;
@@ -231,7 +327,11 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
     candidateHash: typeof r.candidate_hash === "string" ? r.candidate_hash : null,
     recordJson: JSON.stringify(e.record),
   };
-  await tx.step.upsert({ where: { runId_step: { runId, step: e.step } }, create: { runId, step: e.step, ...data }, update: data });
+  await tx.step.upsert({
+    where: { runId_step: { runId, step: e.step } },
+    create: { runId, step: e.step, ...data },
+    update: data,
+  });
   // Calls and tokens per stage as the engine counted them (history.json's view); the run's totals come
   // from the backends' usage rows instead (llm-usage.ts), which also count calls made between commits.
   for (const [stage, s] of Object.entries(e.tokens)) {
@@ -240,7 +340,15 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
   }
   await tx.run.update({
     where: { id: runId },
-    data: { stepsDone: e.step, epoch: e.epoch, currentScore: e.currentScore, bestScore: e.bestScore, bestStep: e.bestStep, bestSkillHash: e.bestHash, ...(e.bestOrigin === undefined ? {} : await keptBest(tx, runId, e.bestOrigin, e.bestSkill, e.bestHash)) },
+    data: {
+      stepsDone: e.step,
+      epoch: e.epoch,
+      currentScore: e.currentScore,
+      bestScore: e.bestScore,
+      bestStep: e.bestStep,
+      bestSkillHash: e.bestHash,
+      ...(e.bestOrigin === undefined ? {} : await keptBest(tx, runId, e.bestOrigin, e.bestSkill, e.bestHash)),
+    },
   });
   await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.bestHash);
 }
@@ -249,11 +357,22 @@ async function commitStepRows(tx: DbTx, runId: string, e: Extract<EngineEvent, {
  * Stores one event and its derived rows in one transaction and returns the event's sequence number.
  * `hash` is the engine's skill hash (passed in so lib/db stays free of engine runtime imports).
  */
-export async function persistEngineEvent(runId: string, e: EngineEvent, hash: (s: string) => string, db: Db = getDb()): Promise<number> {
+export async function persistEngineEvent(
+  runId: string,
+  e: EngineEvent,
+  hash: (s: string) => string,
+  db: Db = getDb(),
+): Promise<number> {
   return db.$transaction(async (tx) => {
     // Each stored event is also a heartbeat: a busy worker never looks dead between timer ticks.
-    const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 }, heartbeatAt: new Date() }, select: { lastEventSeq: true } });
-    await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) } });
+    const run = await tx.run.update({
+      where: { id: runId },
+      data: { lastEventSeq: { increment: 1 }, heartbeatAt: new Date() },
+      select: { lastEventSeq: true },
+    });
+    await tx.runEvent.create({
+      data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) },
+    });
     await applyEvent(tx, runId, e, hash);
     return run.lastEventSeq;
   }, TX_OPTIONS);
@@ -267,17 +386,31 @@ export const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
 
 /** Appends a lifecycle event inside a caller's transaction (so a status change and its event commit together). */
 export async function appendRunEventTx(tx: DbTx, runId: string, event: LifecycleEvent): Promise<number> {
-  const run = await tx.run.update({ where: { id: runId }, data: { lastEventSeq: { increment: 1 } }, select: { lastEventSeq: true } });
-  await tx.runEvent.create({ data: { runId, seq: run.lastEventSeq, type: event.type, payload: JSON.stringify(event) } });
+  const run = await tx.run.update({
+    where: { id: runId },
+    data: { lastEventSeq: { increment: 1 } },
+    select: { lastEventSeq: true },
+  });
+  await tx.runEvent.create({
+    data: { runId, seq: run.lastEventSeq, type: event.type, payload: JSON.stringify(event) },
+  });
   return run.lastEventSeq;
 }
 
 /** Appends an event that did not come from the engine (claimed, queued, worker lost …). */
-export async function appendRunEvent(runId: string, event: LifecycleEvent, { db = getDb() }: { db?: Db } = {}): Promise<number> {
+export async function appendRunEvent(
+  runId: string,
+  event: LifecycleEvent,
+  { db = getDb() }: { db?: Db } = {},
+): Promise<number> {
   return db.$transaction((tx) => appendRunEventTx(tx, runId, event), TX_OPTIONS);
 }
 
 /** Events after `seq`, oldest first (the SSE tail); events a resumed attempt superseded are left out. */
 export async function listEventsAfter(runId: string, seq: number, limit = 500, { db = getDb() }: { db?: DbTx } = {}) {
-  return db.runEvent.findMany({ where: { runId, seq: { gt: seq }, superseded: false }, orderBy: { seq: "asc" }, take: limit });
+  return db.runEvent.findMany({
+    where: { runId, seq: { gt: seq }, superseded: false },
+    orderBy: { seq: "asc" },
+    take: limit,
+  });
 }

@@ -17,7 +17,10 @@ type Opts = { db?: DbTx };
  */
 export async function getBestSkill(runId: string, { db = getDb() }: Opts = {}): Promise<string> {
   await getRun(runId, { db });
-  const row = await db.runArtifact.findUnique({ where: { runId_name: { runId, name: ARTIFACT.bestSkill } }, select: { content: true } });
+  const row = await db.runArtifact.findUnique({
+    where: { runId_name: { runId, name: ARTIFACT.bestSkill } },
+    select: { content: true },
+  });
   if (!row) {
     throw new AppError("CONFLICT", `run ${runId} has no best skill yet`, {
       userMessage: "There is no best skill yet: it exists once the baseline has been scored.",
@@ -30,16 +33,25 @@ const fmt = (x: number | null | undefined) => (typeof x === "number" ? x.toFixed
 
 export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts = {}): Promise<string> {
   const steps = await db.step.findMany({ where: { runId }, orderBy: { step: "asc" } });
-  const edits = await db.edit.findMany({ where: { runId, stage: "selected" }, orderBy: [{ step: "asc" }, { ord: "asc" }] });
+  const edits = await db.edit.findMany({
+    where: { runId, stage: "selected" },
+    orderBy: [{ step: "asc" }, { ord: "asc" }],
+  });
   const lines = ["# Accepted edits", ""];
-  let before: number | null = (await db.run.findUnique({ where: { id: runId }, select: { baselineScore: true } }))?.baselineScore ?? null;
+  let before: number | null =
+    (await db.run.findUnique({ where: { id: runId }, select: { baselineScore: true } }))?.baselineScore ?? null;
   for (const s of steps) {
     const accepted = s.action.includes("accept");
     if (accepted) {
       const delta = s.candidateScore !== null && before !== null ? s.candidateScore - before : null;
-      lines.push(`## Step ${s.step} (epoch ${s.epoch}) — ${s.action}, gate ${fmt(before)} → ${fmt(s.candidateScore)}${delta !== null ? ` (Δ ${delta >= 0 ? "+" : ""}${delta.toFixed(4)})` : ""}`, "");
+      lines.push(
+        `## Step ${s.step} (epoch ${s.epoch}) — ${s.action}, gate ${fmt(before)} → ${fmt(s.candidateScore)}${delta !== null ? ` (Δ ${delta >= 0 ? "+" : ""}${delta.toFixed(4)})` : ""}`,
+        "",
+      );
       for (const e of edits.filter((x) => x.step === s.step && (x.applyStatus ?? "applied").startsWith("applied"))) {
-        lines.push(`- **${e.op}**${e.target ? ` after/at \`${e.target.replace(/`/g, "'").slice(0, 120)}\`` : ""} (${e.origin}${e.support ? `, support ${e.support}` : ""})`);
+        lines.push(
+          `- **${e.op}**${e.target ? ` after/at \`${e.target.replace(/`/g, "'").slice(0, 120)}\`` : ""} (${e.origin}${e.support ? `, support ${e.support}` : ""})`,
+        );
         if (e.content) lines.push("", ...e.content.split("\n").map((l) => `  > ${l}`), "");
         if (e.rationale) lines.push(`  _Why:_ ${e.rationale}`, "");
       }
@@ -53,8 +65,17 @@ export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts =
 export async function buildBundle(runId: string, { db = getDb() }: Opts = {}): Promise<Uint8Array> {
   const run = await getRun(runId, { db });
   const best = await getBestSkill(runId, { db });
-  const summaryRow = await db.runArtifact.findUnique({ where: { runId_name: { runId, name: ARTIFACT.summary } }, select: { content: true } });
-  const summary = summaryRow?.content ?? JSON.stringify({ status: run.status, best_selection: run.bestScore, best_step: run.bestStep, note: "the run has not finished" }, null, 2);
+  const summaryRow = await db.runArtifact.findUnique({
+    where: { runId_name: { runId, name: ARTIFACT.summary } },
+    select: { content: true },
+  });
+  const summary =
+    summaryRow?.content ??
+    JSON.stringify(
+      { status: run.status, best_selection: run.bestScore, best_step: run.bestStep, note: "the run has not finished" },
+      null,
+      2,
+    );
   return zipSync({
     [ARTIFACT.bestSkill]: strToU8(best),
     [ARTIFACT.edits]: strToU8(await buildEditsMarkdown(runId, { db })),

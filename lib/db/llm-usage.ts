@@ -52,12 +52,26 @@ export async function addLlmUsage(runId: string, deltas: UsageDelta[], db: Db = 
  * replay, a crash between the two writes) gives the same numbers.
  */
 export async function syncRunTotals(runId: string, db: Db = getDb()): Promise<void> {
-  const rows = await db.llmUsage.findMany({ where: { runId }, select: { calls: true, promptTokens: true, completionTokens: true, costUsd: true } });
+  const rows = await db.llmUsage.findMany({
+    where: { runId },
+    select: { calls: true, promptTokens: true, completionTokens: true, costUsd: true },
+  });
   const t = sumUsage(rows);
-  await db.run.update({ where: { id: runId }, data: { calls: t.calls, promptTokens: t.promptTokens, completionTokens: t.completionTokens, costUsd: rows.length === 0 ? null : t.costUsd } });
+  await db.run.update({
+    where: { id: runId },
+    data: {
+      calls: t.calls,
+      promptTokens: t.promptTokens,
+      completionTokens: t.completionTokens,
+      costUsd: rows.length === 0 ? null : t.costUsd,
+    },
+  });
 }
 
 export async function listLlmUsage(runId: string, db: Db = getDb()) {
   const rows = await db.llmUsage.findMany({ where: { runId }, orderBy: [{ role: "asc" }, { stage: "asc" }] });
-  return rows.map(({ runId: _r, errorsJson, ...r }) => ({ ...r, errors: JSON.parse(errorsJson) as Record<string, number> }));
+  return rows.map(({ runId: _r, errorsJson, ...r }) => ({
+    ...r,
+    errors: JSON.parse(errorsJson) as Record<string, number>,
+  }));
 }

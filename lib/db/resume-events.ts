@@ -17,7 +17,11 @@ const PER_EPOCH: readonly string[] = ["slowUpdateApplied", "metaSkillUpdated", "
  * Records that a worker picked the run up again from step `fromStep`: marks the earlier attempt's
  * uncommitted events superseded and appends `runResumed` naming them, in one transaction.
  */
-export async function recordResume(runId: string, fromStep: number, { db = getDb() }: { db?: Db } = {}): Promise<number> {
+export async function recordResume(
+  runId: string,
+  fromStep: number,
+  { db = getDb() }: { db?: Db } = {},
+): Promise<number> {
   return db.$transaction(async (tx) => {
     const last = await tx.runEvent.findFirst({
       where: { runId, type: { in: [...COMMIT_POINT_TYPES] }, superseded: false },
@@ -30,7 +34,8 @@ export async function recordResume(runId: string, fromStep: number, { db = getDb
       orderBy: { seq: "asc" },
     });
     const seqs = stale.map((e) => e.seq);
-    if (seqs.length > 0) await tx.runEvent.updateMany({ where: { runId, seq: { in: seqs } }, data: { superseded: true } });
+    if (seqs.length > 0)
+      await tx.runEvent.updateMany({ where: { runId, seq: { in: seqs } }, data: { superseded: true } });
     return appendRunEventTx(tx, runId, { type: "runResumed", fromStep, superseded: seqs });
   }, TX_OPTIONS);
 }

@@ -38,7 +38,9 @@ export async function markWorkerLost(
         workerId: run.workerId,
         OR: [{ heartbeatAt: null }, { heartbeatAt: { lt: new Date(Date.now() - opts.staleAfterMs) } }],
       },
-      data: cancelled ? { status: "cancelled", finishedAt: new Date(), stopReason: "cancelled by the user" } : { status: "interrupted" },
+      data: cancelled
+        ? { status: "cancelled", finishedAt: new Date(), stopReason: "cancelled by the user" }
+        : { status: "interrupted" },
     });
     if (res.count !== 1) return null;
     await appendRunEventTx(tx, id, {
@@ -61,13 +63,19 @@ export type RestartResult = { kind: "restarted"; gen: number; count: number } | 
 export async function restartOrHold(id: string, opts: Opts & { limit: number }): Promise<RestartResult> {
   const db = opts.db ?? getDb();
   return db.$transaction(async (tx): Promise<RestartResult> => {
-    const run = await tx.run.findUnique({ where: { id }, select: { status: true, autoRestarts: true, jobGen: true, errorMessage: true } });
+    const run = await tx.run.findUnique({
+      where: { id },
+      select: { status: true, autoRestarts: true, jobGen: true, errorMessage: true },
+    });
     if (!run || run.status !== "interrupted") return null;
     const where = { id, status: "interrupted", autoRestarts: run.autoRestarts, jobGen: run.jobGen };
     if (run.autoRestarts < opts.limit) {
       const count = run.autoRestarts + 1;
       const gen = run.jobGen + 1;
-      const res = await tx.run.updateMany({ where, data: { status: "queued", workerId: null, autoRestarts: count, jobGen: gen, errorMessage: null } });
+      const res = await tx.run.updateMany({
+        where,
+        data: { status: "queued", workerId: null, autoRestarts: count, jobGen: gen, errorMessage: null },
+      });
       if (res.count !== 1) return null;
       await appendRunEventTx(tx, id, {
         type: "runQueued",
@@ -87,7 +95,10 @@ export async function restartOrHold(id: string, opts: Opts & { limit: number }):
 
 /** A queued run whose job is gone gets the next job generation; exactly one caller wins it and enqueues. */
 export async function bumpJobGen(id: string, seenGen: number, { db = getDb() }: Opts = {}): Promise<number | null> {
-  const res = await db.run.updateMany({ where: { id, status: "queued", jobGen: seenGen }, data: { jobGen: seenGen + 1 } });
+  const res = await db.run.updateMany({
+    where: { id, status: "queued", jobGen: seenGen },
+    data: { jobGen: seenGen + 1 },
+  });
   return res.count === 1 ? seenGen + 1 : null;
 }
 
@@ -95,14 +106,24 @@ export async function bumpJobGen(id: string, seenGen: number, { db = getDb() }: 
  * A worker shutting down puts the run it owns back in the queue (never counted as a restart). Returns the
  * job generation to enqueue, or null when the run is no longer this worker's to give back.
  */
-export async function requeueAfterShutdown(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<number | null> {
+export async function requeueAfterShutdown(
+  id: string,
+  workerId: string,
+  { db = getDb() }: Opts = {},
+): Promise<number | null> {
   return db.$transaction(async (tx) => {
     const run = await tx.run.findUnique({ where: { id }, select: { jobGen: true } });
     if (!run) return null;
     const gen = run.jobGen + 1;
-    const res = await tx.run.updateMany({ where: { id, workerId, status: "running" }, data: { status: "queued", workerId: null, jobGen: gen } });
+    const res = await tx.run.updateMany({
+      where: { id, workerId, status: "running" },
+      data: { status: "queued", workerId: null, jobGen: gen },
+    });
     if (res.count !== 1) return null;
-    await appendRunEventTx(tx, id, { type: "runQueued", reason: "worker shut down; the run continues on the next worker" });
+    await appendRunEventTx(tx, id, {
+      type: "runQueued",
+      reason: "worker shut down; the run continues on the next worker",
+    });
     return gen;
   }, TX_OPTIONS);
 }
@@ -121,23 +142,42 @@ export async function resumeRun(
   const db = opts.db ?? getDb();
   let run = await getRun(id, { db });
   if (OWNED.includes(run.status as RunStatus) && isStale(run.heartbeatAt, opts.staleAfterMs)) {
-    await markWorkerLost(id, { db, staleAfterMs: opts.staleAfterMs, detectedBy: "Resume found no heartbeat from its worker" });
+    await markWorkerLost(id, {
+      db,
+      staleAfterMs: opts.staleAfterMs,
+      detectedBy: "Resume found no heartbeat from its worker",
+    });
     run = await getRun(id, { db });
   }
   if (run.status === "queued") return { status: "queued", gen: null };
   if (run.source === "cli") {
-    const how = run.outDir ? `npm run skillopt -- train --resume ${run.outDir}` : "npm run skillopt -- train --resume DIR";
-    throw new AppError("CONFLICT", `run ${id} was trained by the CLI`, { userMessage: `This run was started from the command line and keeps its checkpoint in its folder: resume it with ${how}` });
+    const how = run.outDir
+      ? `npm run skillopt -- train --resume ${run.outDir}`
+      : "npm run skillopt -- train --resume DIR";
+    throw new AppError("CONFLICT", `run ${id} was trained by the CLI`, {
+      userMessage: `This run was started from the command line and keeps its checkpoint in its folder: resume it with ${how}`,
+    });
   }
   if (!RESUMABLE.includes(run.status as RunStatus)) {
-    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).` });
+    throw new AppError("CONFLICT", `run ${id} is ${run.status}`, {
+      userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).`,
+    });
   }
   const configJson = opts.budget ? JSON.stringify({ ...runConfigOf(run), budget: opts.budget }) : undefined;
   const gen = run.jobGen + 1;
   const won = await db.$transaction(async (tx) => {
     const res = await tx.run.updateMany({
       where: { id, status: run.status, jobGen: run.jobGen },
-      data: { status: "queued", workerId: null, cancelRequested: false, errorMessage: null, finishedAt: null, configJson, autoRestarts: 0, jobGen: gen },
+      data: {
+        status: "queued",
+        workerId: null,
+        cancelRequested: false,
+        errorMessage: null,
+        finishedAt: null,
+        configJson,
+        autoRestarts: 0,
+        jobGen: gen,
+      },
     });
     if (res.count !== 1) return false;
     await appendRunEventTx(tx, id, { type: "runResumeRequested" });
@@ -146,8 +186,11 @@ export async function resumeRun(
   if (won) return { status: "queued", gen };
   // Someone else moved it first (an automatic restart, a second click): report where it is now.
   const now = await getRun(id, { db });
-  if (now.status === "queued" || OWNED.includes(now.status as RunStatus)) return { status: now.status as RunStatus, gen: null };
-  throw new AppError("CONFLICT", `run ${id} is ${now.status}`, { userMessage: `This run is ${now.status}; reload and try again.` });
+  if (now.status === "queued" || OWNED.includes(now.status as RunStatus))
+    return { status: now.status as RunStatus, gen: null };
+  throw new AppError("CONFLICT", `run ${id} is ${now.status}`, {
+    userMessage: `This run is ${now.status}; reload and try again.`,
+  });
 }
 
 /** Running runs whose worker stopped sending heartbeats: shown as interrupted, never as a spinner. */
@@ -175,7 +218,16 @@ export async function listRunsToReconcile({ db = getDb() }: Opts = {}) {
   return db.run.findMany({
     // CLI runs are recorded here but trained by their own process: no worker ever queues them.
     where: { status: { in: ["queued", "interrupted", ...OWNED] }, source: { not: "cli" } },
-    select: { id: true, status: true, workerId: true, heartbeatAt: true, autoRestarts: true, jobGen: true, errorMessage: true, updatedAt: true },
+    select: {
+      id: true,
+      status: true,
+      workerId: true,
+      heartbeatAt: true,
+      autoRestarts: true,
+      jobGen: true,
+      errorMessage: true,
+      updatedAt: true,
+    },
     orderBy: { createdAt: "asc" },
   });
 }

@@ -14,16 +14,30 @@ type Opts = { db?: DbTx };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }): RunListItem {
-  const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt"> & { createdAt: Date; startedAt: Date | null; finishedAt: Date | null };
+  const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt"> & {
+    createdAt: Date;
+    startedAt: Date | null;
+    finishedAt: Date | null;
+  };
   // Rows stored before errors were cleaned at the source still hold multi-line dumps: show one line.
   const errorMessage = row.errorMessage === null ? null : errorLine(row.errorMessage);
-  return { ...row, errorMessage, createdAt: row.createdAt.toISOString(), startedAt: iso(row.startedAt), finishedAt: iso(row.finishedAt) };
+  return {
+    ...row,
+    errorMessage,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+  };
 }
 
 function toStepRow(s: Record<string, unknown> & { createdAt: Date; recordJson: string }): StepRow {
   const { runId: _r, recordJson, candidateHash: _h, createdAt, ...rest } = s;
   const coverage = coverageOfRecord(parseRecord(recordJson));
-  return { ...(rest as unknown as Omit<StepRow, "createdAt" | "coverage">), coverage, createdAt: createdAt.toISOString() };
+  return {
+    ...(rest as unknown as Omit<StepRow, "createdAt" | "coverage">),
+    coverage,
+    createdAt: createdAt.toISOString(),
+  };
 }
 
 function parseRecord(json: string): Record<string, unknown> {
@@ -41,7 +55,8 @@ export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Pro
   const base = toListItem(run);
   let etaSeconds: number | null = null;
   if (run.status === "running" && run.startedAt && run.stepsDone > 0) {
-    const perStep = (Date.now() - run.startedAt.getTime()) / 1000 / Math.max(run.stepsDone - (steps[0]?.step ?? 1) + 1, 1);
+    const perStep =
+      (Date.now() - run.startedAt.getTime()) / 1000 / Math.max(run.stepsDone - (steps[0]?.step ?? 1) + 1, 1);
     etaSeconds = Math.round(perStep * Math.max(run.stepsTotal - run.stepsDone, 0));
   }
   return {
@@ -71,7 +86,10 @@ export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Pro
     })),
     // The same usage rows the run's totals are summed from, so "Tokens by stage" adds up to the header.
     usage: usageByStage(backendUsage),
-    backendUsage: backendUsage.map(({ runId: _r, errorsJson, ...u }) => ({ ...u, errors: JSON.parse(errorsJson) as Record<string, number> })),
+    backendUsage: backendUsage.map(({ runId: _r, errorsJson, ...u }) => ({
+      ...u,
+      errors: JSON.parse(errorsJson) as Record<string, number>,
+    })),
   };
 }
 
@@ -84,26 +102,50 @@ async function skillBefore(db: DbTx, runId: string, step: number): Promise<strin
   return run.seedSkill;
 }
 
-export async function getStepDetail(runId: string, step: number, hash: (s: string) => string, { db = getDb() }: Opts = {}): Promise<StepDetail> {
+export async function getStepDetail(
+  runId: string,
+  step: number,
+  hash: (s: string) => string,
+  { db = getDb() }: Opts = {},
+): Promise<StepDetail> {
   const row = await db.step.findUnique({ where: { runId_step: { runId, step } } });
-  if (!row) throw new AppError("NOT_FOUND", `step ${step} of run ${runId} not found`, { userMessage: `Step ${step} has not been committed yet.` });
+  if (!row)
+    throw new AppError("NOT_FOUND", `step ${step} of run ${runId} not found`, {
+      userMessage: `Step ${step} has not been committed yet.`,
+    });
   const current = await skillBefore(db, runId, step);
   const currentHash = hash(current);
   const [cand, edits, candEvals, currentEvals] = await Promise.all([
     db.skillVersion.findUnique({ where: { runId_kind_step: { runId, kind: "candidate", step } } }),
     db.edit.findMany({ where: { runId, step }, orderBy: [{ stage: "asc" }, { ord: "asc" }] }),
     db.evalResult.findMany({ where: { runId, step, label: "selection" }, orderBy: { itemId: "asc" } }),
-    db.evalResult.findMany({ where: { runId, skillHash: currentHash, split: "selection" }, select: { itemId: true, hard: true } }),
+    db.evalResult.findMany({
+      where: { runId, skillHash: currentHash, split: "selection" },
+      select: { itemId: true, hard: true },
+    }),
   ]);
   // A cached candidate has no rows of its own this step: its results are those of the same skill hash.
-  const candRows = candEvals.length > 0 || !cand ? candEvals : await db.evalResult.findMany({ where: { runId, skillHash: cand.contentHash, split: "selection" }, orderBy: { itemId: "asc" } });
+  const candRows =
+    candEvals.length > 0 || !cand
+      ? candEvals
+      : await db.evalResult.findMany({
+          where: { runId, skillHash: cand.contentHash, split: "selection" },
+          orderBy: { itemId: "asc" },
+        });
   const curHard = new Map(currentEvals.map((e) => [e.itemId, e.hard]));
   const { runId: _r, recordJson, candidateHash: _h, ...stepCols } = row;
   return {
     step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: parseRecord(recordJson) },
     current: { content: current, hash: currentHash },
     candidate: cand
-      ? { content: cand.content, hash: cand.contentHash, status: cand.status, selectionHard: cand.selectionHard, selectionSoft: cand.selectionSoft, gateScore: cand.gateScore }
+      ? {
+          content: cand.content,
+          hash: cand.contentHash,
+          status: cand.status,
+          selectionHard: cand.selectionHard,
+          selectionSoft: cand.selectionSoft,
+          gateScore: cand.gateScore,
+        }
       : null,
     edits: edits.map(({ id: _i, runId: _x, step: _s, ...e }): EditRow => e),
     selection: dedupeByItem(candRows).map((e) => {
@@ -117,7 +159,7 @@ export async function getStepDetail(runId: string, step: number, hash: (s: strin
         reference: e.reference,
         failReason: e.failReason,
         currentHard: before,
-        flipped: before !== null && (before >= 1) !== (e.hard >= 1),
+        flipped: before !== null && before >= 1 !== e.hard >= 1,
       };
     }),
     currentKnown: currentEvals.length > 0,
@@ -129,6 +171,14 @@ function dedupeByItem<T extends { itemId: string }>(rows: T[]): T[] {
   return rows.filter((r) => (seen.has(r.itemId) ? false : (seen.add(r.itemId), true)));
 }
 
-export async function listEvalResults(runId: string, filter: { step?: number; label?: string }, { db = getDb() }: Opts = {}) {
-  return db.evalResult.findMany({ where: { runId, step: filter.step, label: filter.label }, orderBy: [{ step: "asc" }, { itemId: "asc" }], take: 5000 });
+export async function listEvalResults(
+  runId: string,
+  filter: { step?: number; label?: string },
+  { db = getDb() }: Opts = {},
+) {
+  return db.evalResult.findMany({
+    where: { runId, step: filter.step, label: filter.label },
+    orderBy: [{ step: "asc" }, { itemId: "asc" }],
+    take: 5000,
+  });
 }

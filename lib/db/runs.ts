@@ -6,7 +6,16 @@ import type { RunConfig } from "../contracts/run-config";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 
-export const RUN_STATUSES = ["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"] as const;
+export const RUN_STATUSES = [
+  "queued",
+  "running",
+  "cancelling",
+  "cancelled",
+  "succeeded",
+  "failed",
+  "interrupted",
+  "budget_exhausted",
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run never leaves on its own. */
 export const FINISHED: readonly RunStatus[] = ["cancelled", "succeeded", "failed"];
@@ -161,7 +170,11 @@ export async function markRunFinished(
 ): Promise<boolean> {
   const res = await db.run.updateMany({
     where: ownerId === undefined ? { id } : { id, workerId: ownerId },
-    data: { status, finishedAt: status === "interrupted" || status === "budget_exhausted" ? null : new Date(), ...extra },
+    data: {
+      status,
+      finishedAt: status === "interrupted" || status === "budget_exhausted" ? null : new Date(),
+      ...extra,
+    },
   });
   return res.count === 1;
 }
@@ -173,7 +186,10 @@ export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Pr
     throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `This run is already ${run.status}.` });
   }
   if (run.status === "queued" || run.status === "interrupted" || run.status === "budget_exhausted") {
-    await db.run.update({ where: { id }, data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() } });
+    await db.run.update({
+      where: { id },
+      data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() },
+    });
     return "cancelled";
   }
   await db.run.update({ where: { id }, data: { status: "cancelling", cancelRequested: true } });
@@ -184,7 +200,11 @@ export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Pr
  * What the owner's watch checks every second: a pending cancel, or that the run is no longer its own (a
  * worker-loss detector took it over while this worker was unresponsive, or the row is gone).
  */
-export async function watchRun(id: string, workerId: string, { db = getDb() }: Opts = {}): Promise<"ok" | "cancel" | "lost"> {
+export async function watchRun(
+  id: string,
+  workerId: string,
+  { db = getDb() }: Opts = {},
+): Promise<"ok" | "cancel" | "lost"> {
   const r = await db.run.findUnique({ where: { id }, select: { cancelRequested: true, workerId: true, status: true } });
   if (!r || r.workerId !== workerId || (r.status !== "running" && r.status !== "cancelling")) return "lost";
   return r.cancelRequested ? "cancel" : "ok";

@@ -58,16 +58,29 @@ export async function claimNight(id: string, { db = getDb() }: Opts = {}): Promi
  * Moves a night from one of `from` to `to`; throws CONFLICT naming the current status otherwise, so two
  * clicks (or a CLI adopt and a dashboard discard) cannot both win.
  */
-export async function markNightStatus(id: string, from: readonly SleepNightStatus[], to: SleepNightStatus, { db = getDb() }: Opts = {}): Promise<void> {
-  const r = await db.sleepNight.updateMany({ where: { id, status: { in: [...from] } }, data: { status: to, ...(to === "adopted" ? { adoptedAt: new Date() } : {}) } });
+export async function markNightStatus(
+  id: string,
+  from: readonly SleepNightStatus[],
+  to: SleepNightStatus,
+  { db = getDb() }: Opts = {},
+): Promise<void> {
+  const r = await db.sleepNight.updateMany({
+    where: { id, status: { in: [...from] } },
+    data: { status: to, ...(to === "adopted" ? { adoptedAt: new Date() } : {}) },
+  });
   if (r.count === 1) return;
   const row = await getNight(id, { db });
-  throw new AppError("CONFLICT", `night ${id} is ${row.status}, not ${from.join(" or ")}`, { userMessage: `This night is ${row.status.replace("_", " ")}; it cannot become ${to}.` });
+  throw new AppError("CONFLICT", `night ${id} is ${row.status}, not ${from.join(" or ")}`, {
+    userMessage: `This night is ${row.status.replace("_", " ")}; it cannot become ${to}.`,
+  });
 }
 
 /** Marks a night failed with a redacted reason (the worker, when the cycle threw before recording). */
 export async function markNightFailed(id: string, message: string, { db = getDb() }: Opts = {}): Promise<void> {
-  await db.sleepNight.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "failed", error: redactText(message).slice(0, 2000), endedAt: new Date() } });
+  await db.sleepNight.updateMany({
+    where: { id, status: { in: ["queued", "running"] } },
+    data: { status: "failed", error: redactText(message).slice(0, 2000), endedAt: new Date() },
+  });
 }
 
 function finishedStatus(f: NightFinish): SleepNightStatus {
@@ -79,7 +92,15 @@ function finishedStatus(f: NightFinish): SleepNightStatus {
 function gateRows(nightId: string, f: NightFinish) {
   let ord = 0;
   return f.outcome.report.gateTrials.flatMap((t) =>
-    t.taskDeltas.map((d) => ({ nightId, ord: ord++, trial: t.target, taskId: redactText(d.taskId), baselineScore: d.baselineScore, candidateScore: d.candidateScore, status: d.status })),
+    t.taskDeltas.map((d) => ({
+      nightId,
+      ord: ord++,
+      trial: t.target,
+      taskId: redactText(d.taskId),
+      baselineScore: d.baselineScore,
+      candidateScore: d.candidateScore,
+      status: d.status,
+    })),
   );
 }
 
@@ -121,13 +142,22 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
   const db = opts.db ?? getDb();
   let id = opts.nightId;
   const started = async (s: NightStart) => {
-    const data = { night: s.night, dryRun: s.dryRun, backend: s.backend, startedAt: new Date(s.startedAt), status: "running" };
+    const data = {
+      night: s.night,
+      dryRun: s.dryRun,
+      backend: s.backend,
+      startedAt: new Date(s.startedAt),
+      status: "running",
+    };
     if (id) {
       await db.sleepNight.update({ where: { id }, data });
       return;
     }
     // A handoff night is re-run once per round of answers with the same night number: one row, not one per round.
-    const waiting = await db.sleepNight.findFirst({ where: { projectDir: s.project, night: s.night, status: "handoff_pending" }, select: { id: true } });
+    const waiting = await db.sleepNight.findFirst({
+      where: { projectDir: s.project, night: s.night, status: "handoff_pending" },
+      select: { id: true },
+    });
     if (waiting) {
       id = waiting.id;
       await db.sleepNight.update({ where: { id }, data: { ...data, error: "" } });
@@ -135,7 +165,9 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
     }
     const project = await db.sleepProject.findUnique({ where: { directory: s.project }, select: { id: true } });
     id = randomUUID();
-    await db.sleepNight.create({ data: { id, projectId: project?.id ?? null, projectDir: s.project, trigger: opts.trigger, ...data } });
+    await db.sleepNight.create({
+      data: { id, projectId: project?.id ?? null, projectDir: s.project, trigger: opts.trigger, ...data },
+    });
   };
   return {
     nightId: () => id,
@@ -153,7 +185,10 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
     async failed(f) {
       if (!id) return;
       const status = f.pending ? "handoff_pending" : "failed";
-      await db.sleepNight.update({ where: { id }, data: { status, error: redactText(f.message).slice(0, 2000), endedAt: new Date(f.endedAt) } });
+      await db.sleepNight.update({
+        where: { id },
+        data: { status, error: redactText(f.message).slice(0, 2000), endedAt: new Date(f.endedAt) },
+      });
     },
   };
 }
@@ -164,12 +199,16 @@ export function isNightStatus(s: string): s is SleepNightStatus {
 
 /** Nights still waiting for a worker (re-enqueued at worker start: a "Run now" made while Redis was away). */
 export async function listQueuedNightIds({ db = getDb() }: Opts = {}): Promise<string[]> {
-  return (await db.sleepNight.findMany({ where: { status: "queued" }, select: { id: true }, orderBy: { createdAt: "asc" } })).map((n) => n.id);
+  return (
+    await db.sleepNight.findMany({ where: { status: "queued" }, select: { id: true }, orderBy: { createdAt: "asc" } })
+  ).map((n) => n.id);
 }
-
 
 /** A staged night adopted outside the dashboard (`sleep adopt`): its row follows. Returns whether a row changed. */
 export async function markNightAdoptedByStaging(stagingDir: string, { db = getDb() }: Opts = {}): Promise<boolean> {
-  const r = await db.sleepNight.updateMany({ where: { stagingDir, status: "staged" }, data: { status: "adopted", adoptedAt: new Date() } });
+  const r = await db.sleepNight.updateMany({
+    where: { stagingDir, status: "staged" },
+    data: { status: "adopted", adoptedAt: new Date() },
+  });
   return r.count > 0;
 }

@@ -12,7 +12,10 @@ type Opts = { db?: DbTx };
 
 function conflictOnDirectory(err: unknown, directory: string): never {
   if ((err as { code?: string })?.code === "P2002") {
-    throw new AppError("CONFLICT", `a Sleep project already uses ${directory}`, { field: "directory", userMessage: `directory: a Sleep project already uses ${directory}` });
+    throw new AppError("CONFLICT", `a Sleep project already uses ${directory}`, {
+      field: "directory",
+      userMessage: `directory: a Sleep project already uses ${directory}`,
+    });
   }
   throw err;
 }
@@ -40,7 +43,10 @@ export async function findSleepProject(id: string, { db = getDb() }: Opts = {}) 
 
 export async function getSleepProject(id: string, opts: Opts = {}) {
   const p = await findSleepProject(id, opts);
-  if (!p) throw new AppError("NOT_FOUND", `Sleep project ${id} not found`, { userMessage: "This Sleep project does not exist." });
+  if (!p)
+    throw new AppError("NOT_FOUND", `Sleep project ${id} not found`, {
+      userMessage: "This Sleep project does not exist.",
+    });
   return p;
 }
 export type SleepProjectRow = Awaited<ReturnType<typeof getSleepProject>>;
@@ -49,13 +55,18 @@ export type SleepProjectRow = Awaited<ReturnType<typeof getSleepProject>>;
 export async function listSleepProjects({ db = getDb() }: Opts = {}) {
   return db.sleepProject.findMany({
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    include: { nights: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true } } },
+    include: {
+      nights: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true } },
+    },
   });
 }
 
 /** The projects whose schedule should be live (the worker reconciles its job schedulers to this list). */
 export async function listScheduledSleepProjects({ db = getDb() }: Opts = {}) {
-  return db.sleepProject.findMany({ where: { enabled: true, cronPattern: { not: "" } }, select: { id: true, cronPattern: true } });
+  return db.sleepProject.findMany({
+    where: { enabled: true, cronPattern: { not: "" } },
+    select: { id: true, cronPattern: true },
+  });
 }
 
 export async function deleteSleepProject(id: string, { db = getDb() }: Opts = {}): Promise<void> {

@@ -6,10 +6,21 @@ const sqliteBusy = () => Object.assign(new Error("database is locked"), { code: 
 const prismaBusy = () =>
   Object.assign(new Error("Invalid `tx.run.update()` invocation in\n/x.ts:1:1\n\nOperation has timed out"), {
     code: "P1008",
-    meta: { modelName: "Run", driverAdapterError: { name: "DriverAdapterError", cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" } } },
+    meta: {
+      modelName: "Run",
+      driverAdapterError: {
+        name: "DriverAdapterError",
+        cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" },
+      },
+    },
   });
 const txExpired = () =>
-  Object.assign(new Error("Transaction API error: A query cannot be executed on an expired transaction. The timeout for this transaction was 100 ms"), { code: "P2028", meta: { timeout: 100 } });
+  Object.assign(
+    new Error(
+      "Transaction API error: A query cannot be executed on an expired transaction. The timeout for this transaction was 100 ms",
+    ),
+    { code: "P2028", meta: { timeout: 100 } },
+  );
 
 function fakeDeps(): WriterDeps & { sleeps: number[]; retries: string[] } {
   const sleeps: number[] = [];
@@ -43,15 +54,26 @@ describe("isBusyError", () => {
     expect(isBusyError(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY_SNAPSHOT" }))).toBe(true);
     expect(isBusyError(prismaBusy())).toBe(true);
     expect(isBusyError(txExpired())).toBe(true);
-    expect(isBusyError(Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" }))).toBe(true);
+    expect(
+      isBusyError(
+        Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), {
+          code: "P2028",
+        }),
+      ),
+    ).toBe(true);
     expect(isBusyError(new Error("wrapped", { cause: sqliteBusy() }))).toBe(true);
     // A COMMIT that failed arrives as the adapter's error, not wrapped by Prisma.
-    const adapterError = Object.assign(new Error("SocketTimeout"), { name: "DriverAdapterError", cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" } });
+    const adapterError = Object.assign(new Error("SocketTimeout"), {
+      name: "DriverAdapterError",
+      cause: { originalCode: "SQLITE_BUSY", originalMessage: "database is locked", kind: "SocketTimeout" },
+    });
     expect(isBusyError(adapterError)).toBe(true);
   });
 
   it("leaves every other error alone", () => {
-    expect(isBusyError(Object.assign(new Error("Unique constraint failed on the fields: (`id`)"), { code: "P2002" }))).toBe(false);
+    expect(
+      isBusyError(Object.assign(new Error("Unique constraint failed on the fields: (`id`)"), { code: "P2002" })),
+    ).toBe(false);
     expect(isBusyError(Object.assign(new Error("Record to update not found."), { code: "P2025" }))).toBe(false);
     expect(isBusyError(new Error("boom"))).toBe(false);
     expect(isBusyError("database")).toBe(false);
@@ -100,7 +122,10 @@ describe("SerialWriter", () => {
   });
 
   it("runs writes one at a time, in the order they were asked for, even while one is retrying", async () => {
-    const w = new SerialWriter({ attempts: 4, baseDelayMs: 1, maxDelayMs: 5 }, { ...fakeDeps(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+    const w = new SerialWriter(
+      { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
+      { ...fakeDeps(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    );
     let active = 0;
     let most = 0;
     const order: string[] = [];

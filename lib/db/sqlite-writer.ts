@@ -38,14 +38,21 @@ export interface WriterDeps {
   onRetry(n: RetryNotice): void;
 }
 
-const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n").filter((l) => l.trim() !== "").at(-1) ?? "";
+const firstLine = (e: unknown) =>
+  (e instanceof Error ? e.message : String(e))
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .at(-1) ?? "";
 
 export const REAL_WRITER_DEPS: WriterDeps = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   random: Math.random,
   now: () => performance.now(),
   yieldToLoop: () => nextLoopTurn(),
-  onRetry: (n) => process.stderr.write(`[db] SQLite busy in ${n.label} (attempt ${n.attempt}): ${firstLine(n.error)}; retrying in ${n.delayMs} ms\n`),
+  onRetry: (n) =>
+    process.stderr.write(
+      `[db] SQLite busy in ${n.label} (attempt ${n.attempt}): ${firstLine(n.error)}; retrying in ${n.delayMs} ms\n`,
+    ),
 };
 
 const BUSY_TEXT = /SQLITE_BUSY|SQLITE_LOCKED|database is locked|database table is locked/i;
@@ -57,7 +64,13 @@ const BUSY_TEXT = /SQLITE_BUSY|SQLITE_LOCKED|database is locked|database table i
  */
 export function isBusyError(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== "object" || depth > 4) return false;
-  const e = err as { code?: unknown; message?: unknown; originalCode?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: unknown };
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    originalCode?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    cause?: unknown;
+  };
   if (typeof e.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return true;
   if (e.code === "P2028") return true;
   // The adapter's own error (a failed COMMIT reaches us unwrapped) carries the code in `cause.originalCode`.
@@ -87,7 +100,15 @@ export class WriterStats {
   snapshot() {
     const s = [...this.window].sort((a, b) => a - b);
     const q = (p: number) => (s.length === 0 ? 0 : Math.round(s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!));
-    return { writes: this.writes, retries: this.retries, gaveUp: this.gaveUp, failed: this.failed, p50Ms: q(0.5), p95Ms: q(0.95), maxMs: Math.round(s.at(-1) ?? 0) };
+    return {
+      writes: this.writes,
+      retries: this.retries,
+      gaveUp: this.gaveUp,
+      failed: this.failed,
+      p50Ms: q(0.5),
+      p95Ms: q(0.95),
+      maxMs: Math.round(s.at(-1) ?? 0),
+    };
   }
 
   summary(): string {

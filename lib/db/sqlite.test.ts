@@ -22,11 +22,13 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const values = async () => (await db.$queryRawUnsafe<Array<{ v: bigint | number }>>("SELECT v FROM t ORDER BY v")).map((r) => Number(r.v));
+const values = async () =>
+  (await db.$queryRawUnsafe<Array<{ v: bigint | number }>>("SELECT v FROM t ORDER BY v")).map((r) => Number(r.v));
 
 describe("the SQLite connection", () => {
   it("runs in WAL mode with synchronous=NORMAL and a busy timeout", async () => {
-    const one = async (sql: string) => Object.values((await db.$queryRawUnsafe<Array<Record<string, unknown>>>(sql))[0]!)[0];
+    const one = async (sql: string) =>
+      Object.values((await db.$queryRawUnsafe<Array<Record<string, unknown>>>(sql))[0]!)[0];
     expect(await one("PRAGMA journal_mode")).toBe("wal");
     expect(Number(await one("PRAGMA synchronous"))).toBe(1); // NORMAL
     expect(Number(await one("PRAGMA busy_timeout"))).toBe(BUSY_TIMEOUT_MS);
@@ -57,20 +59,31 @@ describe("a transaction whose COMMIT fails", () => {
   it("leaves neither the connection inside the transaction nor the next transaction waiting forever", async () => {
     // The old rollback journal: a COMMIT needs every reader gone, so a reader in another process (a
     // browser's SSE tail) makes it fail with SQLITE_BUSY.
-    const oldJournal = new SqliteClient({ adapter: new TunedSqliteAdapter(`file:${file}`, ["journal_mode = DELETE", "busy_timeout = 100"]) });
+    const oldJournal = new SqliteClient({
+      adapter: new TunedSqliteAdapter(`file:${file}`, ["journal_mode = DELETE", "busy_timeout = 100"]),
+    });
     await db.$disconnect();
     await oldJournal.$executeRawUnsafe("PRAGMA journal_mode = DELETE");
     const reader = new Database(file, { timeout: 0 });
     reader.prepare("BEGIN").run();
     reader.prepare("SELECT * FROM t").all();
-    await expect(oldJournal.$transaction(async (tx) => tx.$executeRawUnsafe("INSERT INTO t VALUES (1)"))).rejects.toThrow();
+    await expect(
+      oldJournal.$transaction(async (tx) => tx.$executeRawUnsafe("INSERT INTO t VALUES (1)")),
+    ).rejects.toThrow();
     reader.prepare("COMMIT").run();
     // Another process can write again: this connection no longer holds the write lock.
     reader.prepare("INSERT INTO t VALUES (2)").run();
     reader.close();
     const next = oldJournal.$transaction(async (tx) => tx.$executeRawUnsafe("INSERT INTO t VALUES (3)"));
-    expect(await Promise.race([next.then(() => "committed"), new Promise((r) => setTimeout(() => r("still waiting"), 5_000))])).toBe("committed");
-    const rows = (await oldJournal.$queryRawUnsafe<Array<{ v: bigint | number }>>("SELECT v FROM t ORDER BY v")).map((r) => Number(r.v));
+    expect(
+      await Promise.race([
+        next.then(() => "committed"),
+        new Promise((r) => setTimeout(() => r("still waiting"), 5_000)),
+      ]),
+    ).toBe("committed");
+    const rows = (await oldJournal.$queryRawUnsafe<Array<{ v: bigint | number }>>("SELECT v FROM t ORDER BY v")).map(
+      (r) => Number(r.v),
+    );
     expect(rows).toEqual([2, 3]);
     await oldJournal.$disconnect();
   });

@@ -20,7 +20,11 @@ import { SerialWriter } from "./sqlite-writer";
 export const BUSY_TIMEOUT_MS = 2_000;
 
 /** Per-connection settings; `journal_mode=WAL` is also stored in the file. */
-export const SQLITE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL", `busy_timeout = ${BUSY_TIMEOUT_MS}`] as const;
+export const SQLITE_PRAGMAS = [
+  "journal_mode = WAL",
+  "synchronous = NORMAL",
+  `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+] as const;
 
 type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 
@@ -28,7 +32,9 @@ type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 function handleOf(adapter: Adapter): Database.Database {
   const client = (adapter as unknown as { client?: Database.Database }).client;
   if (!client || typeof client.prepare !== "function") {
-    throw new Error("@prisma/adapter-better-sqlite3 changed shape (no `client` handle): lib/db/sqlite.ts needs updating");
+    throw new Error(
+      "@prisma/adapter-better-sqlite3 changed shape (no `client` handle): lib/db/sqlite.ts needs updating",
+    );
   }
   return client;
 }
@@ -103,7 +109,17 @@ function closeSafely(tx: Tx, handle: Database.Database): Tx {
   return tx;
 }
 
-const WRITE_OPS = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+const WRITE_OPS = new Set([
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+]);
 const RAW_WRITES = new Set(["$executeRaw", "$executeRawUnsafe"]);
 
 /** Wraps one model delegate (db.run, db.runEvent …) so its write methods go through the writer. */
@@ -113,7 +129,8 @@ function delegateProxy(model: string, delegate: object, writer: SerialWriter): o
       const value = Reflect.get(target, prop, target) as unknown;
       if (typeof prop !== "string" || typeof value !== "function") return value;
       if (!WRITE_OPS.has(prop)) return value.bind(target);
-      return (...args: unknown[]) => writer.run(`${model}.${prop}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return (...args: unknown[]) =>
+        writer.run(`${model}.${prop}`, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
     },
   });
 }
@@ -132,13 +149,22 @@ export function withWriterPath(db: SqliteClient, writer: SerialWriter): SqliteCl
       if (prop === "$transaction") {
         return (arg: unknown, opts?: unknown) => {
           // Array transactions hold PrismaPromises of the raw client; ours resolve eagerly, so only the callback form is supported.
-          if (typeof arg !== "function") throw new Error("SQLite writer path: use db.$transaction(async (tx) => …), not the array form");
-          return writer.run("transaction", () => target.$transaction(arg as Parameters<SqliteClient["$transaction"]>[0], opts as never));
+          if (typeof arg !== "function")
+            throw new Error("SQLite writer path: use db.$transaction(async (tx) => …), not the array form");
+          return writer.run("transaction", () =>
+            target.$transaction(arg as Parameters<SqliteClient["$transaction"]>[0], opts as never),
+          );
         };
       }
-      if (RAW_WRITES.has(prop)) return (...args: unknown[]) => writer.run(prop, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      if (RAW_WRITES.has(prop))
+        return (...args: unknown[]) =>
+          writer.run(prop, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       if (typeof value === "function") return value.bind(target);
-      if (value !== null && typeof value === "object" && typeof (value as { findMany?: unknown }).findMany === "function") {
+      if (
+        value !== null &&
+        typeof value === "object" &&
+        typeof (value as { findMany?: unknown }).findMany === "function"
+      ) {
         let d = delegates.get(prop);
         if (!d) delegates.set(prop, (d = delegateProxy(prop, value, writer)));
         return d;

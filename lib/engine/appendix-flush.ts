@@ -5,12 +5,7 @@
  */
 import type { RunContext } from "./context";
 import { extractJson } from "./json-extract";
-import {
-  appendToAppendix,
-  extractAppendixNotesFromResult,
-  readAppendixNotes,
-  rebuildAppendix,
-} from "./protected";
+import { appendToAppendix, extractAppendixNotesFromResult, readAppendixNotes, rebuildAppendix } from "./protected";
 import { consolidateSystemPrompt, consolidateUserPrompt } from "./prompts/epoch";
 import type { AnalystResult } from "./types";
 

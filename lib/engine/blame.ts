@@ -49,7 +49,9 @@ function editFor(line: string, edits: readonly (BlameEdit & { content: string })
   const wanted = line.trim();
   if (wanted === "" || !edits) return null;
   // The last applied edit holding the line wins: a later edit of the same step replaced an earlier one.
-  const hit = [...edits].reverse().find((e) => e.status.startsWith("applied") && split(e.content).some((l) => l.trim() === wanted));
+  const hit = [...edits]
+    .reverse()
+    .find((e) => e.status.startsWith("applied") && split(e.content).some((l) => l.trim() === wanted));
   if (!hit) return null;
   const { content: _content, ...edit } = hit;
   return edit;
@@ -59,7 +61,10 @@ function step(prev: readonly BlameLine[], change: BlameChange): BlameLine[] {
   const out: BlameLine[] = [];
   let i = 0;
   const prevText = prev.map((l) => `${l.text}\n`).join("");
-  for (const part of diffLines(prevText, change.text.endsWith("\n") || change.text === "" ? change.text : `${change.text}\n`)) {
+  for (const part of diffLines(
+    prevText,
+    change.text.endsWith("\n") || change.text === "" ? change.text : `${change.text}\n`,
+  )) {
     const lines = split(part.value);
     if (part.removed) {
       i += lines.length;
@@ -68,7 +73,8 @@ function step(prev: readonly BlameLine[], change: BlameChange): BlameLine[] {
     // A blank line an edit added belongs to the edit of the nearest added text line of the same hunk.
     const edits = part.added && change.origin.kind === "step" ? lines.map((t) => editFor(t, change.edits)) : [];
     const near = (k: number) => {
-      for (let d = 1; d < lines.length; d++) for (const j of [k - d, k + d]) if (lines[j]?.trim()) return edits[j] ?? null;
+      for (let d = 1; d < lines.length; d++)
+        for (const j of [k - d, k + d]) if (lines[j]?.trim()) return edits[j] ?? null;
       return null;
     };
     for (const [k, text] of lines.entries()) {
@@ -112,7 +118,14 @@ export function describeOrigin(o: BlameOrigin): string {
 
 /** BLAME.md: the skill with, for every line, where it came from. */
 export function renderBlameMarkdown(lines: readonly BlameLine[], title = "best_skill.md"): string {
-  const out = [`# Blame of ${title}`, "", "Each line of the skill and the change that introduced or last changed it.", "", "| Line | Text | Origin |", "|---:|---|---|"];
+  const out = [
+    `# Blame of ${title}`,
+    "",
+    "Each line of the skill and the change that introduced or last changed it.",
+    "",
+    "| Line | Text | Origin |",
+    "|---:|---|---|",
+  ];
   const cell = (s: string) => s.replaceAll("|", "\\|").replace(/\s+/g, " ").trim();
   for (const l of lines) out.push(`| ${l.line} | ${cell(l.text) || " "} | ${cell(describeOrigin(l.origin))} |`);
   return `${out.join("\n")}\n`;

@@ -5,7 +5,14 @@
  */
 import type { EngineEvent } from "../contracts/events";
 import type { RunConfig } from "../contracts/run-config";
-import { stopRunOf, type CheckpointStore, type EngineDeps, type Environment, type Logger, type ModelClient } from "./ports";
+import {
+  stopRunOf,
+  type CheckpointStore,
+  type EngineDeps,
+  type Environment,
+  type Logger,
+  type ModelClient,
+} from "./ports";
 import type { GateMetric, LrControlMode, PairPolicy, UpdateMode } from "./types";
 import { UsageTracker, trackedClient } from "./usage";
 

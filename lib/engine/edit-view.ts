@@ -4,7 +4,8 @@
 import type { EditView } from "../contracts/events";
 import type { UpdateItem, UpdateMode } from "./types";
 
-const text = (v: unknown): string | undefined => (typeof v === "string" ? v : v === undefined || v === null ? undefined : JSON.stringify(v));
+const text = (v: unknown): string | undefined =>
+  typeof v === "string" ? v : v === undefined || v === null ? undefined : JSON.stringify(v);
 
 function origin(v: unknown): EditView["origin"] {
   return v === "success" || v === "mixed" ? v : "failure";

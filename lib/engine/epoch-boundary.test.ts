@@ -15,10 +15,18 @@ import type { StepRecord } from "./types";
 const userOf = (req: CompletionRequest): string => String(req.messages[0]?.content ?? "");
 
 const PREV_SNAPSHOT = `# Skill\n- alpha\n\n${SLOW_UPDATE_START}\n- old guidance\n${SLOW_UPDATE_END}\n`;
-const CURR = `# Skill\n- alpha\n\n${SLOW_UPDATE_START}\n- old guidance\n${SLOW_UPDATE_END}\n`.replace("- alpha\n", "- alpha\n- step edit\n");
+const CURR = `# Skill\n- alpha\n\n${SLOW_UPDATE_START}\n- old guidance\n${SLOW_UPDATE_END}\n`.replace(
+  "- alpha\n",
+  "- alpha\n- step edit\n",
+);
 const BEST = "# Best skill\n- alpha\n- beta\n";
 
-const rec = (step: number, epoch: number): StepRecord => ({ step, epoch, step_in_epoch: (step - 1) % 3, action: "accept" });
+const rec = (step: number, epoch: number): StepRecord => ({
+  step,
+  epoch,
+  step_in_epoch: (step - 1) % 3,
+  action: "accept",
+});
 
 interface Options {
   slow?: boolean;
@@ -56,7 +64,10 @@ function setup(opts: Options = {}) {
 }
 
 /** State at the end of epoch 2 (steps 4–6), after epoch 1 (steps 1–3) left PREV_SNAPSHOT as skill_v0003. */
-async function epoch2State(deps: ReturnType<typeof setup>["deps"], scores: { current: number; best: number }): Promise<TrainState> {
+async function epoch2State(
+  deps: ReturnType<typeof setup>["deps"],
+  scores: { current: number; best: number },
+): Promise<TrainState> {
   await deps.store.putText("skills/skill_v0003.md", PREV_SNAPSHOT);
   const st = freshState("# init\n");
   Object.assign(st, {
@@ -87,8 +98,14 @@ describe("slow update, epoch 1", () => {
     expect(st.bestSkill).toBe("# Skill\n- alpha\n");
     expect(await deps.store.getText("skills/skill_v0003.md")).toBe(st.currentSkill);
     expect(await deps.store.getText("best_skill.md")).toBe("# Skill\n- alpha\n");
-    expect(await deps.store.getJson("slow_update/epoch_01/slow_result.json")).toEqual({ action: "inject_placeholder", epoch: 1 });
-    expect(await deps.store.getJson("runtime_state.json")).toMatchObject({ slow_update_done_epoch: 1, current_origin: "slow_update_placeholder_epoch_01" });
+    expect(await deps.store.getJson("slow_update/epoch_01/slow_result.json")).toEqual({
+      action: "inject_placeholder",
+      epoch: 1,
+    });
+    expect(await deps.store.getJson("runtime_state.json")).toMatchObject({
+      slow_update_done_epoch: 1,
+      current_origin: "slow_update_placeholder_epoch_01",
+    });
     expect(optimizer.calls).toHaveLength(0);
     expect(target.count).toBe(0);
     // Done once: a second call has nothing left to do.
@@ -123,11 +140,17 @@ describe("slow update, epoch ≥ 2, force mode (default)", () => {
     expect(await deps.store.getText("slow_update/epoch_02/candidate_skill.md")).toBe(expected);
     expect(await deps.store.getText("skills/skill_v0006.md")).toBe(expected);
     expect(await deps.store.getText("best_skill.md")).toBe(BEST);
-    const pairs = (await deps.store.getJson<Array<Record<string, unknown>>>("slow_update/epoch_02/comparison_pairs.json"))!;
+    const pairs = (await deps.store.getJson<Array<Record<string, unknown>>>(
+      "slow_update/epoch_02/comparison_pairs.json",
+    ))!;
     expect(pairs).toHaveLength(4);
     expect(Object.keys(pairs[0]!).sort()).toEqual(["category", "curr", "id", "prev", "task"]);
     expect(await deps.store.getJson("runtime_state.json")).toMatchObject({ slow_update_done_epoch: 2 });
-    expect(events.find((e) => e.type === "slowUpdateApplied")).toMatchObject({ epoch: 2, action: "force_accept", content: "- keep beta" });
+    expect(events.find((e) => e.type === "slowUpdateApplied")).toMatchObject({
+      epoch: 2,
+      action: "force_accept",
+      content: "- keep beta",
+    });
     // The call sees the previous epoch's snapshot, the current skill and its existing guidance.
     const call = optimizer.calls[0]!;
     expect(call).toMatchObject({ stage: "slow_update", maxTokens: 16384 });
@@ -139,7 +162,11 @@ describe("slow update, epoch ≥ 2, force mode (default)", () => {
   });
 
   it("records no_content and leaves the skill alone when the answer has no guidance", async () => {
-    for (const answer of [() => JSON.stringify({ reasoning: "r", slow_update_content: "   " }), () => "nothing useful", () => new Error("down")]) {
+    for (const answer of [
+      () => JSON.stringify({ reasoning: "r", slow_update_content: "   " }),
+      () => "nothing useful",
+      () => new Error("down"),
+    ]) {
       const { deps, boundary } = setup({ answer });
       const st = await epoch2State(deps, { current: 0.5, best: 0.75 });
       await boundary(st, 2, 6);
@@ -178,7 +205,10 @@ describe("slow update, epoch ≥ 2, gated mode", () => {
     expect([st.currentSkill, st.currentScore, st.currentOrigin]).toEqual([cand, CAND_HARD, "slow_update_epoch_02"]);
     expect([st.bestSkill, st.bestScore, st.bestStep, st.bestOrigin]).toEqual([BEST, 0.8, 2, "step_0002"]);
     expect(st.selCache[skillHash(cand)]![0]).toBe(CAND_HARD);
-    expect(await deps.store.getJson("slow_update/epoch_02/slow_result.json")).toMatchObject({ action: "accept", selection_hard: CAND_HARD });
+    expect(await deps.store.getJson("slow_update/epoch_02/slow_result.json")).toMatchObject({
+      action: "accept",
+      selection_hard: CAND_HARD,
+    });
   });
 
   it("accept_new_best credits the last step of the epoch and sets the best origin", async () => {
@@ -186,7 +216,12 @@ describe("slow update, epoch ≥ 2, gated mode", () => {
     const st = await epoch2State(deps, { current: 0.5, best: 0.6 });
     await boundary(st, 2, 6);
     const cand = replaceSlowUpdate(CURR, "- keep beta");
-    expect([st.bestSkill, st.bestScore, st.bestStep, st.bestOrigin]).toEqual([cand, CAND_HARD, 6, "slow_update_epoch_02"]);
+    expect([st.bestSkill, st.bestScore, st.bestStep, st.bestOrigin]).toEqual([
+      cand,
+      CAND_HARD,
+      6,
+      "slow_update_epoch_02",
+    ]);
     expect(await deps.store.getText("best_skill.md")).toBe(cand);
   });
 });
@@ -196,7 +231,10 @@ describe("meta skill", () => {
     const { deps, optimizer, target, boundary } = setup({ slow: false, meta: true });
     const st = freshState("# Skill\n");
     await boundary(st, 1, 3);
-    expect(await deps.store.getJson("meta_skill/epoch_01/meta_skill_result.json")).toEqual({ action: "skip_first_epoch", epoch: 1 });
+    expect(await deps.store.getJson("meta_skill/epoch_01/meta_skill_result.json")).toEqual({
+      action: "skip_first_epoch",
+      epoch: 1,
+    });
     expect(optimizer.calls).toHaveLength(0);
     expect(target.count).toBe(0);
     expect(await readMetaContent(testContext(deps), 1)).toBe("");
@@ -238,7 +276,9 @@ describe("meta skill", () => {
     expect(st.currentSkill).toContain("- keep beta");
     expect(target.count).toBe(8);
     const meta = optimizer.calls.find((c) => c.stage === "meta_skill")!;
-    const current = userOf(meta).split("## Current Epoch Last-Step Skill")[1]!.split("## Previous Optimizer Memory")[0]!;
+    const current = userOf(meta)
+      .split("## Current Epoch Last-Step Skill")[1]!
+      .split("## Previous Optimizer Memory")[0]!;
     expect(current).toContain("- step edit");
     expect(current).toContain("- old guidance");
     expect(current).not.toContain("- keep beta");
@@ -267,14 +307,20 @@ describe("meta skill", () => {
       },
     });
     await runTraining(deps);
-    const analysts = (e: number) => seen.filter((s) => s.epoch === e && s.req.stage === "analyst").map((s) => userOf(s.req));
+    const analysts = (e: number) =>
+      seen.filter((s) => s.epoch === e && s.req.stage === "analyst").map((s) => userOf(s.req));
     for (const e of [1, 2, 3]) expect(analysts(e).length).toBeGreaterThan(0);
     for (const e of [1, 2]) for (const u of analysts(e)) expect(u).not.toContain("Optimizer Meta Skill");
     for (const u of analysts(3)) {
       expect(u).toContain("## Optimizer Meta Skill");
       expect(u).toContain("- appends help");
     }
-    expect(await deps.store.getJson("meta_skill/epoch_01/meta_skill_result.json")).toEqual({ action: "skip_first_epoch", epoch: 1 });
-    expect(await deps.store.getJson("meta_skill/epoch_02/meta_skill_result.json")).toMatchObject({ action: "write_meta_skill" });
+    expect(await deps.store.getJson("meta_skill/epoch_01/meta_skill_result.json")).toEqual({
+      action: "skip_first_epoch",
+      epoch: 1,
+    });
+    expect(await deps.store.getJson("meta_skill/epoch_02/meta_skill_result.json")).toMatchObject({
+      action: "write_meta_skill",
+    });
   });
 });

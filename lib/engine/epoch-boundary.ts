@@ -10,7 +10,12 @@ import { extractJson } from "./json-extract";
 import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
 import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
 import { extractSlowUpdate, injectEmptySlowUpdate, replaceSlowUpdate } from "./protected";
-import { metaSkillSystemPrompt, metaSkillUserPrompt, slowUpdateSystemPrompt, slowUpdateUserPrompt } from "./prompts/epoch";
+import {
+  metaSkillSystemPrompt,
+  metaSkillUserPrompt,
+  slowUpdateSystemPrompt,
+  slowUpdateUserPrompt,
+} from "./prompts/epoch";
 import { skillHash } from "./scoring";
 import { saveState, type TrainState } from "./state";
 import { coverageRecord } from "./step-gate";
@@ -55,7 +60,8 @@ export async function runEpochBoundary(ctx: RunContext, st: TrainState, input: B
   if (!slow && !meta) return false;
   // The meta skill compares the skill of the epoch's last step, before this boundary's slow update.
   const lastStepSkillKey = `${epochDir("meta_skill", input.epoch)}/epoch_last_step_skill.md`;
-  if ((await ctx.store.getText(lastStepSkillKey)) === undefined) await ctx.store.putText(lastStepSkillKey, st.currentSkill);
+  if ((await ctx.store.getText(lastStepSkillKey)) === undefined)
+    await ctx.store.putText(lastStepSkillKey, st.currentSkill);
   if (slow) await slowUpdate(ctx, st, input);
   if (meta) await metaSkill(ctx, st, input, (await ctx.store.getText(lastStepSkillKey)) ?? st.currentSkill);
   return true;
@@ -74,7 +80,13 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
     result = { action: "inject_placeholder", epoch: 1 };
   } else {
     const prevSkill = await previousEpochSkill(ctx, st, epoch);
-    const pairs = await longitudinalPairs(ctx, { epoch, prevSkill, currSkill: st.currentSkill, dirBase: dir, train: input.train });
+    const pairs = await longitudinalPairs(ctx, {
+      epoch,
+      prevSkill,
+      currSkill: st.currentSkill,
+      dirBase: dir,
+      train: input.train,
+    });
     await savePairs(ctx, dir, pairs);
     const answer = await ctx.askOptimizer({
       key: `${dir}/calls/slow_update.json`,
@@ -103,7 +115,17 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
   await ctx.store.putText(skillKey(input.lastStep), st.currentSkill);
   await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
   st.slowDoneEpoch = epoch;
-  await ctx.emit({ type: "slowUpdateApplied", epoch, action: String(result.action), content, currentSkill: st.currentSkill, selectionHard, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
+  await ctx.emit({
+    type: "slowUpdateApplied",
+    epoch,
+    action: String(result.action),
+    content,
+    currentSkill: st.currentSkill,
+    selectionHard,
+    bestScore: st.bestScore,
+    bestOrigin: st.bestOrigin,
+    bestSkill: st.bestSkill,
+  });
   await saveState(ctx, st);
 }
 
@@ -126,7 +148,8 @@ async function applyGuidance(
     update_origin: "slow_update_momentum",
     update_target: UPDATE_TARGET,
   };
-  if (ctx.cfg.optimizer.slow_update_gate_with_selection) return { ...result, ...(await gateGuidance(ctx, st, { ...opts, candidate, origin })) };
+  if (ctx.cfg.optimizer.slow_update_gate_with_selection)
+    return { ...result, ...(await gateGuidance(ctx, st, { ...opts, candidate, origin })) };
   // Force mode: the guidance becomes current without competing for best; the cache holds the gate-space
   // score in the hard slot (a known quirk of the original, kept for identical decisions). The score, and
   // so `currentRef`, stays that of the skill it was injected into.
@@ -143,14 +166,28 @@ async function gateGuidance(
   opts: BoundaryInput & { dir: string; candidate: string; origin: string },
 ): Promise<Record<string, unknown>> {
   const { candidate, origin } = opts;
-  const s = await scoreOnSelection(ctx, st, { skill: candidate, dir: `${opts.dir}/selection_eval`, items: opts.selectionItems });
+  const s = await scoreOnSelection(ctx, st, {
+    skill: candidate,
+    dir: `${opts.dir}/selection_eval`,
+    items: opts.selectionItems,
+  });
   const score = gateScoreOf(ctx, s, candidate);
   const cand = { sel: s, gate: score, skill: candidate };
-  const cur = compareOnSelection(ctx, st, cand, { score: st.currentScore ?? 0, skill: st.currentSkill, ref: st.currentRef });
-  const scored = { selection_hard: s.hard, selection_soft: s.soft, ...(cur.nPaired < cur.nItems ? coverageRecord(cur) : {}) };
+  const cur = compareOnSelection(ctx, st, cand, {
+    score: st.currentScore ?? 0,
+    skill: st.currentSkill,
+    ref: st.currentRef,
+  });
+  const scored = {
+    selection_hard: s.hard,
+    selection_soft: s.soft,
+    ...(cur.nPaired < cur.nItems ? coverageRecord(cur) : {}),
+  };
   if (cur.skipReason !== null) return { ...scored, action: "skip_errors", gate_skip_reason: cur.skipReason };
   const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
-  const ev = cur.pairs ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { epoch: opts.epoch }) }) : null;
+  const ev = cur.pairs
+    ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { epoch: opts.epoch }) })
+    : null;
   const d = decideGate({
     candidateScore: score,
     currentScore: st.currentScore ?? 0,
@@ -163,8 +200,21 @@ async function gateGuidance(
     requireSignificance: ctx.cfg.evaluation.gate_rule === "significant",
     significant: ev?.significant,
   });
-  if (d.candidateBecomesCurrent) Object.assign(st, { currentSkill: candidate, currentScore: d.currentScore, currentRef: s.hash, currentOrigin: origin });
-  if (d.candidateBecomesBest) Object.assign(st, { bestSkill: candidate, bestScore: d.bestScore, bestRef: s.hash, bestStep: d.bestStep, bestOrigin: origin });
+  if (d.candidateBecomesCurrent)
+    Object.assign(st, {
+      currentSkill: candidate,
+      currentScore: d.currentScore,
+      currentRef: s.hash,
+      currentOrigin: origin,
+    });
+  if (d.candidateBecomesBest)
+    Object.assign(st, {
+      bestSkill: candidate,
+      bestScore: d.bestScore,
+      bestRef: s.hash,
+      bestStep: d.bestStep,
+      bestOrigin: origin,
+    });
   const evidence = ev ? { gate_evidence: evidenceRecord(ev) } : {};
   return { ...scored, action: d.action, ...evidence };
 }
@@ -182,13 +232,25 @@ async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, 
     const prevMeta = await readMetaContent(ctx, epoch - 1);
     // With the slow update on, its memoised rollouts give the same pairs; otherwise sample here.
     const dirBase = ctx.cfg.optimizer.use_slow_update ? epochDir("slow_update", epoch) : dir;
-    const pairs = await longitudinalPairs(ctx, { epoch, prevSkill, currSkill: lastStepSkill, dirBase, train: input.train });
+    const pairs = await longitudinalPairs(ctx, {
+      epoch,
+      prevSkill,
+      currSkill: lastStepSkill,
+      dirBase,
+      train: input.train,
+    });
     if (!ctx.cfg.optimizer.use_slow_update) await savePairs(ctx, dir, pairs);
     const answer = await ctx.askOptimizer({
       key: `${dir}/calls/meta_skill.json`,
       stage: "meta_skill",
       system: metaSkillSystemPrompt(),
-      user: metaSkillUserPrompt({ prevSkill, currSkill: lastStepSkill, prevMeta, comparison: formatComparison(pairs.selected), nPairs: pairs.selected.length }),
+      user: metaSkillUserPrompt({
+        prevSkill,
+        currSkill: lastStepSkill,
+        prevMeta,
+        comparison: formatComparison(pairs.selected),
+        nPairs: pairs.selected.length,
+      }),
       maxTokens: 16384,
     });
     const g = answer.ok ? parseGuidance(answer.text, "meta_skill_content") : null;

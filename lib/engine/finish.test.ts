@@ -25,7 +25,12 @@ function setup(evalTest = true) {
   });
   const ctx = testContext(deps);
   const finish = (st: TrainState) =>
-    finishTraining(ctx, st, { splits: deps.splits, initialSkill: INIT, selectionItems: evalItems(ctx, deps.splits, "val"), startedAt: 0 });
+    finishTraining(ctx, st, {
+      splits: deps.splits,
+      initialSkill: INIT,
+      selectionItems: evalItems(ctx, deps.splits, "val"),
+      startedAt: 0,
+    });
   return { ctx, deps, target, events, finish };
 }
 
@@ -64,7 +69,11 @@ describe("final validation", () => {
     const summary = await finish(st);
     expect([st.bestSkill, st.bestScore, st.bestStep, st.bestOrigin]).toEqual([AB, 4 / 6, 9, "slow_update_epoch_02"]);
     expect(await deps.store.getText("best_skill.md")).toBe(AB);
-    expect(await deps.store.getJson("runtime_state.json")).toMatchObject({ best_score: 4 / 6, best_step: 9, best_origin: "slow_update_epoch_02" });
+    expect(await deps.store.getJson("runtime_state.json")).toMatchObject({
+      best_score: 4 / 6,
+      best_step: 9,
+      best_origin: "slow_update_epoch_02",
+    });
     expect(summary).toMatchObject({ best_selection_hard: 4 / 6, best_step: 9, best_origin: "slow_update_epoch_02" });
     // After the promotion current == best, so the final test reuses the best test.
     expect(deps.store.rows.has("test_eval_final/results.jsonl")).toBe(false);
@@ -81,8 +90,16 @@ describe("final validation", () => {
     expect(deps.store.rows.has("test_eval_final/results.jsonl")).toBe(false);
     // Baseline test + best test only.
     expect(target.count).toBe(12);
-    expect(await deps.store.getJson("test_eval_final/summary.json")).toEqual(await deps.store.getJson("test_eval/summary.json"));
-    expect(summary).toMatchObject({ test_hard: 1, final_test_hard: 1, baseline_test_hard: 0, test_delta_hard: 1, final_test_delta_hard: 1 });
+    expect(await deps.store.getJson("test_eval_final/summary.json")).toEqual(
+      await deps.store.getJson("test_eval/summary.json"),
+    );
+    expect(summary).toMatchObject({
+      test_hard: 1,
+      final_test_hard: 1,
+      baseline_test_hard: 0,
+      test_delta_hard: 1,
+      final_test_delta_hard: 1,
+    });
     const tests = events.filter((e): e is Extract<EngineEvent, { type: "testScored" }> => e.type === "testScored");
     expect(tests.map((e) => e.which)).toEqual(["initial", "best", "final"]);
     expect(tests[2]!.results).toEqual(tests[1]!.results);
@@ -94,7 +111,10 @@ describe("final validation", () => {
     expect(deps.store.rows.get("test_eval_final/results.jsonl")).toHaveLength(6);
     expect(summary).toMatchObject({ test_hard: 1, final_test_hard: 4 / 6, baseline_test_hard: 0 });
     expect(summary.final_test_delta_hard).toBe(4 / 6);
-    expect(await deps.store.getJson("test_eval_baseline/summary.json")).toEqual({ word: { total: 6, hard_acc: 0 }, overall: { total: 6, hard_acc: 0 } });
+    expect(await deps.store.getJson("test_eval_baseline/summary.json")).toEqual({
+      word: { total: 6, hard_acc: 0 },
+      overall: { total: 6, hard_acc: 0 },
+    });
   });
 
   it("eval_test false: no rollouts at all and null test fields", async () => {
@@ -116,7 +136,14 @@ describe("final validation", () => {
 });
 
 describe("taskTypeBuckets", () => {
-  const r = (hard: number, taskType?: string): Trajectory => ({ id: "x", hard, soft: hard, status: "ok", taskType, conversation: [] });
+  const r = (hard: number, taskType?: string): Trajectory => ({
+    id: "x",
+    hard,
+    soft: hard,
+    status: "ok",
+    taskType,
+    conversation: [],
+  });
 
   it("has one bucket per declared type plus overall, 'other' for untyped rows, and new buckets on demand", () => {
     expect(taskTypeBuckets([r(1, "math"), r(0, "math"), r(0.5), r(1, "code")], ["math", "text"])).toEqual({
@@ -150,8 +177,24 @@ describe("summary", () => {
     const summary = await finish(state(AB, ABG, 0.6, history));
     expect(summary).toMatchObject({ total_steps: 6, total_accepts: 3, total_rejects: 1, total_skips: 1 });
     expect(summary.epoch_stats).toEqual([
-      { epoch: 1, steps: [1, 2, 3], accepts: 1, rejects: 1, skips: 1, best_score_at_epoch_end: 0.5, current_score_at_epoch_end: 0.5 },
-      { epoch: 2, steps: [4, 5, 6], accepts: 2, rejects: 0, skips: 0, best_score_at_epoch_end: 0.6, current_score_at_epoch_end: 0.55 },
+      {
+        epoch: 1,
+        steps: [1, 2, 3],
+        accepts: 1,
+        rejects: 1,
+        skips: 1,
+        best_score_at_epoch_end: 0.5,
+        current_score_at_epoch_end: 0.5,
+      },
+      {
+        epoch: 2,
+        steps: [4, 5, 6],
+        accepts: 2,
+        rejects: 0,
+        skips: 0,
+        best_score_at_epoch_end: 0.6,
+        current_score_at_epoch_end: 0.55,
+      },
     ]);
   });
 

@@ -37,11 +37,28 @@ async function testRun(
   ctx: RunContext,
   opts: { skill: string; dir: string; items: Item[]; which: "initial" | "best" | "final"; reuse?: Trajectory[] },
 ): Promise<{ hard: number; soft: number; rows: Trajectory[] }> {
-  const rows = opts.reuse ?? (await rolloutItems(ctx, { dir: opts.dir, items: opts.items, skill: opts.skill, phase: "test", seed: ctx.cfg.train.seed }));
+  const rows =
+    opts.reuse ??
+    (await rolloutItems(ctx, {
+      dir: opts.dir,
+      items: opts.items,
+      skill: opts.skill,
+      phase: "test",
+      seed: ctx.cfg.train.seed,
+    }));
   const buckets = taskTypeBuckets(rows, ctx.env.taskTypes());
   await ctx.store.putJson(`${opts.dir}/summary.json`, buckets);
   const { hard, soft } = answeredScore(rows);
-  await ctx.emit({ type: "testScored", which: opts.which, hard, soft, nItems: rows.length, ...statusCounts(rows), byTaskType: buckets, results: rows.map(toEvalItem) });
+  await ctx.emit({
+    type: "testScored",
+    which: opts.which,
+    hard,
+    soft,
+    nItems: rows.length,
+    ...statusCounts(rows),
+    byTaskType: buckets,
+    results: rows.map(toEvalItem),
+  });
   return { hard, soft, rows };
 }
 
@@ -56,31 +73,87 @@ export interface FinishInput {
  * Scores the final skill on the selection items and promotes it when it beats best on the items both
  * answered — unless too many items went unanswered to tell (then best stays, and the summary says why).
  */
-async function validateFinal(ctx: RunContext, st: TrainState, items: Item[], out: Record<string, unknown>): Promise<void> {
-  const rows = await rolloutItems(ctx, { dir: "final_selection_eval", items, skill: st.currentSkill, phase: "selection", seed: ctx.cfg.train.seed });
+async function validateFinal(
+  ctx: RunContext,
+  st: TrainState,
+  items: Item[],
+  out: Record<string, unknown>,
+): Promise<void> {
+  const rows = await rolloutItems(ctx, {
+    dir: "final_selection_eval",
+    items,
+    skill: st.currentSkill,
+    phase: "selection",
+    seed: ctx.cfg.train.seed,
+  });
   const s = answeredScore(rows);
   const score = gateScoreOf(ctx, s, st.currentSkill);
   Object.assign(out, { final_selection_hard: s.hard, final_selection_soft: s.soft });
   const outcomes = outcomesOf(rows);
-  const sel = { ...s, cached: false, results: rows, hash: skillHash(st.currentSkill), outcomes, nItems: rows.length, counts: statusCounts(rows) };
-  const cmp = compareOnSelection(ctx, st, { sel, gate: score, skill: st.currentSkill }, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" });
+  const sel = {
+    ...s,
+    cached: false,
+    results: rows,
+    hash: skillHash(st.currentSkill),
+    outcomes,
+    nItems: rows.length,
+    counts: statusCounts(rows),
+  };
+  const cmp = compareOnSelection(
+    ctx,
+    st,
+    { sel, gate: score, skill: st.currentSkill },
+    { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" },
+  );
   if (cmp.nPaired < cmp.nItems) Object.assign(out, coverageRecord(cmp, "final_selection"));
-  const checked = { type: "finalSelectionChecked" as const, step: st.lastCompletedStep, hard: s.hard, soft: s.soft, gateScore: score, origin: st.currentOrigin, skillHash: sel.hash };
+  const checked = {
+    type: "finalSelectionChecked" as const,
+    step: st.lastCompletedStep,
+    hard: s.hard,
+    soft: s.soft,
+    gateScore: score,
+    origin: st.currentOrigin,
+    skillHash: sel.hash,
+  };
   if (cmp.skipReason !== null) {
     out.final_selection_skip_reason = cmp.skipReason;
-    await ctx.emit({ ...checked, promoted: false, skipReason: cmp.skipReason, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
+    await ctx.emit({
+      ...checked,
+      promoted: false,
+      skipReason: cmp.skipReason,
+      bestScore: st.bestScore,
+      bestOrigin: st.bestOrigin,
+      bestSkill: st.bestSkill,
+    });
     return;
   }
   const promoted = st.bestScore === null || cmp.candidate > cmp.incumbent;
   if (promoted) {
-    Object.assign(st, { bestSkill: st.currentSkill, bestScore: score, bestRef: sel.hash, bestStep: st.lastCompletedStep, bestOrigin: st.currentOrigin });
+    Object.assign(st, {
+      bestSkill: st.currentSkill,
+      bestScore: score,
+      bestRef: sel.hash,
+      bestStep: st.lastCompletedStep,
+      bestOrigin: st.currentOrigin,
+    });
     await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
     await saveState(ctx, st);
   }
-  await ctx.emit({ ...checked, promoted, skipReason: null, bestScore: st.bestScore, bestOrigin: st.bestOrigin, bestSkill: st.bestSkill });
+  await ctx.emit({
+    ...checked,
+    promoted,
+    skipReason: null,
+    bestScore: st.bestScore,
+    bestOrigin: st.bestOrigin,
+    bestSkill: st.bestSkill,
+  });
 }
 
-export async function finishTraining(ctx: RunContext, st: TrainState, input: FinishInput): Promise<Record<string, unknown>> {
+export async function finishTraining(
+  ctx: RunContext,
+  st: TrainState,
+  input: FinishInput,
+): Promise<Record<string, unknown>> {
   await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
   const ev = ctx.cfg.evaluation;
   const out: Record<string, unknown> = {
@@ -101,7 +174,12 @@ export async function finishTraining(ctx: RunContext, st: TrainState, input: Fin
       await validateFinal(ctx, st, input.selectionItems, out);
     }
     const testItems = evalItems(ctx, input.splits, "test");
-    const base = await testRun(ctx, { skill: input.initialSkill, dir: "test_eval_baseline", items: testItems, which: "initial" });
+    const base = await testRun(ctx, {
+      skill: input.initialSkill,
+      dir: "test_eval_baseline",
+      items: testItems,
+      which: "initial",
+    });
     const best = await testRun(ctx, { skill: st.bestSkill, dir: "test_eval", items: testItems, which: "best" });
     const fin = await testRun(ctx, {
       skill: st.currentSkill,
@@ -124,7 +202,12 @@ export async function finishTraining(ctx: RunContext, st: TrainState, input: Fin
   return summary;
 }
 
-function buildSummary(ctx: RunContext, st: TrainState, input: FinishInput, tests: Record<string, unknown>): Record<string, unknown> {
+function buildSummary(
+  ctx: RunContext,
+  st: TrainState,
+  input: FinishInput,
+  tests: Record<string, unknown>,
+): Record<string, unknown> {
   const h = st.history;
   const actions = h.map((r) => String(r.action ?? ""));
   const epochs = [...new Set(h.map((r) => r.epoch))].sort((a, b) => a - b);

@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { gateEvidence, minDetectableDiff, minSignificantChanges, signTestPValue } from "./gate-evidence";
 
-const pairsOf = (current: number[], candidate: number[]) => current.map((c, i) => ({ current: c, candidate: candidate[i]! }));
+const pairsOf = (current: number[], candidate: number[]) =>
+  current.map((c, i) => ({ current: c, candidate: candidate[i]! }));
 
 // Expected values computed independently on this machine with CPython 3 (random.Random(seed).randrange(n)
 // for the resamples, sorted means, order statistics floor(0.025·R) and ceil(0.975·R)−1; math.comb for the
 // exact binomial tail).
 describe("gate evidence", () => {
   it("binary selection scores: paired difference, bootstrap interval and McNemar's exact p-value", () => {
-    const ev = gateEvidence(pairsOf([0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0], [1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0]), { seed: 42 });
+    const ev = gateEvidence(
+      pairsOf([0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0], [1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0]),
+      { seed: 42 },
+    );
     expect(ev.nPaired).toBe(15);
     expect(ev.meanDiff).toBeCloseTo(1 / 3, 15);
     expect(ev.ci95).toEqual([0.13333333333333333, 0.6]);
@@ -20,7 +24,10 @@ describe("gate evidence", () => {
   });
 
   it("soft scores: ties are left out of the sign test, the interval may cross zero", () => {
-    const ev = gateEvidence(pairsOf([0.2, 0.5, 0.9, 0.1, 0.4, 0.7, 0.3, 0.6], [0.3, 0.5, 0.8, 0.4, 0.6, 0.7, 0.2, 0.9]), { seed: 76511 });
+    const ev = gateEvidence(
+      pairsOf([0.2, 0.5, 0.9, 0.1, 0.4, 0.7, 0.3, 0.6], [0.3, 0.5, 0.8, 0.4, 0.6, 0.7, 0.2, 0.9]),
+      { seed: 76511 },
+    );
     expect(ev.meanDiff).toBe(0.08750000000000001);
     expect(ev.ci95).toEqual([-0.012499999999999997, 0.2]);
     expect([ev.improved, ev.regressed]).toEqual([4, 2]);
@@ -65,7 +72,14 @@ describe("gate evidence", () => {
 
   it("no paired items: nothing to compare, nothing significant", () => {
     const ev = gateEvidence([], { seed: 1 });
-    expect(ev).toMatchObject({ nPaired: 0, meanDiff: 0, ci95: [0, 0], pValue: 1, minDetectableDiff: null, significant: false });
+    expect(ev).toMatchObject({
+      nPaired: 0,
+      meanDiff: 0,
+      ci95: [0, 0],
+      pValue: 1,
+      minDetectableDiff: null,
+      significant: false,
+    });
     expect(() => gateEvidence([], { seed: 1, resamples: 0 })).toThrow(/resamples/);
   });
 });

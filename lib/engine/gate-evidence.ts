@@ -92,10 +92,14 @@ function bootstrapInterval(diffs: readonly number[], seed: number, resamples: nu
   return [means[lo]!, means[hi]!];
 }
 
-export function gateEvidence(pairs: readonly PairedItemScore[], opts: { seed: number; resamples?: number; alpha?: number }): GateEvidence {
+export function gateEvidence(
+  pairs: readonly PairedItemScore[],
+  opts: { seed: number; resamples?: number; alpha?: number },
+): GateEvidence {
   const resamples = opts.resamples ?? BOOTSTRAP_RESAMPLES;
   const alpha = opts.alpha ?? SIGNIFICANCE_ALPHA;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   const diffs = pairs.map((p) => p.candidate - p.current);
   const improved = diffs.filter((d) => d > 0).length;
   const regressed = diffs.filter((d) => d < 0).length;

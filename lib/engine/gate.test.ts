@@ -191,7 +191,11 @@ describe("decideGate with gate_rule significant", () => {
     expect(decideGate({ ...base, significant: false }).action).toBe("accept_new_best");
   });
   it("does not change an ungated run or a candidate that is not higher", () => {
-    expect(decideGate({ ...base, useGate: false, requireSignificance: true, significant: false }).action).toBe("force_accept");
-    expect(decideGate({ ...base, candidateScore: 0.5, requireSignificance: true, significant: true }).action).toBe("reject");
+    expect(decideGate({ ...base, useGate: false, requireSignificance: true, significant: false }).action).toBe(
+      "force_accept",
+    );
+    expect(decideGate({ ...base, candidateScore: 0.5, requireSignificance: true, significant: true }).action).toBe(
+      "reject",
+    );
   });
 });

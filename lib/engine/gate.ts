@@ -35,7 +35,10 @@ const GATE_METRICS: readonly GateMetric[] = ["hard", "soft", "mixed"];
 export function parseLeadingWords(v: readonly string[] | string | null | undefined): string[] | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== "string") return v.filter((w): w is string => typeof w === "string");
-  return v.split(",").map(pyStrip).filter((w) => w !== "");
+  return v
+    .split(",")
+    .map(pyStrip)
+    .filter((w) => w !== "");
 }
 
 /**

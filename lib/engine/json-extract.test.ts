@@ -99,7 +99,10 @@ describe("extractJsonArray", () => {
   it("ports the original's array cases", () => {
     expect(extractJsonArray('```json\n["a", "b", "c"]\n```')).toEqual(["a", "b", "c"]);
     expect(extractJsonArray('```json\n["from_fence"]\n```\nalso ["from_bare"]')).toEqual(["from_fence"]);
-    expect(extractJsonArray("```json\n[[1, 2], [3, 4]]\n```")).toEqual([[1, 2], [3, 4]]);
+    expect(extractJsonArray("```json\n[[1, 2], [3, 4]]\n```")).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(extractJsonArray("")).toBeNull();
     expect(extractJsonArray('[{"x": 1}, {"x": 2}]')).toEqual([{ x: 1 }, { x: 2 }]);
     expect(extractJsonArray('{"this is an object": true}')).toBeNull();

@@ -60,6 +60,9 @@ export function isFloatMark(v: unknown): boolean {
 export function listWithFloatMarks(text: string, key: string, plain: unknown): unknown {
   if (!Array.isArray(plain)) return plain;
   const marked = extractJson(markFloatLexemes(text));
-  const list = marked !== null && typeof marked === "object" && !Array.isArray(marked) ? (marked as Record<string, unknown>)[key] : undefined;
+  const list =
+    marked !== null && typeof marked === "object" && !Array.isArray(marked)
+      ? (marked as Record<string, unknown>)[key]
+      : undefined;
   return Array.isArray(list) && list.length === plain.length ? list : plain;
 }

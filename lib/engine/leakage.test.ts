@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { findDuplicates, findMemorisedLines, isDistinctiveGold, itemTextOf, itemTexts, normaliseText } from "./leakage";
 
-const q = (id: string, split: "train" | "val" | "test", question: string, answers: string[] = []) => ({ id, split, question, golds: answers });
+const q = (id: string, split: "train" | "val" | "test", question: string, answers: string[] = []) => ({
+  id,
+  split,
+  question,
+  golds: answers,
+});
 
 describe("duplicates across splits", () => {
   it("finds an exact duplicate (case and punctuation aside) and a near duplicate, with ids and splits", () => {
@@ -22,7 +27,11 @@ describe("duplicates across splits", () => {
   });
 
   it("items in the same split are not leakage; a lower threshold finds looser pairs", () => {
-    const items = [q("a", "train", "alpha beta gamma delta epsilon"), q("b", "train", "alpha beta gamma delta epsilon"), q("c", "val", "alpha beta gamma delta zeta")];
+    const items = [
+      q("a", "train", "alpha beta gamma delta epsilon"),
+      q("b", "train", "alpha beta gamma delta epsilon"),
+      q("c", "val", "alpha beta gamma delta zeta"),
+    ];
     expect(findDuplicates(items).map((p) => [p.a.id, p.b.id])).toEqual([]);
     expect(findDuplicates(items, { threshold: 0.5 }).map((p) => [p.a.id, p.b.id])).toEqual([
       ["a", "c"],
@@ -40,22 +49,43 @@ describe("memorised evaluation data in a skill", () => {
   ];
 
   it("flags a line holding a selection or test gold answer, with the line number and the item", () => {
-    const skill = "# Skill\n\n## Answer format\n- Give the shortest span.\n- Westmarch questions: the answer is Haldane.\n- Ridership figures are in thousands (489 in October).";
+    const skill =
+      "# Skill\n\n## Answer format\n- Give the shortest span.\n- Westmarch questions: the answer is Haldane.\n- Ridership figures are in thousands (489 in October).";
     expect(findMemorisedLines(skill, items)).toEqual([
-      { line: 5, text: "- Westmarch questions: the answer is Haldane.", itemId: "v1", split: "val", kind: "gold", match: "Haldane" },
-      { line: 6, text: "- Ridership figures are in thousands (489 in October).", itemId: "s1", split: "test", kind: "gold", match: "489" },
+      {
+        line: 5,
+        text: "- Westmarch questions: the answer is Haldane.",
+        itemId: "v1",
+        split: "val",
+        kind: "gold",
+        match: "Haldane",
+      },
+      {
+        line: 6,
+        text: "- Ridership figures are in thousands (489 in October).",
+        itemId: "s1",
+        split: "test",
+        kind: "gold",
+        match: "489",
+      },
     ]);
   });
 
   it("flags a line quoting a run of an item's question words", () => {
     const skill = "When asked how many boardings did the transit system record in a month, read the table.";
     expect(findMemorisedLines(skill, items)).toEqual([
-      expect.objectContaining({ line: 1, itemId: "s1", kind: "question", match: "how many boardings did the transit system record" }),
+      expect.objectContaining({
+        line: 1,
+        itemId: "s1",
+        kind: "question",
+        match: "how many boardings did the transit system record",
+      }),
     ]);
   });
 
   it("ignores train golds, yes/no answers, golds inside longer words and general guidance", () => {
-    const skill = "- Answer yes or no when asked.\n- Asa Verrin questions are about founders.\n- Numbers like 14890 need units.\n- Copy the exact span.";
+    const skill =
+      "- Answer yes or no when asked.\n- Asa Verrin questions are about founders.\n- Numbers like 14890 need units.\n- Copy the exact span.";
     expect(findMemorisedLines(skill, items)).toEqual([]);
   });
 
@@ -67,11 +97,33 @@ describe("memorised evaluation data in a skill", () => {
 
 describe("item text", () => {
   it("reads the benchmarks' fields: answers lists, ground truth, LiveMath's correct choice text; ALFWorld games have none", () => {
-    expect(itemTextOf({ id: "o", question: "Q?", ground_truth: "489", answers: ["489"] }, "val")).toEqual({ id: "o", split: "val", question: "Q?", golds: ["489"] });
-    expect(itemTextOf({ id: "m", question: "Which?", correct_choice: "B", choices: [{ label: "A", text: "one" }, { label: "B", text: "F is constant" }] }, "test")!.golds).toEqual(["F is constant"]);
-    expect(itemTextOf({ id: "s", instruction: "Fill column F", answer_position: "F2:F9" }, "train")!.question).toBe("Fill column F");
+    expect(itemTextOf({ id: "o", question: "Q?", ground_truth: "489", answers: ["489"] }, "val")).toEqual({
+      id: "o",
+      split: "val",
+      question: "Q?",
+      golds: ["489"],
+    });
+    expect(
+      itemTextOf(
+        {
+          id: "m",
+          question: "Which?",
+          correct_choice: "B",
+          choices: [
+            { label: "A", text: "one" },
+            { label: "B", text: "F is constant" },
+          ],
+        },
+        "test",
+      )!.golds,
+    ).toEqual(["F is constant"]);
+    expect(itemTextOf({ id: "s", instruction: "Fill column F", answer_position: "F2:F9" }, "train")!.question).toBe(
+      "Fill column F",
+    );
     expect(itemTextOf({ id: "g", task_type: "pick_and_place_simple", seed: 1 }, "val")).toBeNull();
-    expect(itemTexts({ train: [{ id: "a", question: "x" }], val: [{ id: "g", seed: 2 }], test: [] }).map((t) => t.id)).toEqual(["a"]);
+    expect(
+      itemTexts({ train: [{ id: "a", question: "x" }], val: [{ id: "g", seed: 2 }], test: [] }).map((t) => t.id),
+    ).toEqual(["a"]);
     expect(normaliseText("  Ｆｕｌｌ-width, PUNCT!  ")).toBe("full width punct");
   });
 });

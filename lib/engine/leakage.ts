@@ -48,7 +48,8 @@ export interface LeakageOptions {
   questionRun?: number;
 }
 
-const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : typeof v === "number" ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === "string" && v.trim() !== "" ? v : typeof v === "number" ? String(v) : null;
 
 /** Lower case, compatibility forms folded, punctuation to spaces, whitespace collapsed. */
 export function normaliseText(s: string): string {
@@ -118,14 +119,16 @@ export function findDuplicates(items: readonly ItemText[], opts: LeakageOptions 
   const out: DuplicatePair[] = [];
   prepared.forEach((p, i) => {
     const candidates = new Set<number>();
-    for (const s of p.sh) for (const j of index.get(s)!) if (j > i && prepared[j]!.it.split !== p.it.split) candidates.add(j);
+    for (const s of p.sh)
+      for (const j of index.get(s)!) if (j > i && prepared[j]!.it.split !== p.it.split) candidates.add(j);
     for (const j of [...candidates].sort((x, y) => x - y)) {
       const q = prepared[j]!;
       const exact = p.norm === q.norm;
       let inter = 0;
       for (const s of p.sh) if (q.sh.has(s)) inter++;
       const similarity = exact ? 1 : inter / (p.sh.size + q.sh.size - inter);
-      if (exact || similarity >= threshold) out.push({ a: { id: p.it.id, split: p.it.split }, b: { id: q.it.id, split: q.it.split }, similarity, exact });
+      if (exact || similarity >= threshold)
+        out.push({ a: { id: p.it.id, split: p.it.split }, b: { id: q.it.id, split: q.it.split }, similarity, exact });
     }
   });
   return out;
@@ -140,12 +143,20 @@ export function isDistinctiveGold(normalisedGold: string): boolean {
 }
 
 /** Lines of `skill` that hold a selection/test gold answer or a run of an item's question words. */
-export function findMemorisedLines(skill: string, items: readonly ItemText[], opts: LeakageOptions = {}): MemorisedLine[] {
+export function findMemorisedLines(
+  skill: string,
+  items: readonly ItemText[],
+  opts: LeakageOptions = {},
+): MemorisedLine[] {
   const run = opts.questionRun ?? 8;
   const evaluated = items.filter((it) => it.split !== "train");
-  const golds = evaluated.flatMap((it) => it.golds.map((g) => ({ it, gold: g, norm: normaliseText(g) }))).filter((g) => isDistinctiveGold(g.norm));
+  const golds = evaluated
+    .flatMap((it) => it.golds.map((g) => ({ it, gold: g, norm: normaliseText(g) })))
+    .filter((g) => isDistinctiveGold(g.norm));
   const questionRuns = new Map<string, ItemText>();
-  for (const it of evaluated) for (const s of shingles(normaliseText(it.question).split(" "), run)) if (s.split(" ").length === run) questionRuns.set(s, it);
+  for (const it of evaluated)
+    for (const s of shingles(normaliseText(it.question).split(" "), run))
+      if (s.split(" ").length === run) questionRuns.set(s, it);
   const out: MemorisedLine[] = [];
   skill.split("\n").forEach((text, i) => {
     const norm = ` ${normaliseText(text)} `;

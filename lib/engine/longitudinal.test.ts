@@ -22,8 +22,15 @@ function recordingEnv() {
 function setup(policy: PairPolicy, opts: { samples?: number; splits?: Splits } = {}) {
   const { env, seen } = recordingEnv();
   const splits = opts.splits ?? wordSplits(["alpha", "beta", "gamma", "delta"]);
-  const config = testConfig({ optimizer: { slow_update_samples: opts.samples ?? 4, longitudinal_pair_policy: policy } });
-  const deps = testDeps({ optimizer: new ScriptedClient(() => new Error("no optimizer call expected")), config, env, splits });
+  const config = testConfig({
+    optimizer: { slow_update_samples: opts.samples ?? 4, longitudinal_pair_policy: policy },
+  });
+  const deps = testDeps({
+    optimizer: new ScriptedClient(() => new Error("no optimizer call expected")),
+    config,
+    env,
+    splits,
+  });
   return { ctx: testContext(deps), deps, seen, splits };
 }
 
@@ -49,8 +56,18 @@ describe("longitudinalPairs", () => {
     expect(r.prevHard).toBe(0.25);
     expect(r.currHard).toBe(0.5);
     expect(seen.every((s) => s.phase === "longitudinal" && s.seed === 4042)).toBe(true);
-    expect(seen.filter((s) => s.skill === PREV).map((s) => s.id).sort()).toEqual([...SAMPLED].sort());
-    expect(seen.filter((s) => s.skill === CURR).map((s) => s.id).sort()).toEqual([...SAMPLED].sort());
+    expect(
+      seen
+        .filter((s) => s.skill === PREV)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...SAMPLED].sort());
+    expect(
+      seen
+        .filter((s) => s.skill === CURR)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...SAMPLED].sort());
     expect(deps.store.rows.has("slow_update/epoch_02/rollout_prev/results.jsonl")).toBe(true);
     expect(deps.store.rows.has("slow_update/epoch_02/rollout_curr/results.jsonl")).toBe(true);
   });
@@ -109,7 +126,12 @@ describe("longitudinalPairs", () => {
     };
     const config = testConfig({ optimizer: { slow_update_samples: 4, longitudinal_pair_policy: "changed" } });
     const splits = wordSplits(["alpha", "beta", "gamma", "delta"]);
-    const deps = testDeps({ optimizer: new ScriptedClient(() => new Error("no optimizer call expected")), config, env, splits });
+    const deps = testDeps({
+      optimizer: new ScriptedClient(() => new Error("no optimizer call expected")),
+      config,
+      env,
+      splits,
+    });
     await run(testContext(deps), splits.train);
     expect(seen.slice(0, 8).every((s) => s.prepared === 4042)).toBe(true);
     expect(seen.length).toBeGreaterThan(8);
@@ -134,7 +156,13 @@ describe("longitudinalPairs", () => {
   it("changed does not top up when the sample already has n changed pairs", async () => {
     const { ctx, seen, splits } = setup("changed");
     // prev knows alpha+beta, curr gamma+delta: t1 regresses, t7, t6 and t3 improve.
-    const r = await longitudinalPairs(ctx, { epoch: 2, prevSkill: PREV, currSkill: "# Skill\n- gamma\n- delta\n", dirBase: "x", train: splits.train });
+    const r = await longitudinalPairs(ctx, {
+      epoch: 2,
+      prevSkill: PREV,
+      currSkill: "# Skill\n- gamma\n- delta\n",
+      dirBase: "x",
+      train: splits.train,
+    });
     expect(r.selected.map((p) => [p.id, p.category])).toEqual([
       ["t1", "regressed"],
       ["t7", "improved"],
@@ -152,10 +180,18 @@ describe("longitudinalPairs", () => {
     const splits: Splits = { train, val: train, test: train };
     const { ctx, deps } = setup("changed", { samples: 1, splits });
     // CPython: random.Random(4042).shuffle(ids) → ['__x__', 'ok', 'zz', '???', 'p q/1', 'a'*100]
-    const r = await longitudinalPairs(ctx, { epoch: 2, prevSkill: "# none", currSkill: "# none either", dirBase: "d", train });
+    const r = await longitudinalPairs(ctx, {
+      epoch: 2,
+      prevSkill: "# none",
+      currSkill: "# none either",
+      dirBase: "d",
+      train,
+    });
     expect(r.selected).toEqual([]);
     expect(r.all.map((p) => p.id)).toEqual(["__x__", "ok", "zz", "???", "p q/1", "a".repeat(100)]);
-    const dirs = [...deps.store.rows.keys()].filter((k) => k.startsWith("d/rollout_prev/topup/")).map((k) => k.split("/")[3]);
+    const dirs = [...deps.store.rows.keys()]
+      .filter((k) => k.startsWith("d/rollout_prev/topup/"))
+      .map((k) => k.split("/")[3]);
     expect(dirs).toEqual(["ok", "zz", "item", "p_q_1", "a".repeat(80)]);
   });
 });
@@ -193,7 +229,9 @@ describe("buildPair", () => {
       curr: { hard: 0, soft: 0.25, predicted_answer: "wrong", fail_reason: "EM=0: wrong" },
     });
     expect(pair.prev_trajectory).toBe("[assistant] said something");
-    expect(slim([pair])).toEqual([{ id: "i1", task: "What?", category: "regressed", prev: pair.prev, curr: pair.curr }]);
+    expect(slim([pair])).toEqual([
+      { id: "i1", task: "What?", category: "regressed", prev: pair.prev, curr: pair.curr },
+    ]);
   });
 
   it("uses placeholders for a missing row and an empty conversation", () => {
@@ -205,7 +243,9 @@ describe("buildPair", () => {
   });
 
   it("takes the task text from question, else task_description, else instruction, else the id", () => {
-    expect(buildPair({ id: "a", task_description: "desc", instruction: "ins" }, undefined, undefined).task).toBe("desc");
+    expect(buildPair({ id: "a", task_description: "desc", instruction: "ins" }, undefined, undefined).task).toBe(
+      "desc",
+    );
     expect(buildPair({ id: "a", instruction: "ins" }, undefined, undefined).task).toBe("ins");
     expect(buildPair({ id: "a" }, undefined, undefined).task).toBe("a");
   });

@@ -50,9 +50,19 @@ function render(row: Trajectory | undefined): string {
 export function buildPair(item: Item, prev: Trajectory | undefined, curr: Trajectory | undefined): Pair {
   const p = Boolean(prev && pyTruthy(prev.hard));
   const c = Boolean(curr && pyTruthy(curr.hard));
-  const category: PairCategory = !p && c ? "improved" : p && !c ? "regressed" : !p && !c ? "persistent_fail" : "stable_success";
-  const task = [item.question, item.task_description, item.instruction].find((v) => typeof v === "string") as string | undefined;
-  return { id: item.id, task: task ?? item.id, category, prev: side(prev), curr: side(curr), prev_trajectory: render(prev), curr_trajectory: render(curr) };
+  const category: PairCategory =
+    !p && c ? "improved" : p && !c ? "regressed" : !p && !c ? "persistent_fail" : "stable_success";
+  const task = [item.question, item.task_description, item.instruction].find((v) => typeof v === "string") as
+    string | undefined;
+  return {
+    id: item.id,
+    task: task ?? item.id,
+    category,
+    prev: side(prev),
+    curr: side(curr),
+    prev_trajectory: render(prev),
+    curr_trajectory: render(curr),
+  };
 }
 
 export const slim = (pairs: readonly Pair[]): SlimPair[] =>
@@ -65,7 +75,10 @@ const KEEP: Record<PairPolicy, PairCategory[] | null> = {
 };
 
 function safeId(id: string): string {
-  const s = id.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80);
+  const s = id
+    .replace(/[^A-Za-z0-9_.-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 80);
   return s || "item";
 }
 
@@ -100,8 +113,12 @@ export async function longitudinalPairs(
   // An item either skill did not answer (error, timeout, truncated) says nothing about the skills: no pair.
   const both = items.filter((it) => pm.get(it.id)?.status === "ok" && cm.get(it.id)?.status === "ok");
   const all = both.map((it) => buildPair(it, pm.get(it.id), cm.get(it.id)));
-  const answeredByBoth = (rows: Trajectory[]) => rows.filter((r) => pm.get(r.id)?.status === "ok" && cm.get(r.id)?.status === "ok");
-  const scores = { prevHard: computeScore(answeredByBoth(prevRows)).hard, currHard: computeScore(answeredByBoth(currRows)).hard };
+  const answeredByBoth = (rows: Trajectory[]) =>
+    rows.filter((r) => pm.get(r.id)?.status === "ok" && cm.get(r.id)?.status === "ok");
+  const scores = {
+    prevHard: computeScore(answeredByBoth(prevRows)).hard,
+    currHard: computeScore(answeredByBoth(currRows)).hard,
+  };
   const keep = KEEP[ctx.plan.pairPolicy];
   if (!keep) return { selected: all, all, changed: false, ...scores };
   const selected = all.filter((p) => keep.includes(p.category));
@@ -132,7 +149,8 @@ const SECTIONS: Array<{ cat: PairCategory; title: string; trajectories: boolean 
   { cat: "stable_success", title: "Stable successes (passed in both epochs)", trajectories: false },
 ];
 
-const verdict = (s: PairSide) => `${s.hard ? "PASS" : "FAIL"} (soft ${s.soft.toFixed(2)}) answer: ${s.predicted_answer}`;
+const verdict = (s: PairSide) =>
+  `${s.hard ? "PASS" : "FAIL"} (soft ${s.soft.toFixed(2)}) answer: ${s.predicted_answer}`;
 
 /** The comparison text given to the slow-update and meta-skill calls. */
 export function formatComparison(pairs: readonly Pair[]): string {
@@ -150,7 +168,16 @@ export function formatComparison(pairs: readonly Pair[]): string {
       if (p.curr.fail_reason) out.push(`  current failure: ${p.curr.fail_reason}`);
       if (!p.prev.hard && p.prev.fail_reason) out.push(`  previous failure: ${p.prev.fail_reason}`);
       if (s.trajectories) {
-        out.push("  previous trajectory:", "```", p.prev_trajectory, "```", "  current trajectory:", "```", p.curr_trajectory, "```");
+        out.push(
+          "  previous trajectory:",
+          "```",
+          p.prev_trajectory,
+          "```",
+          "  current trajectory:",
+          "```",
+          p.curr_trajectory,
+          "```",
+        );
       }
     }
   }

@@ -4,7 +4,13 @@ import { answeredScore, outcomesOf, pairOutcomes, statusCounts } from "./outcome
 import { computeScore } from "./scoring";
 import type { Trajectory, TrajectoryStatus } from "./types";
 
-const row = (id: string, hard: number, status: TrajectoryStatus = "ok", soft = hard): Trajectory => ({ id, hard, soft, status, conversation: [] });
+const row = (id: string, hard: number, status: TrajectoryStatus = "ok", soft = hard): Trajectory => ({
+  id,
+  hard,
+  soft,
+  status,
+  conversation: [],
+});
 
 describe("answered-only scores", () => {
   it("leaves errors, timeouts and truncations out of the mean instead of counting them as 0", () => {
@@ -30,7 +36,12 @@ describe("pairOutcomes", () => {
   it("scores both sides over the items both answered when the candidate errored", () => {
     const cand = outcomesOf([row("v0", 1), row("v1", 0, "error"), row("v2", 1), row("v3", 1), row("v4", 0, "error")]);
     const p = pairOutcomes(cand, current);
-    expect(p).toMatchObject({ nItems: 5, nPaired: 3, excluded: { nErrors: 2, nTimeouts: 0, nTruncated: 0 }, complete: false });
+    expect(p).toMatchObject({
+      nItems: 5,
+      nPaired: 3,
+      excluded: { nErrors: 2, nTimeouts: 0, nTruncated: 0 },
+      complete: false,
+    });
     expect(p.a.hard).toBe(1); // v0 v2 v3
     expect(p.b.hard).toBeCloseTo(1 / 3, 12);
   });
@@ -47,7 +58,12 @@ describe("pairOutcomes", () => {
 
   it("is complete, with the plain means, when nothing was left out", () => {
     const cand = outcomesOf([row("v0", 1), row("v1", 1), row("v2", 1), row("v3", 0), row("v4", 1)]);
-    expect(pairOutcomes(cand, current)).toMatchObject({ nPaired: 5, complete: true, a: { hard: 0.8 }, b: { hard: 0.6 } });
+    expect(pairOutcomes(cand, current)).toMatchObject({
+      nPaired: 5,
+      complete: true,
+      a: { hard: 0.8 },
+      b: { hard: 0.6 },
+    });
   });
 
   it("scores nothing when no item was answered by both", () => {
@@ -71,6 +87,8 @@ describe("decideGate with paired comparisons", () => {
   });
 
   it("rejects a paired tie, like any tie", () => {
-    expect(decideGate({ ...base, candidateScore: 0.9, vsCurrent: [0.5, 0.5], vsBest: [0.5, 0.5] }).action).toBe("reject");
+    expect(decideGate({ ...base, candidateScore: 0.9, vsCurrent: [0.5, 0.5], vsBest: [0.5, 0.5] }).action).toBe(
+      "reject",
+    );
   });
 });

@@ -37,7 +37,9 @@ function bump(c: StatusCounts, status: Exclude<TrajectoryStatus, "ok">): void {
 /** How many rows (or cached outcomes) were errors, timeouts and truncations. */
 export function statusCounts(rows: readonly Trajectory[] | Outcomes): StatusCounts {
   const c = { ...NO_FAILURES };
-  const statuses = Array.isArray(rows) ? rows.map((r) => r.status) : Object.values(rows as Outcomes).map((o) => (Array.isArray(o) ? "ok" : o));
+  const statuses = Array.isArray(rows)
+    ? rows.map((r) => r.status)
+    : Object.values(rows as Outcomes).map((o) => (Array.isArray(o) ? "ok" : o));
   for (const s of statuses) if (s !== "ok") bump(c, s);
   return c;
 }
@@ -88,7 +90,8 @@ export function pairOutcomes(a: Outcomes, b: Outcomes): PairedScores {
     sb.hard += ob[0];
     sb.soft += ob[1];
   }
-  const mean = (s: Score): Score => (nPaired === 0 ? { hard: 0, soft: 0 } : { hard: s.hard / nPaired, soft: s.soft / nPaired });
+  const mean = (s: Score): Score =>
+    nPaired === 0 ? { hard: 0, soft: 0 } : { hard: s.hard / nPaired, soft: s.soft / nPaired };
   const complete = nPaired === nItems && Object.keys(b).length === nItems;
   return { nItems, nPaired, excluded, a: mean(sa), b: mean(sb), complete };
 }

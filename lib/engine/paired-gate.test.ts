@@ -22,22 +22,30 @@ function flakyEnv(fail: Fail): Environment {
     ...inner,
     async rollout(input) {
       const status = fail({ item: input.item, skill: input.skill, phase: input.phase });
-      if (status) return { id: input.item.id, hard: 0, soft: 0, status, failReason: `${status}: injected`, conversation: [] };
+      if (status)
+        return { id: input.item.id, hard: 0, soft: 0, status, failReason: `${status}: injected`, conversation: [] };
       return inner.rollout(input);
     },
   };
 }
 
 const knowsAlpha = (skill: string) => skill.includes("remember alpha");
-const on = (ids: string[], status: TrajectoryStatus = "error"): Fail => ({ item, skill, phase }) =>
-  phase === "selection" && knowsAlpha(skill) && ids.includes(item.id) ? status : null;
+const on =
+  (ids: string[], status: TrajectoryStatus = "error"): Fail =>
+  ({ item, skill, phase }) =>
+    phase === "selection" && knowsAlpha(skill) && ids.includes(item.id) ? status : null;
 
-async function run(fail: Fail, evaluation: Record<string, unknown> = {}, extra: { store?: MemoryCheckpointStore; signal?: AbortSignal; onEvent?: (e: EngineEvent) => void } = {}) {
+async function run(
+  fail: Fail,
+  evaluation: Record<string, unknown> = {},
+  extra: { store?: MemoryCheckpointStore; signal?: AbortSignal; onEvent?: (e: EngineEvent) => void } = {},
+) {
   const config = testConfig({ train: { num_epochs: 1, batch_size: 4 }, evaluation });
   const deps = testDeps({ optimizer: wordOptimizer(), env: flakyEnv(fail), config, initialSkill: SEED, ...extra });
   const summary = await runTraining(deps);
   const history = (await deps.store.getJson<StepRecord[]>("history.json")) ?? [];
-  const of = <T extends EngineEvent["type"]>(t: T) => deps.eventsSeen.filter((e): e is EngineEventOf<T> => e.type === t);
+  const of = <T extends EngineEvent["type"]>(t: T) =>
+    deps.eventsSeen.filter((e): e is EngineEventOf<T> => e.type === t);
   return { deps, summary, history, of };
 }
 
@@ -48,10 +56,23 @@ describe("errors are left out of both sides of the gate comparison", () => {
     // Its own score is over the 3 items it answered; counting errors as 0 would have given 0.5 < 0.667.
     expect(scored).toMatchObject({ hard: 1, nItems: 6, nErrors: 3, nTimeouts: 0, nTruncated: 0 });
     const gate = r.of("gateDecided")[0]!;
-    expect(gate).toMatchObject({ action: "accept_new_best", nItems: 6, nPaired: 3, nErrors: 3, candidatePairedScore: 1, reason: null });
+    expect(gate).toMatchObject({
+      action: "accept_new_best",
+      nItems: 6,
+      nPaired: 3,
+      nErrors: 3,
+      candidatePairedScore: 1,
+      reason: null,
+    });
     expect(gate.currentPairedScore).toBeCloseTo(1 / 3, 12); // the seed on v0 v3 v5
     expect(gate.currentScoreBefore).toBeCloseTo(2 / 3, 12);
-    expect(r.history[0]).toMatchObject({ action: "accept_new_best", selection_n: 6, selection_n_paired: 3, selection_errors: 3, current_score: 1 });
+    expect(r.history[0]).toMatchObject({
+      action: "accept_new_best",
+      selection_n: 6,
+      selection_n_paired: 3,
+      selection_errors: 3,
+      current_score: 1,
+    });
     expect(await r.deps.store.getText("best_skill.md")).toContain("remember alpha");
   });
 
@@ -65,14 +86,27 @@ describe("errors are left out of both sides of the gate comparison", () => {
     expect(r.of("baselineScored")[0]).toMatchObject({ hard: 0.8, score: 0.8, nItems: 6, nTimeouts: 1, nErrors: 0 });
     const gate = r.of("gateDecided")[0]!;
     // Paired items v0 v1 v2 v5: candidate 4/4, seed 3/4.
-    expect(gate).toMatchObject({ action: "accept_new_best", nPaired: 4, nErrors: 1, nTimeouts: 1, candidatePairedScore: 1, currentPairedScore: 0.75 });
+    expect(gate).toMatchObject({
+      action: "accept_new_best",
+      nPaired: 4,
+      nErrors: 1,
+      nTimeouts: 1,
+      candidatePairedScore: 1,
+      currentPairedScore: 0.75,
+    });
     expect(r.summary.baseline_selection_hard).toBe(0.8);
   });
 
   it("a truncated answer is left out exactly like an error", async () => {
     const r = await run(on(["v1"], "truncated"));
     const gate = r.of("gateDecided")[0]!;
-    expect(gate).toMatchObject({ action: "accept_new_best", nPaired: 5, nTruncated: 1, nErrors: 0, candidatePairedScore: 1 });
+    expect(gate).toMatchObject({
+      action: "accept_new_best",
+      nPaired: 5,
+      nTruncated: 1,
+      nErrors: 0,
+      candidatePairedScore: 1,
+    });
     expect(gate.currentPairedScore).toBeCloseTo(3 / 5, 12);
     expect(r.of("candidateScored")[0]).toMatchObject({ hard: 1, nTruncated: 1 });
   });
@@ -80,7 +114,8 @@ describe("errors are left out of both sides of the gate comparison", () => {
   it("more unanswered items than max_error_share: the step is skipped with the reason, not decided", async () => {
     const r = await run(on(["v1", "v2", "v4"]), { max_error_share: 0.2 });
     const gate = r.of("gateDecided")[0]!;
-    const reason = "3 of 6 selection items were not answered by both skills (3 errors; candidate 3, current skill 0 unanswered), more than evaluation.max_error_share = 0.2";
+    const reason =
+      "3 of 6 selection items were not answered by both skills (3 errors; candidate 3, current skill 0 unanswered), more than evaluation.max_error_share = 0.2";
     expect(gate).toMatchObject({ action: "skip_errors", reason, currentScore: gate.currentScoreBefore });
     expect(r.history[0]).toMatchObject({ action: "skip_errors", gate_skip_reason: reason, selection_n_paired: 3 });
     expect(r.history.every((h) => String(h.action).startsWith("skip"))).toBe(true);
@@ -96,7 +131,11 @@ describe("errors are left out of both sides of the gate comparison", () => {
       return knowsAlpha(skill) === first ? "error" : null;
     };
     const r = await run(fail, { max_error_share: 1 });
-    expect(r.of("gateDecided")[0]).toMatchObject({ action: "skip_errors", nPaired: 0, reason: "no selection item was answered by both skills (6 errors; candidate 3, current skill 3 unanswered)" });
+    expect(r.of("gateDecided")[0]).toMatchObject({
+      action: "skip_errors",
+      nPaired: 0,
+      reason: "no selection item was answered by both skills (6 errors; candidate 3, current skill 3 unanswered)",
+    });
   });
 
   it("train rollout scores are over the answered items; errors are counted apart", async () => {
@@ -114,13 +153,19 @@ describe("errors are left out of both sides of the gate comparison", () => {
 
 describe("the slow update's selection gate pairs too", () => {
   it("skips a slow update whose evaluation left too many items unanswered", async () => {
-    const fail: Fail = ({ item, skill, phase }) => (phase === "selection" && skill.includes("keep going") && ["v0", "v1", "v2"].includes(item.id) ? "error" : null);
-    const config = testConfig({ train: { num_epochs: 2, batch_size: 4 }, optimizer: { slow_update_gate_with_selection: true } });
+    const fail: Fail = ({ item, skill, phase }) =>
+      phase === "selection" && skill.includes("keep going") && ["v0", "v1", "v2"].includes(item.id) ? "error" : null;
+    const config = testConfig({
+      train: { num_epochs: 2, batch_size: 4 },
+      optimizer: { slow_update_gate_with_selection: true },
+    });
     const deps = testDeps({ optimizer: wordOptimizer(), env: flakyEnv(fail), config, initialSkill: SEED });
     await runTraining(deps);
     const result = await deps.store.getJson<Record<string, unknown>>("slow_update/epoch_02/slow_result.json");
     expect(result).toMatchObject({ action: "skip_errors", selection_n_paired: 3, selection_errors: 3 });
-    expect(String(result!.gate_skip_reason)).toMatch(/3 of 6 selection items were not answered by both skills \(3 errors; candidate 3, current skill 0 unanswered\)/);
+    expect(String(result!.gate_skip_reason)).toMatch(
+      /3 of 6 selection items were not answered by both skills \(3 errors; candidate 3, current skill 0 unanswered\)/,
+    );
   });
 });
 
@@ -137,23 +182,34 @@ describe("resume keeps the per-item selection cache", () => {
     if (!skill.includes("remember gamma") && item.id === "v3") return "timeout";
     return skill.includes("remember beta") && item.id === "v4" ? "error" : null;
   };
-  const start = (extra: { store?: MemoryCheckpointStore; signal?: AbortSignal; onEvent?: (e: EngineEvent) => void } = {}) =>
-    testDeps({ optimizer: wordOptimizer(), env: flakyEnv(fail), config, ...extra });
+  const start = (
+    extra: { store?: MemoryCheckpointStore; signal?: AbortSignal; onEvent?: (e: EngineEvent) => void } = {},
+  ) => testDeps({ optimizer: wordOptimizer(), env: flakyEnv(fail), config, ...extra });
   const phases = ["stepStarted", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted"] as const;
 
-  it.each(phases)("interrupted at step 2 after %s, the resumed run compares exactly as the uninterrupted one", async (phase) => {
-    const ref = start();
-    await runTraining(ref);
-    const refHistory = (await ref.store.getJson<StepRecord[]>("history.json"))!;
-    expect(refHistory.filter((h) => typeof h.selection_n_paired === "number" && (h.selection_n_paired as number) < 6).length).toBeGreaterThan(1);
-    const store = new MemoryCheckpointStore();
-    const ac = new AbortController();
-    const first = start({ store, signal: ac.signal, onEvent: (e) => e.type === phase && "step" in e && e.step === 2 && ac.abort() });
-    await expect(runTraining(first)).rejects.toThrow(RunCancelledError);
-    await runTraining(start({ store }));
-    expect(await store.getJson("history.json")).toEqual(refHistory);
-    expect(await store.getText("best_skill.md")).toBe(await ref.store.getText("best_skill.md"));
-  });
+  it.each(phases)(
+    "interrupted at step 2 after %s, the resumed run compares exactly as the uninterrupted one",
+    async (phase) => {
+      const ref = start();
+      await runTraining(ref);
+      const refHistory = (await ref.store.getJson<StepRecord[]>("history.json"))!;
+      expect(
+        refHistory.filter((h) => typeof h.selection_n_paired === "number" && (h.selection_n_paired as number) < 6)
+          .length,
+      ).toBeGreaterThan(1);
+      const store = new MemoryCheckpointStore();
+      const ac = new AbortController();
+      const first = start({
+        store,
+        signal: ac.signal,
+        onEvent: (e) => e.type === phase && "step" in e && e.step === 2 && ac.abort(),
+      });
+      await expect(runTraining(first)).rejects.toThrow(RunCancelledError);
+      await runTraining(start({ store }));
+      expect(await store.getJson("history.json")).toEqual(refHistory);
+      expect(await store.getText("best_skill.md")).toBe(await ref.store.getText("best_skill.md"));
+    },
+  );
 
   it("the saved state holds each skill's per-item outcomes and what backs the current score", async () => {
     const deps = start();

@@ -200,9 +200,7 @@ describe("applyPatchWithReport details", () => {
       const out = applyOne(doc, { op: "append", content: "NEW RULE" }).skill;
       expect(out.indexOf("NEW RULE")).toBeLessThan(out.indexOf(SLOW_UPDATE_START));
       expect(out.indexOf("NEW RULE")).toBeLessThan(out.indexOf(APPENDIX_START));
-      expect(out.endsWith(doc.slice(Math.min(doc.indexOf(SLOW_UPDATE_START), doc.indexOf(APPENDIX_START))))).toBe(
-        true,
-      );
+      expect(out.endsWith(doc.slice(Math.min(doc.indexOf(SLOW_UPDATE_START), doc.indexOf(APPENDIX_START))))).toBe(true);
     }
   });
 

@@ -14,7 +14,7 @@ import {
 const REPR_VECTORS: Array<[string, string]> = [
   ["", "''"],
   ["abc", "'abc'"],
-  ["it's", "\"it's\""],
+  ["it's", '"it\'s"'],
   ['say "hi"', "'say \"hi\"'"],
   ["both ' and \"", "'both \\' and \"'"],
   ["back\\slash", "'back\\\\slash'"],

@@ -25,7 +25,12 @@ describe("computeScore", () => {
   });
 
   it("converts like Python float(): null is 0, booleans are 0/1, numeric strings parse", () => {
-    expect(computeScore([{ hard: null, soft: true }, { hard: "1.5", soft: false }])).toEqual({ hard: 0.75, soft: 0.5 });
+    expect(
+      computeScore([
+        { hard: null, soft: true },
+        { hard: "1.5", soft: false },
+      ]),
+    ).toEqual({ hard: 0.75, soft: 0.5 });
   });
 
   it("throws on a score Python's float() would reject", () => {

@@ -4,7 +4,8 @@ import type { Item } from "./types";
 
 const items: Item[] = Array.from({ length: 45 }, (_, i) => ({ id: String(i) }));
 const ids = (batch: { payload: Item[] }) => batch.payload.map((it) => Number(it.id));
-const plan = (epoch: number) => planTrainEpoch({ items, epoch, stepsPerEpoch: 3, accumulation: 2, batchSize: 9, seed: 76511 });
+const plan = (epoch: number) =>
+  planTrainEpoch({ items, epoch, stepsPerEpoch: 3, accumulation: 2, batchSize: 9, seed: 76511 });
 
 // Expected values computed with the original's `build_epoch` (Python `random.Random`) for the same inputs.
 describe("planTrainEpoch", () => {

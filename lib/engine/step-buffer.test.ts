@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { parseAnalystResult } from "./phases/reflect";
-import { buildBufferEntry, extractFailurePatterns, formatStepBuffer, shortSummary, type StepBufferEntry } from "./step-buffer";
+import {
+  buildBufferEntry,
+  extractFailurePatterns,
+  formatStepBuffer,
+  shortSummary,
+  type StepBufferEntry,
+} from "./step-buffer";
 import type { AnalystResult, Trajectory } from "./types";
 
 function row(id: string, hard: number, failReason?: string): Trajectory {
   return { id, hard, soft: hard, status: "ok", failReason, conversation: [] };
 }
 
-const analyst = (summary: unknown[]): AnalystResult => ({ source_type: "failure", patch: { edits: [] }, failure_summary: summary });
+const analyst = (summary: unknown[]): AnalystResult => ({
+  source_type: "failure",
+  patch: { edits: [] },
+  failure_summary: summary,
+});
 
 describe("extractFailurePatterns", () => {
   const results = [
@@ -38,15 +48,21 @@ describe("extractFailurePatterns", () => {
       analyst([{ failure_type: "rule_missing", count: 2, description: "the skill lacks units" }]),
       analyst([{ failure_type: "format", count: 1, description: "" }]),
     ]);
-    expect(patterns.map((p) => p.pattern)).toEqual(["rule_missing: the skill lacks units", "format", " no colon here ", "unknown", ""]);
+    expect(patterns.map((p) => p.pattern)).toEqual([
+      "rule_missing: the skill lacks units",
+      "format",
+      " no colon here ",
+      "unknown",
+      "",
+    ]);
     expect(patterns.map((p) => p.task_ids)).toEqual([["t1", "t6", "t8"], ["t2"], ["t3"], ["t4"], ["t7"]]);
   });
 
   it("ignores malformed summaries", () => {
-    const patterns = extractFailurePatterns([row("a", 0, "x: y")], [
-      { source_type: "failure", patch: {}, failure_summary: "not a list" },
-      analyst(["a string", null, 5]),
-    ]);
+    const patterns = extractFailurePatterns(
+      [row("a", 0, "x: y")],
+      [{ source_type: "failure", patch: {}, failure_summary: "not a list" }, analyst(["a string", null, 5])],
+    );
     expect(patterns).toEqual([{ pattern: "x", count: 1, task_ids: ["a"] }]);
   });
 
@@ -79,16 +95,27 @@ describe("extractFailurePatterns", () => {
 
 describe("shortSummary", () => {
   it("keeps op (default '?'), content and target in patch mode", () => {
-    expect(shortSummary({ op: "replace", target: "a", content: "b", support_count: 3 }, "patch")).toEqual({ op: "replace", content: "b", target: "a" });
+    expect(shortSummary({ op: "replace", target: "a", content: "b", support_count: 3 }, "patch")).toEqual({
+      op: "replace",
+      content: "b",
+      target: "a",
+    });
     expect(shortSummary({ content: "c" }, "patch")).toEqual({ op: "?", content: "c", target: "" });
   });
 
   it("keeps type, title and instruction of a suggestion", () => {
-    expect(shortSummary({ type: "clarify", title: "T", instruction: "I", motivation: "M" }, "rewrite_from_suggestions")).toEqual({ type: "clarify", title: "T", instruction: "I" });
+    expect(
+      shortSummary({ type: "clarify", title: "T", instruction: "I", motivation: "M" }, "rewrite_from_suggestions"),
+    ).toEqual({ type: "clarify", title: "T", instruction: "I" });
   });
 
   it("keeps title, change summary strings and source type of a candidate", () => {
-    expect(shortSummary({ title: "T", change_summary: ["a", 2], source_type: "mixed", new_skill: "# long" }, "full_rewrite_minibatch")).toEqual({
+    expect(
+      shortSummary(
+        { title: "T", change_summary: ["a", 2], source_type: "mixed", new_skill: "# long" },
+        "full_rewrite_minibatch",
+      ),
+    ).toEqual({
       title: "T",
       change_summary: ["a", "2"],
       source_type: "mixed",
@@ -101,7 +128,11 @@ describe("buildBufferEntry", () => {
   const base = { step: 3, results, failureResults: [], mode: "patch" as const, scoreBefore: 0.5, scoreAfter: 0.25 };
 
   it("records counts and patterns; a reject with ranked items adds the scores and the rejected edits", () => {
-    const entry = buildBufferEntry({ ...base, action: "reject", ranked: [{ op: "append", content: "- x", support_count: 2 }] });
+    const entry = buildBufferEntry({
+      ...base,
+      action: "reject",
+      ranked: [{ op: "append", content: "- x", support_count: 2 }],
+    });
     expect(entry).toEqual({
       step: 3,
       action: "reject",
@@ -133,9 +164,19 @@ describe("buildBufferEntry", () => {
   });
 
   it("summarises rejected items per mode", () => {
-    const r = buildBufferEntry({ ...base, action: "reject", mode: "rewrite_from_suggestions", ranked: [{ type: "add_rule", title: "T", instruction: "I" }] });
+    const r = buildBufferEntry({
+      ...base,
+      action: "reject",
+      mode: "rewrite_from_suggestions",
+      ranked: [{ type: "add_rule", title: "T", instruction: "I" }],
+    });
     expect(r.rejected_edits).toEqual([{ type: "add_rule", title: "T", instruction: "I" }]);
-    const f = buildBufferEntry({ ...base, action: "reject", mode: "full_rewrite_minibatch", ranked: [{ title: "C", change_summary: ["x"], source_type: "failure", new_skill: "# S" }] });
+    const f = buildBufferEntry({
+      ...base,
+      action: "reject",
+      mode: "full_rewrite_minibatch",
+      ranked: [{ title: "C", change_summary: ["x"], source_type: "failure", new_skill: "# S" }],
+    });
     expect(f.rejected_edits).toEqual([{ title: "C", change_summary: ["x"], source_type: "failure" }]);
   });
 });
@@ -147,7 +188,13 @@ describe("formatStepBuffer", () => {
 
   it("lists each step with its action, failure count, patterns and rejected edits", () => {
     const entries: StepBufferEntry[] = [
-      { step: 1, action: "accept_new_best", n_total: 4, n_fail: 3, failure_patterns: [{ pattern: "rule_missing: units", count: 3, task_ids: ["t1", "t2", "t3"] }] },
+      {
+        step: 1,
+        action: "accept_new_best",
+        n_total: 4,
+        n_fail: 3,
+        failure_patterns: [{ pattern: "rule_missing: units", count: 3, task_ids: ["t1", "t2", "t3"] }],
+      },
       {
         step: 2,
         action: "reject",
@@ -198,7 +245,16 @@ describe("errors and timeouts stay out of the digest (deliberate deviation)", ()
       { id: "c", hard: 0, soft: 0, status: "timeout" as const, failReason: "timeout: no answer", conversation: [] },
       { id: "d", hard: 1, soft: 1, status: "ok" as const, conversation: [] },
     ];
-    const e = buildBufferEntry({ step: 1, action: "accept", results: rows, failureResults: [], ranked: [], mode: "patch", scoreBefore: 0, scoreAfter: 0 });
+    const e = buildBufferEntry({
+      step: 1,
+      action: "accept",
+      results: rows,
+      failureResults: [],
+      ranked: [],
+      mode: "patch",
+      scoreBefore: 0,
+      scoreAfter: 0,
+    });
     expect(e.n_total).toBe(2);
     expect(e.n_fail).toBe(1);
     expect(e.failure_patterns).toEqual([{ pattern: "EM=0", count: 1, task_ids: ["a"] }]);

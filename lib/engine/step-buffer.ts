@@ -75,7 +75,8 @@ export function extractFailurePatterns(
 /** The compact form of a rejected item kept in the buffer. */
 export function shortSummary(item: UpdateItem, mode: UpdateMode): Record<string, unknown> {
   if (mode === "patch") return { op: item.op ?? "?", content: item.content ?? "", target: item.target ?? "" };
-  if (mode === "rewrite_from_suggestions") return { type: item.type ?? "", title: item.title ?? "", instruction: item.instruction ?? "" };
+  if (mode === "rewrite_from_suggestions")
+    return { type: item.type ?? "", title: item.title ?? "", instruction: item.instruction ?? "" };
   const cs = Array.isArray(item.change_summary) ? item.change_summary.map(String) : [];
   return { title: item.title ?? "", change_summary: cs, source_type: item.source_type ?? "" };
 }
@@ -120,13 +121,17 @@ export function formatStepBuffer(entries: readonly StepBufferEntry[]): string {
     lines.push("", `### Step ${e.step}: ${e.action.toUpperCase()} (${e.n_fail}/${e.n_total} failed)`);
     for (const p of e.failure_patterns) lines.push(`  - ${q(p.pattern)} ×${p.count} tasks: [${p.task_ids.join(", ")}]`);
     if (e.rejected_edits && e.rejected_edits.length > 0) {
-      lines.push(`  Rejected (selection score ${pyFloatStr(e.score_before ?? 0)} → ${pyFloatStr(e.score_after ?? 0)}):`);
+      lines.push(
+        `  Rejected (selection score ${pyFloatStr(e.score_before ?? 0)} → ${pyFloatStr(e.score_after ?? 0)}):`,
+      );
       e.rejected_edits.forEach((r, i) => {
         if ("op" in r) {
           const target = String(r.target ?? "");
           lines.push(`    ${i + 1}. [${String(r.op)}] ${target ? `target=${q(target)} → ` : ""}${q(r.content)}`);
         } else {
-          lines.push(`    ${i + 1}. [${String(r.type ?? "rewrite")}] ${q(r.title)} → ${q(r.instruction ?? (r.change_summary as unknown[] | undefined)?.join("; "))}`);
+          lines.push(
+            `    ${i + 1}. [${String(r.type ?? "rewrite")}] ${q(r.title)} → ${q(r.instruction ?? (r.change_summary as unknown[] | undefined)?.join("; "))}`,
+          );
         }
       });
     }

@@ -55,7 +55,10 @@ export async function scoreAndGate(
   const before = st.currentScore ?? 0;
   const cur = compareOnSelection(ctx, st, cand, { score: before, skill: st.currentSkill, ref: st.currentRef });
   let action: GateResult["action"] = "skip_errors";
-  const evidence = cur.pairs && cur.skipReason === null ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) }) : null;
+  const evidence =
+    cur.pairs && cur.skipReason === null
+      ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) })
+      : null;
   if (cur.skipReason === null) {
     const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
     const d = decideGate({

@@ -42,7 +42,12 @@ interface Collected {
   nInvalid: number;
 }
 
-async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInput, rec: StepRecord): Promise<Collected> {
+async function rolloutAndReflect(
+  ctx: RunContext,
+  st: TrainState,
+  input: StepInput,
+  rec: StepRecord,
+): Promise<Collected> {
   const acc = ctx.cfg.train.accumulation;
   const sd = stepDir(input.step);
   const out: Collected = { results: [], raw: [], failure: [], success: [], nInvalid: 0 };
@@ -55,7 +60,14 @@ async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInp
     const dir = acc > 1 ? `${sd}/batch_${a}` : sd;
     const items = ctx.env.prepareBatch ? ctx.env.prepareBatch(batch.payload, batch.seed) : batch.payload;
     let t = ctx.clock.now();
-    const results = await rolloutItems(ctx, { dir: `${dir}/rollout`, items, skill: st.currentSkill, phase: "train", seed: batch.seed, useEvalFeedback: true });
+    const results = await rolloutItems(ctx, {
+      dir: `${dir}/rollout`,
+      items,
+      skill: st.currentSkill,
+      phase: "train",
+      seed: batch.seed,
+      useEvalFeedback: true,
+    });
     rolloutMs += ctx.clock.now() - t;
     ctx.checkAbort();
     t = ctx.clock.now();
@@ -90,7 +102,9 @@ async function rolloutAndReflect(ctx: RunContext, st: TrainState, input: StepInp
   // Each batch's mean is over its answered items, so it weighs by those; unanswered items count apart.
   const answered = answeredPerBatch.reduce((s, k) => s + k, 0);
   const weighted = (k: "hard" | "soft") =>
-    answered === 0 ? 0 : round6(perBatch.reduce((s, b, i) => s + (b[k] as number) * answeredPerBatch[i]!, 0) / answered);
+    answered === 0
+      ? 0
+      : round6(perBatch.reduce((s, b, i) => s + (b[k] as number) * answeredPerBatch[i]!, 0) / answered);
   const counts = statusCounts(out.results);
   Object.assign(rec, {
     rollout_hard: weighted("hard"),
@@ -117,7 +131,13 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   const tokensBefore = ctx.usage.snapshot();
   const sd = stepDir(input.step);
   const mode = ctx.plan.updateMode;
-  const rec: StepRecord = { step: input.step, epoch: input.epoch, step_in_epoch: input.stepInEpoch, timing: {}, tokens: {} };
+  const rec: StepRecord = {
+    step: input.step,
+    epoch: input.epoch,
+    step_in_epoch: input.stepInEpoch,
+    timing: {},
+    tokens: {},
+  };
   const timing = rec.timing as Record<string, number>;
   await ctx.emit({ type: "stepStarted", step: input.step, epoch: input.epoch, stepInEpoch: input.stepInEpoch });
 
@@ -147,12 +167,24 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   const bufferText = formatStepBuffer(input.buffer);
 
   let t = ctx.clock.now();
-  const merge = await mergePatches(ctx, { stepDir: sd, skill: st.currentSkill, failure: c.failure, success: c.success, metaBlock: metaText });
+  const merge = await mergePatches(ctx, {
+    stepDir: sd,
+    skill: st.currentSkill,
+    failure: c.failure,
+    success: c.success,
+    metaBlock: metaText,
+  });
   await ctx.store.putJson(`${sd}/merged_patch.json`, merge.merged);
   const mergedItems = patchItems(merge.merged, mode);
   Object.assign(rec, { n_edits_merged: mergedItems.length, n_merge_fallbacks: merge.fallbacks });
   timing.aggregate_s = secs(ctx.clock.now() - t);
-  await ctx.emit({ type: "patchesMerged", step: input.step, nMerged: mergedItems.length, fallbacks: merge.fallbacks, edits: editViews(mergedItems, mode) });
+  await ctx.emit({
+    type: "patchesMerged",
+    step: input.step,
+    nMerged: mergedItems.length,
+    fallbacks: merge.fallbacks,
+    edits: editViews(mergedItems, mode),
+  });
   ctx.checkAbort();
 
   t = ctx.clock.now();
@@ -161,7 +193,11 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     skill: st.currentSkill,
     merged: merge.merged,
     scheduler: input.scheduler,
-    evidence: { rolloutN: rec.rollout_n as number, rolloutHard: rec.rollout_hard as number, rolloutSoft: rec.rollout_soft as number },
+    evidence: {
+      rolloutN: rec.rollout_n as number,
+      rolloutHard: rec.rollout_hard as number,
+      rolloutSoft: rec.rollout_soft as number,
+    },
     stepBuffer: bufferText,
     metaBlock: metaText,
   });
@@ -190,7 +226,12 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   ctx.checkAbort();
 
   t = ctx.clock.now();
-  const upd = await buildCandidate(ctx, { stepDir: sd, skill: st.currentSkill, ranked: sel.ranked, stepBuffer: bufferText });
+  const upd = await buildCandidate(ctx, {
+    stepDir: sd,
+    skill: st.currentSkill,
+    ranked: sel.ranked,
+    stepBuffer: bufferText,
+  });
   timing.update_s = secs(ctx.clock.now() - t);
   if (upd.candidate === null) return skipStep(ctx, st, { rec, raw: c.raw, action: "skip_no_rewrite", started, input });
   const candidate = upd.candidate;
@@ -205,7 +246,13 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
   await ctx.emit({ type: "candidateBuilt", step: input.step, candidateHash, candidate, applyReport: upd.applyReport });
   ctx.checkAbort();
 
-  const g = await scoreAndGate(ctx, st, { step: input.step, candidate, dir: `${sd}/selection_eval`, items: input.selectionItems, rec });
+  const g = await scoreAndGate(ctx, st, {
+    step: input.step,
+    candidate,
+    dir: `${sd}/selection_eval`,
+    items: input.selectionItems,
+    rec,
+  });
   if (g.action === "skip_errors") {
     // The candidate's evaluation was paid for, so unlike the other skips this one records its tokens.
     rec.tokens = UsageTracker.delta(tokensBefore, ctx.usage.snapshot());
@@ -247,10 +294,20 @@ async function recordLrDecision(ctx: RunContext, sd: string, decision: Record<st
 async function skipStep(
   ctx: RunContext,
   st: TrainState,
-  opts: { rec: StepRecord; raw: AnalystResult[]; action: "skip_no_patches" | "skip_no_rewrite" | "skip_errors"; started: number; input: StepInput },
+  opts: {
+    rec: StepRecord;
+    raw: AnalystResult[];
+    action: "skip_no_patches" | "skip_no_rewrite" | "skip_errors";
+    started: number;
+    input: StepInput;
+  },
 ): Promise<null> {
   if (ctx.cfg.optimizer.use_skill_aware_reflection) {
-    const flush = await flushAppendix(ctx, { stepDir: stepDir(opts.input.step), skill: st.currentSkill, raw: opts.raw });
+    const flush = await flushAppendix(ctx, {
+      stepDir: stepDir(opts.input.step),
+      skill: st.currentSkill,
+      raw: opts.raw,
+    });
     if (flush) {
       st.currentSkill = flush.skill;
       Object.assign(opts.rec, flush.record);

@@ -27,9 +27,16 @@ export function wordOptimizer(opts: { harmful?: (user: string) => boolean } = {}
     const first = req.system.split("\n", 1)[0];
     switch (first) {
       case SIGNATURES.failureAnalyst: {
-        const edits: Array<Record<string, string>> = missingWords(user).map((w) => ({ op: "append", content: `- remember ${w}` }));
+        const edits: Array<Record<string, string>> = missingWords(user).map((w) => ({
+          op: "append",
+          content: `- remember ${w}`,
+        }));
         if (opts.harmful?.(user)) edits.unshift({ op: "replace", target: "- Be careful.", content: "- Be reckless." });
-        return JSON.stringify({ batch_size: 2, failure_summary: [{ failure_type: "rule_missing", count: 1, description: "word missing" }], patch: { reasoning: "add words", edits } });
+        return JSON.stringify({
+          batch_size: 2,
+          failure_summary: [{ failure_type: "rule_missing", count: 1, description: "word missing" }],
+          patch: { reasoning: "add words", edits },
+        });
       }
       case SIGNATURES.successAnalyst:
         return JSON.stringify({ batch_size: 2, success_patterns: [], patch: { reasoning: "nothing", edits: [] } });
@@ -45,7 +52,10 @@ export function wordOptimizer(opts: { harmful?: (user: string) => boolean } = {}
       }
       case SIGNATURES.ranking: {
         const budget = Number(/budget=(\d+)/.exec(user)?.[1] ?? 1);
-        return JSON.stringify({ reasoning: "first ones", selected_indices: Array.from({ length: budget }, (_, i) => i) });
+        return JSON.stringify({
+          reasoning: "first ones",
+          selected_indices: Array.from({ length: budget }, (_, i) => i),
+        });
       }
       case SIGNATURES.lrAutonomous:
         return JSON.stringify({ learning_rate: 2, reasoning: "two", confidence: "medium", risk_notes: [] });

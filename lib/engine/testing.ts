@@ -48,7 +48,11 @@ export class CountingClient implements ModelClient {
 
 /** Items `q0…qN`; an item is answered correctly when the skill contains its `needs` word. */
 export function wordItems(prefix: string, n: number, words: readonly string[]): Item[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, question: `question ${prefix}${i}`, needs: words[i % words.length]! }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}${i}`,
+    question: `question ${prefix}${i}`,
+    needs: words[i % words.length]!,
+  }));
 }
 
 export function wordSplits(words: readonly string[] = ["alpha", "beta", "gamma"]): Splits {
@@ -64,7 +68,14 @@ export function wordEnv(opts: { fail?: (item: Item) => Trajectory["status"] | nu
     async rollout({ item, skill, client, signal }) {
       const status = opts.fail?.(item) ?? null;
       if (status) return { id: item.id, hard: 0, soft: 0, status, failReason: `${status}: injected`, conversation: [] };
-      const res = await client.complete({ role: "target", stage: "rollout", system: `skill:\n${skill}`, messages: [{ role: "user", content: String(item.question) }], maxTokens: 100, signal });
+      const res = await client.complete({
+        role: "target",
+        stage: "rollout",
+        system: `skill:\n${skill}`,
+        messages: [{ role: "user", content: String(item.question) }],
+        maxTokens: 100,
+        signal,
+      });
       const ok = skill.includes(String(item.needs));
       return {
         id: item.id,
@@ -74,7 +85,10 @@ export function wordEnv(opts: { fail?: (item: Item) => Trajectory["status"] | nu
         prediction: ok ? String(item.needs) : "unknown",
         reference: String(item.needs),
         failReason: ok ? undefined : `EM=0: missing ${String(item.needs)}`,
-        conversation: [{ role: "user", content: item.question }, { role: "assistant", content: res.text }],
+        conversation: [
+          { role: "user", content: item.question },
+          { role: "assistant", content: res.text },
+        ],
         taskType: "word",
         question: String(item.question),
         promptTokens: res.usage.promptTokens,
@@ -92,7 +106,8 @@ export function testConfig(overrides: RunConfigInput = {}): RunConfig {
     env: { name: "words", workers: 4 },
   };
   const merged: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(overrides)) merged[k] = { ...(base as Record<string, object>)[k], ...(v as object) };
+  for (const [k, v] of Object.entries(overrides))
+    merged[k] = { ...(base as Record<string, object>)[k], ...(v as object) };
   return RunConfigSchema.parse(merged);
 }
 

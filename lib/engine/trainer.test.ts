@@ -8,7 +8,10 @@ import type { EngineEvent } from "../contracts/events";
 
 describe("runTraining on the word environment", () => {
   it("learns the missing words, gates each step and ends with tests and a summary", async () => {
-    const deps = testDeps({ optimizer: wordOptimizer(), config: testConfig({ train: { num_epochs: 2, batch_size: 4 } }) });
+    const deps = testDeps({
+      optimizer: wordOptimizer(),
+      config: testConfig({ train: { num_epochs: 2, batch_size: 4 } }),
+    });
     const summary = await runTraining(deps);
     const best = await deps.store.getText("best_skill.md");
     expect(best).toContain("remember alpha");
@@ -35,7 +38,10 @@ describe("runTraining on the word environment", () => {
     const deps = testDeps({
       optimizer: new ScriptedClient((req) =>
         req.system.startsWith("You are the failure analyst")
-          ? JSON.stringify({ batch_size: 1, patch: { reasoning: "noise", edits: [{ op: "append", content: "- unrelated advice" }] } })
+          ? JSON.stringify({
+              batch_size: 1,
+              patch: { reasoning: "noise", edits: [{ op: "append", content: "- unrelated advice" }] },
+            })
           : JSON.stringify({ reasoning: "m", edits: [{ op: "append", content: "- unrelated advice" }] }),
       ),
       config: testConfig({ train: { num_epochs: 3, batch_size: 4 }, evaluation: { gate_patience: 2 } }),
@@ -55,11 +61,16 @@ describe("runTraining on the word environment", () => {
   });
 
   it("counts errors apart from wrong answers and never sends them to the analysts", async () => {
-    const deps = testDeps({ optimizer: wordOptimizer(), env: wordEnv({ fail: (it) => (it.id === "t3" || it.id === "t7" ? "timeout" : null) }) });
+    const deps = testDeps({
+      optimizer: wordOptimizer(),
+      env: wordEnv({ fail: (it) => (it.id === "t3" || it.id === "t7" ? "timeout" : null) }),
+    });
     await runTraining(deps);
     const history = (await deps.store.getJson<Array<Record<string, unknown>>>("history.json"))!;
     expect(history.reduce((s, h) => s + (h.n_timeouts as number), 0)).toBe(2);
-    const analystPrompts = (deps.optimizer as ScriptedClient).byStage("analyst").map((c) => String(c.messages[0]!.content));
+    const analystPrompts = (deps.optimizer as ScriptedClient)
+      .byStage("analyst")
+      .map((c) => String(c.messages[0]!.content));
     expect(analystPrompts.join("\n")).not.toMatch(/id=t3\)|id=t7\)/);
   });
 
@@ -67,7 +78,13 @@ describe("runTraining on the word environment", () => {
     const ac = new AbortController();
     const store = new MemoryCheckpointStore();
     const cfg = testConfig({ train: { num_epochs: 2, batch_size: 4 } });
-    const first = testDeps({ optimizer: wordOptimizer(), config: cfg, store, signal: ac.signal, onEvent: (e) => e.type === "stepCommitted" && e.step === 2 && ac.abort() });
+    const first = testDeps({
+      optimizer: wordOptimizer(),
+      config: cfg,
+      store,
+      signal: ac.signal,
+      onEvent: (e) => e.type === "stepCommitted" && e.step === 2 && ac.abort(),
+    });
     await expect(runTraining(first)).rejects.toThrow(RunCancelledError);
     expect(first.eventsSeen.at(-1)).toMatchObject({ type: "runCancelled" });
     const second = testDeps({ optimizer: wordOptimizer(), config: cfg, store });
@@ -78,10 +95,24 @@ describe("runTraining on the word environment", () => {
 });
 
 describe("resume never re-pays a call and ends exactly like an uninterrupted run", () => {
-  const cfg = testConfig({ train: { num_epochs: 2, batch_size: 4 }, gradient: { minibatch_size: 1, merge_batch_size: 2 }, optimizer: { learning_rate: 1, min_learning_rate: 1 } });
+  const cfg = testConfig({
+    train: { num_epochs: 2, batch_size: 4 },
+    gradient: { minibatch_size: 1, merge_batch_size: 2 },
+    optimizer: { learning_rate: 1, min_learning_rate: 1 },
+  });
   // Some analyst answers carry an edit that breaks the skill, so the run has rejected steps too.
   const harmful = (user: string) => /id=t(1|6|9)\)/.test(user);
-  const phases: Array<EngineEvent["type"]> = ["stepStarted", "rolloutCompleted", "patchesProposed", "patchesMerged", "editsSelected", "candidateBuilt", "candidateScored", "gateDecided", "stepCommitted"];
+  const phases: Array<EngineEvent["type"]> = [
+    "stepStarted",
+    "rolloutCompleted",
+    "patchesProposed",
+    "patchesMerged",
+    "editsSelected",
+    "candidateBuilt",
+    "candidateScored",
+    "gateDecided",
+    "stepCommitted",
+  ];
 
   async function uninterrupted() {
     const optimizer = new CountingClient(wordOptimizer({ harmful }));
@@ -100,7 +131,14 @@ describe("resume never re-pays a call and ends exactly like an uninterrupted run
     const ac = new AbortController();
     const opt1 = new CountingClient(wordOptimizer({ harmful }));
     const tgt1 = new CountingClient(new ScriptedClient(() => "ok"));
-    const first = testDeps({ optimizer: opt1, target: tgt1, config: cfg, store, signal: ac.signal, onEvent: (e) => e.type === phase && "step" in e && e.step === 2 && ac.abort() });
+    const first = testDeps({
+      optimizer: opt1,
+      target: tgt1,
+      config: cfg,
+      store,
+      signal: ac.signal,
+      onEvent: (e) => e.type === phase && "step" in e && e.step === 2 && ac.abort(),
+    });
     await expect(runTraining(first)).rejects.toThrow(RunCancelledError);
     const opt2 = new CountingClient(wordOptimizer({ harmful }));
     const tgt2 = new CountingClient(new ScriptedClient(() => "ok"));
@@ -115,13 +153,21 @@ describe("resume never re-pays a call and ends exactly like an uninterrupted run
 });
 
 describe("model errors that end the run", () => {
-  const stopping = (kind: "fail" | "pause") => Object.assign(new Error(kind === "pause" ? "budget spent: 10 of 10 calls" : "401 invalid api key"), { stopRun: kind });
+  const stopping = (kind: "fail" | "pause") =>
+    Object.assign(new Error(kind === "pause" ? "budget spent: 10 of 10 calls" : "401 invalid api key"), {
+      stopRun: kind,
+    });
 
   it("a budget error pauses the run (runPaused) instead of falling back; resuming with budget finishes it", async () => {
     const store = new MemoryCheckpointStore();
     let calls = 0;
     const opt = wordOptimizer();
-    const limited = { backend: "x", model: "x", complete: async (req: Parameters<typeof opt.complete>[0]) => (++calls > 5 ? Promise.reject(stopping("pause")) : opt.complete(req)) };
+    const limited = {
+      backend: "x",
+      model: "x",
+      complete: async (req: Parameters<typeof opt.complete>[0]) =>
+        ++calls > 5 ? Promise.reject(stopping("pause")) : opt.complete(req),
+    };
     const first = testDeps({ optimizer: limited, store });
     await expect(runTraining(first)).rejects.toThrow("budget spent");
     expect(first.eventsSeen.at(-1)).toMatchObject({ type: "runPaused", reason: "budget spent: 10 of 10 calls" });

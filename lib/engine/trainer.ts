@@ -4,7 +4,15 @@
  */
 import { redactSecrets } from "../contracts/redact";
 import { LIMITS, type RunConfig } from "../contracts/run-config";
-import { EngineError, RunCancelledError, createContext, skillKey, stepDir, type RunContext, type RunPlan } from "./context";
+import {
+  EngineError,
+  RunCancelledError,
+  createContext,
+  skillKey,
+  stepDir,
+  type RunContext,
+  type RunPlan,
+} from "./context";
 import { readMetaContent, runEpochBoundary } from "./epoch-boundary";
 import { finishTraining } from "./finish";
 import { evalItems, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
@@ -23,10 +31,14 @@ export function planRun(cfg: RunConfig, splits: Splits): RunPlan {
   const configured = cfg.train.train_size;
   const inferred = splits.train.length;
   if (configured > 0 && inferred > 0 && configured !== inferred) {
-    throw new EngineError(`train.train_size is ${configured} but the train split has ${inferred} items`, "train.train_size");
+    throw new EngineError(
+      `train.train_size is ${configured} but the train split has ${inferred} items`,
+      "train.train_size",
+    );
   }
   const trainSize = configured > 0 ? configured : inferred;
-  if (trainSize <= 0) throw new EngineError("the train split is empty; set train.train_size or provide train items", "env.split_dir");
+  if (trainSize <= 0)
+    throw new EngineError("the train split is empty; set train.train_size or provide train items", "env.split_dir");
   if (splits.val.length === 0) throw new EngineError("the selection (val) split is empty", "env.split_dir");
   const stepsPerEpoch = Math.ceil(trainSize / (cfg.train.batch_size * cfg.train.accumulation));
   const totalSteps = cfg.train.num_epochs * stepsPerEpoch;
@@ -63,16 +75,46 @@ function configRecord(cfg: RunConfig, plan: RunPlan): Record<string, unknown> {
   });
 }
 
-async function baseline(ctx: RunContext, st: TrainState, skillInit: string, selectionItems: ReturnType<typeof evalItems>) {
-  const s = await scoreOnSelection(ctx, st, { skill: skillInit, dir: "selection_eval_baseline", items: selectionItems });
+async function baseline(
+  ctx: RunContext,
+  st: TrainState,
+  skillInit: string,
+  selectionItems: ReturnType<typeof evalItems>,
+) {
+  const s = await scoreOnSelection(ctx, st, {
+    skill: skillInit,
+    dir: "selection_eval_baseline",
+    items: selectionItems,
+  });
   const score = gateScoreOf(ctx, s, skillInit);
-  Object.assign(st, { currentScore: score, bestScore: score, currentRef: s.hash, bestRef: s.hash, currentOrigin: "initial_skill", bestOrigin: "initial_skill" });
-  await ctx.emit({ type: "baselineScored", hard: s.hard, soft: s.soft, score, skillHash: s.hash, nItems: s.nItems, ...s.counts, results: s.results.map(toEvalItem) });
+  Object.assign(st, {
+    currentScore: score,
+    bestScore: score,
+    currentRef: s.hash,
+    bestRef: s.hash,
+    currentOrigin: "initial_skill",
+    bestOrigin: "initial_skill",
+  });
+  await ctx.emit({
+    type: "baselineScored",
+    hard: s.hard,
+    soft: s.soft,
+    score,
+    skillHash: s.hash,
+    nItems: s.nItems,
+    ...s.counts,
+    results: s.results.map(toEvalItem),
+  });
   await saveState(ctx, st);
 }
 
 /** Step-buffer entries of the steps of `epoch` that finished before `beforeStep` (rebuilt on resume). */
-async function restoreBuffer(ctx: RunContext, st: TrainState, epoch: number, beforeStep: number): Promise<StepBufferEntry[]> {
+async function restoreBuffer(
+  ctx: RunContext,
+  st: TrainState,
+  epoch: number,
+  beforeStep: number,
+): Promise<StepBufferEntry[]> {
   const out: StepBufferEntry[] = [];
   for (const rec of st.history.filter((h) => h.epoch === epoch && h.step < beforeStep)) {
     const entry = await ctx.store.getJson<StepBufferEntry>(`${stepDir(rec.step)}/trajectory_digest.json`);
@@ -120,7 +162,14 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
     scheduler.load({ current_step: st.schedulerStep });
     let global = 0;
     for (let epoch = 1; epoch <= cfg.train.num_epochs && !st.stopReason; epoch++) {
-      const batches = planTrainEpoch({ items: deps.splits.train, epoch, stepsPerEpoch: plan.stepsPerEpoch, accumulation: cfg.train.accumulation, batchSize: cfg.train.batch_size, seed: cfg.train.seed });
+      const batches = planTrainEpoch({
+        items: deps.splits.train,
+        epoch,
+        stepsPerEpoch: plan.stepsPerEpoch,
+        accumulation: cfg.train.accumulation,
+        batchSize: cfg.train.batch_size,
+        seed: cfg.train.seed,
+      });
       const buffer = await restoreBuffer(ctx, st, epoch, st.lastCompletedStep + 1);
       const metaCtx = cfg.optimizer.use_meta_skill ? await readMetaContent(ctx, epoch - 1) : "";
       let ranHere = false;
@@ -130,7 +179,16 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
         ranHere = true;
         step = global;
         ctx.checkAbort();
-        const entry = await runStep(ctx, st, { step: global, epoch, stepInEpoch: s, batches, buffer, metaCtx, scheduler, selectionItems });
+        const entry = await runStep(ctx, st, {
+          step: global,
+          epoch,
+          stepInEpoch: s,
+          batches,
+          buffer,
+          metaCtx,
+          scheduler,
+          selectionItems,
+        });
         if (entry) buffer.push(entry);
         const patience = cfg.evaluation.gate_patience;
         if (patience > 0 && st.consecutiveRejects >= patience) {
@@ -141,12 +199,33 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
       step = null;
       if (st.stopReason) break;
       ctx.checkAbort();
-      const boundaryRan = await runEpochBoundary(ctx, st, { epoch, lastStep: global, train: deps.splits.train, selectionItems });
-      if (ranHere || boundaryRan) await ctx.emit({ type: "epochCompleted", epoch, currentScore: st.currentScore ?? 0, bestScore: st.bestScore ?? 0 });
+      const boundaryRan = await runEpochBoundary(ctx, st, {
+        epoch,
+        lastStep: global,
+        train: deps.splits.train,
+        selectionItems,
+      });
+      if (ranHere || boundaryRan)
+        await ctx.emit({
+          type: "epochCompleted",
+          epoch,
+          currentScore: st.currentScore ?? 0,
+          bestScore: st.bestScore ?? 0,
+        });
     }
     ctx.checkAbort();
-    const summary = await finishTraining(ctx, st, { splits: deps.splits, initialSkill: deps.initialSkill, selectionItems, startedAt });
-    await ctx.emit({ type: "runCompleted", stopReason: st.stopReason ?? "completed", bestSkill: st.bestSkill, summary });
+    const summary = await finishTraining(ctx, st, {
+      splits: deps.splits,
+      initialSkill: deps.initialSkill,
+      selectionItems,
+      startedAt,
+    });
+    await ctx.emit({
+      type: "runCompleted",
+      stopReason: st.stopReason ?? "completed",
+      bestSkill: st.bestSkill,
+      summary,
+    });
     return summary;
   } catch (err) {
     if (err instanceof RunCancelledError) {

@@ -7,7 +7,8 @@ import type { ConversationEntry, Trajectory } from "./types";
 
 export type ReflectMode = "deep" | "shallow";
 
-const str = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
+const str = (v: unknown): string =>
+  v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
 
 /** One conversation entry → one or more lines. Nothing is truncated. */
 export function renderEntry(entry: ConversationEntry, opts: { skipNonObjects?: boolean } = {}): string | null {
@@ -69,7 +70,10 @@ export function formatTrajectory(t: Trajectory, index: number, mode: ReflectMode
     subsection("Hidden Reference", t.referenceText),
     subsection("Target System Prompt", t.targetSystemPrompt),
     subsection("Target User Prompt", t.targetUserPrompt),
-    subsection("Spreadsheet Preview", typeof extras.spreadsheet_preview === "string" ? extras.spreadsheet_preview : undefined),
+    subsection(
+      "Spreadsheet Preview",
+      typeof extras.spreadsheet_preview === "string" ? extras.spreadsheet_preview : undefined,
+    ),
   ].filter((p): p is string => p !== null);
   return `${parts.join("\n")}\n\n${renderConversation(t.conversation)}`;
 }

@@ -76,7 +76,11 @@ export function trackedClient(client: ModelClient, tracker: UsageTracker): Model
  * Maps `fn` over `items` with at most `limit` in flight; results keep input order. The first rejection
  * is re-thrown after in-flight work settles, so no promise is left unobserved.
  */
-export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed: { error: unknown } | null = null;

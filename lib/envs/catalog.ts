@@ -15,9 +15,7 @@ import { aliasEnum } from "../contracts/run-config";
 const posInt = (fallback: number, max = 1000) => z.number().int().min(1).max(max, `at most ${max}`).default(fallback);
 
 /** One folder or several: a lone string is accepted for convenience and becomes a one-item list. */
-const pathList = z
-  .union([z.array(z.string()), z.string().transform((s) => (s.trim() === "" ? [] : [s]))])
-  .default([]);
+const pathList = z.union([z.array(z.string()), z.string().transform((s) => (s.trim() === "" ? [] : [s]))]).default([]);
 
 const SearchQaOptionsSchema = z.strictObject({});
 
@@ -126,23 +124,48 @@ export interface BenchmarkInfo {
 
 /** Every benchmark, in menu order. */
 export const BENCHMARKS = [
-  { name: "searchqa", aliases: [], title: "SearchQA: answer a question from retrieved passages", options: SearchQaOptionsSchema },
+  {
+    name: "searchqa",
+    aliases: [],
+    title: "SearchQA: answer a question from retrieved passages",
+    options: SearchQaOptionsSchema,
+  },
   {
     name: "livemath",
     aliases: ["livemathematicianbench", "livemathbench"],
     title: "LiveMathematicianBench: multiple-choice questions about recent theorems",
     options: LiveMathOptionsSchema,
   },
-  { name: "docvqa", aliases: [], title: "DocVQA: answer a question about a document image", options: DocVqaOptionsSchema },
-  { name: "officeqa", aliases: [], title: "OfficeQA: answer questions from a corpus of office documents", options: OfficeQaOptionsSchema },
+  {
+    name: "docvqa",
+    aliases: [],
+    title: "DocVQA: answer a question about a document image",
+    options: DocVqaOptionsSchema,
+  },
+  {
+    name: "officeqa",
+    aliases: [],
+    title: "OfficeQA: answer questions from a corpus of office documents",
+    options: OfficeQaOptionsSchema,
+  },
   {
     name: "spreadsheetbench",
     aliases: [],
     title: "SpreadsheetBench: write code that edits a workbook",
     options: SpreadsheetBenchOptionsSchema,
   },
-  { name: "alfworld", aliases: [], title: "ALFWorld: act in a text household simulator", options: AlfworldOptionsSchema },
-  { name: "custom", aliases: [], title: "Custom: your own question/answer file (env.data_path)", options: CustomOptionsSchema },
+  {
+    name: "alfworld",
+    aliases: [],
+    title: "ALFWorld: act in a text household simulator",
+    options: AlfworldOptionsSchema,
+  },
+  {
+    name: "custom",
+    aliases: [],
+    title: "Custom: your own question/answer file (env.data_path)",
+    options: CustomOptionsSchema,
+  },
 ] as const satisfies readonly BenchmarkInfo[];
 
 /** A canonical benchmark name. */

@@ -53,7 +53,10 @@ describe("split_dir mode", () => {
     write("splits/val/items.csv", "id,question\nv,c\n");
     write("splits/test/items.csv", "id,question\nt,d\n");
     const splits = loadSplits({ config: config(), rootDir: root, splitFileTypes: ["csv", "json"] });
-    expect(splits.train).toEqual([{ id: "1", question: "a, quoted" }, { id: "2", question: "b" }]);
+    expect(splits.train).toEqual([
+      { id: "1", question: "a, quoted" },
+      { id: "2", question: "b" },
+    ]);
     write("splits/test/items.csv", "id,question\nt,d,extra\n");
     const err = errorOf(() => loadSplits({ config: config(), rootDir: root, splitFileTypes: ["csv"] }));
     expect(err.message).toMatch(/splits\/test\/items\.csv: not valid CSV \(line 2/);
@@ -101,7 +104,9 @@ describe("split_dir mode", () => {
     write("splits/train/items.json", [{ id: "a" }, "text"]);
     write("splits/val/items.json", [{ id: 1 }, { id: "1" }]);
     write("splits/test/items.json", rows([3]));
-    expect(errorOf(() => loadSplits({ config: config(), rootDir: root })).message).toMatch(/item 1: is not a JSON object/);
+    expect(errorOf(() => loadSplits({ config: config(), rootDir: root })).message).toMatch(
+      /item 1: is not a JSON object/,
+    );
     write("splits/train/items.json", rows(["a"]));
     expect(errorOf(() => loadSplits({ config: config(), rootDir: root })).message).toMatch(
       /val\/items\.json: item 1: duplicate id '1' \(first seen at item 0\)/,
@@ -171,35 +176,48 @@ describe("ratio mode", () => {
     expect(splits.train.map((i) => i.id)).toEqual(["8", "3"]);
     expect(existsSync(path.join(root, "out"))).toBe(false);
     writeRatioSplit({ config, rootDir: root });
-    const manifest = JSON.parse(readFileSync(path.join(root, "out/here/split_manifest.json"), "utf8")) as { split_seed: number };
+    const manifest = JSON.parse(readFileSync(path.join(root, "out/here/split_manifest.json"), "utf8")) as {
+      split_seed: number;
+    };
     expect(manifest.split_seed).toBe(7);
     write("wrapped.json", { data: ten });
     const wrappedConfig = buildRunConfig({ split_mode: "ratio", data_path: "wrapped.json", out_root: "o" });
     expect(loadSplits({ config: wrappedConfig, rootDir: root }).test).toHaveLength(7);
-    expect(writeRatioSplit({ config: wrappedConfig, rootDir: root })).toBe(path.join(root, "o", "_generated_splits", "searchqa_2-1-7_seed42"));
+    expect(writeRatioSplit({ config: wrappedConfig, rootDir: root })).toBe(
+      path.join(root, "o", "_generated_splits", "searchqa_2-1-7_seed42"),
+    );
   });
 
   it("names the file and line of a bad JSONL row, and errors on tiny data", () => {
     write("bad.jsonl", '{"id":1}\n{"id":2\n');
     const bad = buildRunConfig({ split_mode: "ratio", data_path: "bad.jsonl" });
-    expect(errorOf(() => loadSplits({ config: bad, rootDir: root })).message).toMatch(/bad\.jsonl: line 2 is not valid JSON/);
+    expect(errorOf(() => loadSplits({ config: bad, rootDir: root })).message).toMatch(
+      /bad\.jsonl: line 2 is not valid JSON/,
+    );
     write("two.json", ten.slice(0, 2));
     const tiny = buildRunConfig({ split_mode: "ratio", data_path: "two.json" });
     // 2 items at 2:1:7 → counts [1, 0, 1] (the same float remainders as Python's)
-    expect(errorOf(() => loadSplits({ config: tiny, rootDir: root })).message).toMatch(/split 'val' is empty \(ratio 2:1:7 of 2 items/);
+    expect(errorOf(() => loadSplits({ config: tiny, rootDir: root })).message).toMatch(
+      /split 'val' is empty \(ratio 2:1:7 of 2 items/,
+    );
   });
 
   it("rejects a folder with several data files or one that is a split folder", () => {
     write("many/a.json", ten);
     write("many/b.jsonl", "");
-    expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "many" }), rootDir: root })).message).toMatch(
-      /exactly one \.json\/\.jsonl\/\.csv file/,
-    );
+    expect(
+      errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "many" }), rootDir: root }))
+        .message,
+    ).toMatch(/exactly one \.json\/\.jsonl\/\.csv file/);
     write("splitlike/train/items.json", ten);
-    expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "splitlike" }), rootDir: root })).message).toMatch(
-      /use split_mode split_dir/,
-    );
-    expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio" }), rootDir: root })).message).toMatch(/data_path is required/);
+    expect(
+      errorOf(() =>
+        loadSplits({ config: buildRunConfig({ split_mode: "ratio", data_path: "splitlike" }), rootDir: root }),
+      ).message,
+    ).toMatch(/use split_mode split_dir/);
+    expect(
+      errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "ratio" }), rootDir: root })).message,
+    ).toMatch(/data_path is required/);
   });
 });
 
@@ -209,6 +227,8 @@ describe("sample mode", () => {
     const sample = () => ({ train: strRows(["a", "b"]), val: strRows(["c"]), test: strRows(["d"]) });
     const splits = loadSplits({ config: buildRunConfig({ split_mode: "sample", limit: 1 }), rootDir: root, sample });
     expect(splits.train.map((i) => i.id)).toEqual(["a"]);
-    expect(errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "sample" }), rootDir: root })).message).toMatch(/no built-in sample/);
+    expect(
+      errorOf(() => loadSplits({ config: buildRunConfig({ split_mode: "sample" }), rootDir: root })).message,
+    ).toMatch(/no built-in sample/);
   });
 });

@@ -52,7 +52,8 @@ export function loadSplits(opts: LoadSplitsOptions): Splits {
 }
 
 function requireNonEmpty(name: SplitName, items: Item[], where: string): Item[] {
-  if (items.length === 0) throw new AppError("INVALID_REQUEST", `split '${name}' is empty (${where})`, { field: where });
+  if (items.length === 0)
+    throw new AppError("INVALID_REQUEST", `split '${name}' is empty (${where})`, { field: where });
   return items;
 }
 
@@ -113,9 +114,13 @@ export function parseSplitRatio(ratio: string): [number, number, number] {
   const parts = ratio.split(":").map((p) => Number.parseInt(p.trim(), 10));
   const [a, b, c] = parts;
   if (parts.length !== 3 || a === undefined || b === undefined || c === undefined || parts.some((n) => !(n > 0))) {
-    throw new AppError("INVALID_REQUEST", `env.split_ratio must be three positive integers like 2:1:7, got '${ratio}'`, {
-      field: "env.split_ratio",
-    });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `env.split_ratio must be three positive integers like 2:1:7, got '${ratio}'`,
+      {
+        field: "env.split_ratio",
+      },
+    );
   }
   return [a, b, c];
 }
@@ -124,9 +129,15 @@ export function parseSplitRatio(ratio: string): [number, number, number] {
  * The data file of a ratio split: `configured` resolved against `rootDir` through `paths`, or the one
  * data file of a folder.
  */
-export function resolveDataFile(rootDir: string, configured: string, paths: PathGuard = localPathGuard(rootDir)): string {
+export function resolveDataFile(
+  rootDir: string,
+  configured: string,
+  paths: PathGuard = localPathGuard(rootDir),
+): string {
   if (configured.trim() === "") {
-    throw new AppError("INVALID_REQUEST", "env.data_path is required when env.split_mode is ratio", { field: "env.data_path" });
+    throw new AppError("INVALID_REQUEST", "env.data_path is required when env.split_mode is ratio", {
+      field: "env.data_path",
+    });
   }
   const target = paths.input("env.data_path", configured);
   if (!existsSync(target)) return invalidFile(target, "data_path does not exist");
@@ -134,7 +145,9 @@ export function resolveDataFile(rootDir: string, configured: string, paths: Path
   if (SPLIT_NAMES.some((n) => isDirectory(path.join(target, n)))) {
     return invalidFile(target, "looks like a split folder (has train/val/test); use split_mode split_dir");
   }
-  const files = readdirSync(target).filter((n) => /\.(jsonl?|csv)$/i.test(n)).sort();
+  const files = readdirSync(target)
+    .filter((n) => /\.(jsonl?|csv)$/i.test(n))
+    .sort();
   if (files.length !== 1) {
     return invalidFile(target, `expected exactly one .json/.jsonl/.csv file in the folder, found ${files.length}`);
   }

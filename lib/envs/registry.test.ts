@@ -10,7 +10,15 @@ describe("registry", () => {
   it("creates each benchmark by canonical name or alias", () => {
     // Every benchmark of the catalog has an implementation, in menu order.
     expect(listBenchmarks()).toEqual([...BENCHMARK_NAMES]);
-    expect(listBenchmarks()).toEqual(["searchqa", "livemath", "docvqa", "officeqa", "spreadsheetbench", "alfworld", "custom"]);
+    expect(listBenchmarks()).toEqual([
+      "searchqa",
+      "livemath",
+      "docvqa",
+      "officeqa",
+      "spreadsheetbench",
+      "alfworld",
+      "custom",
+    ]);
     expect(createEnvironment(buildRunConfig({ name: "searchqa" })).name).toBe("searchqa");
     expect(createEnvironment(buildRunConfig({ name: "LiveMathematicianBench" })).name).toBe("livemath");
   });
@@ -46,11 +54,30 @@ describe("registry", () => {
 describe("checkSampleIntegrity", () => {
   it("reports broken annotations and rules", () => {
     const rules = [
-      { id: "r1", title: "t", failure_type: "other", guidance: "say hello", detect: ["hello"], conflicts: ["goodbye"], section: "## A", harmful: false },
-      { id: "h1", title: "t", failure_type: "other", guidance: "be nice", detect: ["nice"], conflicts: [], harmful: true },
+      {
+        id: "r1",
+        title: "t",
+        failure_type: "other",
+        guidance: "say hello",
+        detect: ["hello"],
+        conflicts: ["goodbye"],
+        section: "## A",
+        harmful: false,
+      },
+      {
+        id: "h1",
+        title: "t",
+        failure_type: "other",
+        guidance: "be nice",
+        detect: ["nice"],
+        conflicts: [],
+        harmful: true,
+      },
     ];
     const item = (id: string, needs: string[], wrong: Record<string, string>) => ({
-      id, question: id, sim: { needs, correct: "yes", wrong },
+      id,
+      question: id,
+      sim: { needs, correct: "yes", wrong },
     });
     const problems = checkSampleIntegrity({
       rules,

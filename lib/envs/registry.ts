@@ -39,7 +39,9 @@ export function getBenchmark(name: string): BenchmarkDefinition {
   const key = canonicalBenchmark(name) ?? name.trim().toLowerCase();
   const hit = REGISTRY[key];
   if (!hit) {
-    throw new AppError("INVALID_REQUEST", `unknown benchmark '${name}'; available: ${listBenchmarks().join(", ")}`, { field: "env.name" });
+    throw new AppError("INVALID_REQUEST", `unknown benchmark '${name}'; available: ${listBenchmarks().join(", ")}`, {
+      field: "env.name",
+    });
   }
   return hit;
 }
@@ -56,7 +58,10 @@ export function createEnvironment(config: RunConfig, splits?: Splits, context?: 
 export function benchmarkSplitOptions(config: RunConfig, rootDir: string, paths?: PathGuard): LoadSplitsOptions {
   const bench = getBenchmark(config.env.name);
   return {
-    config, rootDir, sample: bench.sample, normalise: bench.normaliserFor?.(config) ?? bench.normalise,
+    config,
+    rootDir,
+    sample: bench.sample,
+    normalise: bench.normaliserFor?.(config) ?? bench.normalise,
     ...(bench.splitFileTypes ? { splitFileTypes: bench.splitFileTypes } : {}),
     ...(paths ? { paths } : {}),
   };

@@ -32,7 +32,12 @@ export function fakeClient(script: (req: CompletionRequest, call: number) => Fak
           req.signal?.addEventListener("abort", () => reject(new Error("aborted by signal")), { once: true });
         });
       }
-      return Promise.resolve({ text: reply, usage: { promptTokens: 100, completionTokens: 10 }, latencyMs: 5, cached: false });
+      return Promise.resolve({
+        text: reply,
+        usage: { promptTokens: 100, completionTokens: 10 },
+        latencyMs: 5,
+        cached: false,
+      });
     },
   };
 }

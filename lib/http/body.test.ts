@@ -4,7 +4,8 @@ import { AppError } from "../errors";
 import { ENVELOPE_BYTES } from "../runs/uploads";
 import { findTooDeep, jsonBody, limitText, MAX_JSON_BODY_BYTES, readCapped, sizeText } from "./body";
 
-const post = (body: BodyInit, headers: Record<string, string> = {}) => new Request("http://127.0.0.1:7860/api/runs", { method: "POST", body, headers });
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://127.0.0.1:7860/api/runs", { method: "POST", body, headers });
 
 /** A body streamed in 1 MB chunks with no Content-Length, as a chunked upload or a proxy-truncated one arrives. */
 function streamed(totalBytes: number): Request {
@@ -21,7 +22,10 @@ function streamed(totalBytes: number): Request {
 }
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${String(err)}`);
   return err;
 }
@@ -51,15 +55,24 @@ describe("readCapped", () => {
 
 describe("jsonBody", () => {
   it("parses a JSON body", async () => {
-    expect(await jsonBody(post('{"preset":"a.yaml","overrides":{"x":[1,{"y":2}]}}'))).toEqual({ preset: "a.yaml", overrides: { x: [1, { y: 2 }] } });
+    expect(await jsonBody(post('{"preset":"a.yaml","overrides":{"x":[1,{"y":2}]}}'))).toEqual({
+      preset: "a.yaml",
+      overrides: { x: [1, { y: 2 }] },
+    });
   });
 
   it("a body over the limit is a 413 naming the limit (not 'not valid JSON'), declared or streamed", async () => {
     const big = JSON.stringify({ preset: "searchqa/sample.yaml", skill: "x".repeat(20 * 1024 * 1024) });
-    const declared = await failure(jsonBody(post(big, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) }), { hint: " (the skill may be at most 200 KB)" }));
+    const declared = await failure(
+      jsonBody(post(big, { "content-type": "application/json", "content-length": String(Buffer.byteLength(big)) }), {
+        hint: " (the skill may be at most 200 KB)",
+      }),
+    );
     expect(declared.status).toBe(413);
     expect(declared.field).toBe("body");
-    expect(declared.message).toBe("body: the request body is 20.0 MB; the limit is 2 MB (the skill may be at most 200 KB)");
+    expect(declared.message).toBe(
+      "body: the request body is 20.0 MB; the limit is 2 MB (the skill may be at most 200 KB)",
+    );
     const chunked = await failure(jsonBody(streamed(MAX_JSON_BODY_BYTES + 1)));
     expect(chunked.status).toBe(413);
     expect(chunked.message).toBe("body: the request body is over the 2 MB limit");
@@ -92,7 +105,11 @@ describe("findTooDeep", () => {
 describe("next.config.mjs", () => {
   it("lets a full-size upload through the proxy, and only a little more", async () => {
     // The specifier is widened to string because the .mjs config has no type declarations.
-    const nextConfig = ((await import("../../next.config.mjs" as string)) as { default: { experimental: { proxyClientMaxBodySize: number } } }).default;
+    const nextConfig = (
+      (await import("../../next.config.mjs" as string)) as {
+        default: { experimental: { proxyClientMaxBodySize: number } };
+      }
+    ).default;
     const limit = nextConfig.experimental.proxyClientMaxBodySize;
     expect(limit).toBeGreaterThan(MAX_UPLOAD_BYTES + ENVELOPE_BYTES);
     expect(limit).toBeLessThanOrEqual(MAX_UPLOAD_BYTES + 2 * 1024 * 1024);

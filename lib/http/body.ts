@@ -88,7 +88,8 @@ export async function jsonBody(req: Request, opts: JsonBodyOptions = {}): Promis
   const body = await readCapped(req, maxBytes);
   if (!body.ok) {
     const limit = limitText(maxBytes);
-    const what = body.size === null ? `over the ${limit} limit` : `${sizeText(body.size, maxBytes)}; the limit is ${limit}`;
+    const what =
+      body.size === null ? `over the ${limit} limit` : `${sizeText(body.size, maxBytes)}; the limit is ${limit}`;
     throw new AppError("PAYLOAD_TOO_LARGE", `body: the request body is ${what}${opts.hint ?? ""}`, { field: "body" });
   }
   let value: unknown;

@@ -14,12 +14,16 @@ export function toHttpResponse(err: unknown, context: string): Response {
   if (err instanceof ZodError) {
     const issue = err.issues[0]!;
     const field = issue.path.join(".");
-    return Response.json(errorBody("INVALID_REQUEST", field ? `${field}: ${issue.message}` : issue.message, field || undefined), { status: 422 });
+    return Response.json(
+      errorBody("INVALID_REQUEST", field ? `${field}: ${issue.message}` : issue.message, field || undefined),
+      { status: 422 },
+    );
   }
   if (isAppError(err)) {
     return Response.json(errorBody(err.code, err.userMessage ?? err.message, err.field), { status: err.status });
   }
-  if ((err as { code?: string })?.code === "P2025") return Response.json(errorBody("NOT_FOUND", "not found"), { status: 404 });
+  if ((err as { code?: string })?.code === "P2025")
+    return Response.json(errorBody("NOT_FOUND", "not found"), { status: 404 });
   console.error(`[api] ${context} failed:`, err);
   return Response.json(errorBody("INTERNAL", "internal error; see the server log"), { status: 500 });
 }

@@ -33,7 +33,10 @@ export function parseHost(raw: string): HostName | null {
 
 /** A bind address as `--host` spells it (`::1`, `0.0.0.0`, `my-box.lan`). */
 function bindName(bind: string): string {
-  return bind.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return bind
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
 }
 
 /**
@@ -110,7 +113,10 @@ function originProblem(origin: string, host: string): string | null {
   } catch {
     return "malformed Origin header";
   }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin.replace(/\/$/, "").toLowerCase()) {
+  if (
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.origin !== origin.replace(/\/$/, "").toLowerCase()
+  ) {
     return "malformed Origin header";
   }
   return url.host === host.trim().toLowerCase() ? null : "cross-origin request refused";
@@ -121,14 +127,16 @@ export function decideRequest(req: GuardRequest, cfg: GuardConfig): GuardDecisio
   const host = req.host === null ? null : parseHost(req.host);
   if (!host) return forbid("missing or malformed Host header");
   if (!hostAllowed(host, cfg.allowed)) {
-    return forbid(`this server does not answer to the host '${req.host}'; add it to SKILLOPT_ALLOWED_HOSTS if you reach the dashboard by that name`);
+    return forbid(
+      `this server does not answer to the host '${req.host}'; add it to SKILLOPT_ALLOWED_HOSTS if you reach the dashboard by that name`,
+    );
   }
   if (req.origin !== null) {
     const problem = originProblem(req.origin, req.host!);
     if (problem) return forbid(problem);
   }
   if (!cfg.token) return { kind: "allow" };
-  const url = new URL(req.pathAndQuery, "http://host.invalid") // only the path and query are read;
+  const url = new URL(req.pathAndQuery, "http://host.invalid"); // only the path and query are read;
   const fromQuery = url.searchParams.get("token");
   if (fromQuery !== null && SAFE_METHODS.has(req.method)) {
     if (!sameSecret(fromQuery, cfg.token)) return unauthorized("the access token in the address is wrong");
@@ -137,6 +145,9 @@ export function decideRequest(req: GuardRequest, cfg: GuardConfig): GuardDecisio
     const location = `${req.scheme}://${req.host!.trim().toLowerCase()}${url.pathname}${url.search}`;
     return { kind: "login", location, token: cfg.token, secure: req.scheme === "https" };
   }
-  if ((req.bearer && sameSecret(req.bearer, cfg.token)) || (req.cookie && sameSecret(req.cookie, cfg.token))) return { kind: "allow" };
-  return unauthorized("this SkillOpt server needs its access token: open the dashboard with ?token=<SKILLOPT_AUTH_TOKEN>, or send Authorization: Bearer <token>");
+  if ((req.bearer && sameSecret(req.bearer, cfg.token)) || (req.cookie && sameSecret(req.cookie, cfg.token)))
+    return { kind: "allow" };
+  return unauthorized(
+    "this SkillOpt server needs its access token: open the dashboard with ?token=<SKILLOPT_AUTH_TOKEN>, or send Authorization: Bearer <token>",
+  );
 }

@@ -9,7 +9,11 @@ function fakeDeps(rows: TailRow[], opts: { finishedAfter?: number } = {}) {
     deps: {
       read: async (after: number) => {
         reads += 1;
-        return rows.filter((r) => r.seq > after && r.seq <= (opts.finishedAfter === undefined ? Infinity : Math.min(opts.finishedAfter, reads * 2)));
+        return rows.filter(
+          (r) =>
+            r.seq > after &&
+            r.seq <= (opts.finishedAfter === undefined ? Infinity : Math.min(opts.finishedAfter, reads * 2)),
+        );
       },
       finished: async () => opts.finishedAfter !== undefined && reads * 2 >= rows.length,
       wait: async (ms: number) => void (t += ms),
@@ -18,7 +22,12 @@ function fakeDeps(rows: TailRow[], opts: { finishedAfter?: number } = {}) {
   };
 }
 
-const row = (seq: number): TailRow => ({ seq, type: "stepCommitted", payload: JSON.stringify({ step: seq }), createdAt: new Date(0) });
+const row = (seq: number): TailRow => ({
+  seq,
+  type: "stepCommitted",
+  payload: JSON.stringify({ step: seq }),
+  createdAt: new Date(0),
+});
 
 async function collect(gen: AsyncGenerator<string>): Promise<string[]> {
   const out: string[] = [];
@@ -37,7 +46,15 @@ describe("tailEvents", () => {
 
   it("sends keep-alive comments while idle and ends after maxMs so the browser reconnects", async () => {
     const { deps } = fakeDeps([]);
-    const out = await collect(tailEvents(deps, { cursor: 0, signal: new AbortController().signal, pollMs: 1000, keepAliveMs: 15_000, maxMs: 60_000 }));
+    const out = await collect(
+      tailEvents(deps, {
+        cursor: 0,
+        signal: new AbortController().signal,
+        pollMs: 1000,
+        keepAliveMs: 15_000,
+        maxMs: 60_000,
+      }),
+    );
     expect(out.filter((s) => s === ": keep-alive\n\n").length).toBe(3);
     expect(out.some((s) => s.startsWith("event: end"))).toBe(false);
   });

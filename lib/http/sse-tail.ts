@@ -28,7 +28,12 @@ export interface TailOptions {
 }
 
 export function frame(row: TailRow): string {
-  const data = JSON.stringify({ seq: row.seq, type: row.type, payload: JSON.parse(row.payload), createdAt: row.createdAt.toISOString() });
+  const data = JSON.stringify({
+    seq: row.seq,
+    type: row.type,
+    payload: JSON.parse(row.payload),
+    createdAt: row.createdAt.toISOString(),
+  });
   return `id: ${row.seq}\ndata: ${data}\n\n`;
 }
 

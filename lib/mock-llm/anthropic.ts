@@ -14,7 +14,10 @@ export function parseMessages(body: unknown): Parsed {
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     return { error: "messages: must be a non-empty array" };
   }
-  const user = body.messages.filter(isObject).map((m) => contentText(m.content)).join("\n");
+  const user = body.messages
+    .filter(isObject)
+    .map((m) => contentText(m.content))
+    .join("\n");
   const maxTokens = typeof body.max_tokens === "number" && body.max_tokens > 0 ? Math.floor(body.max_tokens) : null;
   return {
     model: typeof body.model === "string" ? body.model : "",

@@ -31,22 +31,45 @@ export const MOCK_LLM_USAGE = `usage: node --import tsx scripts/mock-llm-server.
   --help                   show this text`;
 
 const NUMERIC = [
-  "port", "seed", "latency-ms", "latency-mean-ms", "latency-jitter-ms", "fault-429", "retry-after", "fault-quota",
-  "fault-500", "fault-hang", "fault-malformed", "fault-truncated", "fault-seed", "slip-rate", "unhelpful-rate",
+  "port",
+  "seed",
+  "latency-ms",
+  "latency-mean-ms",
+  "latency-jitter-ms",
+  "fault-429",
+  "retry-after",
+  "fault-quota",
+  "fault-500",
+  "fault-hang",
+  "fault-malformed",
+  "fault-truncated",
+  "fault-seed",
+  "slip-rate",
+  "unhelpful-rate",
   "malformed-rate",
 ] as const;
 type NumericFlag = (typeof NUMERIC)[number];
 
 const PROBABILITIES: ReadonlySet<NumericFlag> = new Set([
-  "fault-429", "fault-quota", "fault-500", "fault-hang", "fault-malformed", "fault-truncated", "slip-rate",
-  "unhelpful-rate", "malformed-rate",
+  "fault-429",
+  "fault-quota",
+  "fault-500",
+  "fault-hang",
+  "fault-malformed",
+  "fault-truncated",
+  "slip-rate",
+  "unhelpful-rate",
+  "malformed-rate",
 ]);
 
 export type CliResult = { help: true } | { help: false; options: MockLlmOptions; knowledgeFile?: string };
 
 /** Parses argv (without node and the script path); throws an Error with a user-facing message. */
 export function parseMockLlmArgs(argv: string[]): CliResult {
-  const options = Object.fromEntries(NUMERIC.map((n) => [n, { type: "string" }])) as Record<NumericFlag, { type: "string" }>;
+  const options = Object.fromEntries(NUMERIC.map((n) => [n, { type: "string" }])) as Record<
+    NumericFlag,
+    { type: "string" }
+  >;
   const { values } = parseArgs({
     args: argv,
     allowPositionals: false,
@@ -65,14 +88,19 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
     const raw = values[name];
     if (typeof raw !== "string") return undefined;
     const v = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number ≥ 0 (got '${raw}')`);
+    if (raw.trim() === "" || !Number.isFinite(v) || v < 0)
+      throw new Error(`--${name} must be a number ≥ 0 (got '${raw}')`);
     if (PROBABILITIES.has(name) && v > 1) throw new Error(`--${name} is a probability between 0 and 1 (got ${raw})`);
     return v;
   };
   const port = num("port") ?? DEFAULT_CLI_PORT;
   if (!Number.isInteger(port) || port > 65535) throw new Error(`--port must be an integer 0-65535 (got ${port})`);
 
-  const latency: MockLatency = { fixedMs: num("latency-ms"), meanMs: num("latency-mean-ms"), jitterMs: num("latency-jitter-ms") };
+  const latency: MockLatency = {
+    fixedMs: num("latency-ms"),
+    meanMs: num("latency-mean-ms"),
+    jitterMs: num("latency-jitter-ms"),
+  };
   const faults: MockFaults = {
     rate429: num("fault-429"),
     retryAfterSeconds: num("retry-after"),
@@ -102,7 +130,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
 
 function roleOf(raw: string | undefined): MockRole[] | undefined {
   if (raw === undefined) return undefined;
-  if (raw !== "target" && raw !== "optimizer") throw new Error(`--fault-role must be target or optimizer (got '${raw}')`);
+  if (raw !== "target" && raw !== "optimizer")
+    throw new Error(`--fault-role must be target or optimizer (got '${raw}')`);
   return [raw];
 }
 
@@ -116,10 +145,17 @@ export function describeMockOptions(o: MockLlmOptions): string {
   const l = o.latency ?? {};
   if (l.fixedMs) parts.push(`latency ${l.fixedMs} ms`);
   else if (l.meanMs || l.jitterMs) parts.push(`latency ${l.meanMs ?? 0}±${l.jitterMs ?? 0} ms`);
-  const active = Object.entries(o.faults ?? {}).filter(([k, v]) => typeof v === "number" && k !== "seed" && k !== "retryAfterSeconds" && v > 0);
+  const active = Object.entries(o.faults ?? {}).filter(
+    ([k, v]) => typeof v === "number" && k !== "seed" && k !== "retryAfterSeconds" && v > 0,
+  );
   if (active.length > 0) {
-    const scope = [o.faults?.roles ? `${o.faults.roles.join("+")} only` : "", o.faults?.byPrompt ? "by prompt" : ""].filter(Boolean);
-    parts.push(`faults ${active.map(([k, v]) => `${k}=${v}`).join(" ")}${scope.length > 0 ? ` (${scope.join(", ")})` : ""}`);
+    const scope = [
+      o.faults?.roles ? `${o.faults.roles.join("+")} only` : "",
+      o.faults?.byPrompt ? "by prompt" : "",
+    ].filter(Boolean);
+    parts.push(
+      `faults ${active.map(([k, v]) => `${k}=${v}`).join(" ")}${scope.length > 0 ? ` (${scope.join(", ")})` : ""}`,
+    );
   }
   if (o.requireKey !== undefined) parts.push("key required");
   return parts.join(", ");

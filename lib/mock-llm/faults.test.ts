@@ -52,13 +52,20 @@ describe("fault injection", () => {
 
   it("truncation halves the text and reports the token limit as the stop reason", async () => {
     const s = await start();
-    const whole = (await postJson(`${s.url}/v1/messages`, anthropicBody())).json() as { content: Array<{ text: string }> };
+    const whole = (await postJson(`${s.url}/v1/messages`, anthropicBody())).json() as {
+      content: Array<{ text: string }>;
+    };
     s.setFaults({ truncatedRate: 1 });
-    const cut = (await postJson(`${s.url}/v1/messages`, anthropicBody())).json() as { content: Array<{ text: string }>; stop_reason: string };
+    const cut = (await postJson(`${s.url}/v1/messages`, anthropicBody())).json() as {
+      content: Array<{ text: string }>;
+      stop_reason: string;
+    };
     const full = whole.content[0]!.text;
     expect(cut.content[0]!.text).toBe(full.slice(0, Math.floor(full.length / 2)));
     expect(cut.stop_reason).toBe("max_tokens");
-    const chat = (await postJson(`${s.url}/v1/chat/completions`, chatBody(targetPrompt(true)))).json() as { choices: Array<{ finish_reason: string }> };
+    const chat = (await postJson(`${s.url}/v1/chat/completions`, chatBody(targetPrompt(true)))).json() as {
+      choices: Array<{ finish_reason: string }>;
+    };
     expect(chat.choices[0]!.finish_reason).toBe("length");
     expect(s.stats().faults.truncated).toBe(2);
   });
@@ -87,7 +94,8 @@ describe("fault injection", () => {
     const faults: MockFaults = { rate500: 0.3, rate429: 0.2, seed: 7 };
     const statuses = async (url: string) => {
       const out: number[] = [];
-      for (let i = 0; i < 12; i++) out.push((await postJson(`${url}/v1/chat/completions`, chatBody(targetPrompt(true)))).status);
+      for (let i = 0; i < 12; i++)
+        out.push((await postJson(`${url}/v1/chat/completions`, chatBody(targetPrompt(true)))).status);
       return out;
     };
     const a = await start({ faults });
@@ -111,8 +119,12 @@ describe("fault scope", () => {
   it("byPrompt: the same prompt always meets the same fault, so a retry cannot help", async () => {
     const s = await start({ faults: { rate500: 0.5, byPrompt: true } });
     const prompts = Array.from({ length: 16 }, (_, i) => ({ system: `target system ${i}`, user: "question" }));
-    const first = await Promise.all(prompts.map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)));
-    const again = await Promise.all([...prompts].reverse().map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)));
+    const first = await Promise.all(
+      prompts.map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)),
+    );
+    const again = await Promise.all(
+      [...prompts].reverse().map((p) => postJson(`${s.url}/v1/chat/completions`, chatBody(p)).then((r) => r.status)),
+    );
     expect(again.reverse()).toEqual(first);
     expect(new Set(first)).toEqual(new Set([200, 500]));
   });

@@ -43,7 +43,12 @@ export function sendText(
   return true;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): boolean {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): boolean {
   return sendText(res, status, JSON.stringify(body), headers);
 }
 

@@ -14,12 +14,20 @@ const anthropic = (s: MockLlmServer, extra: { apiKey?: string; maxRetries?: numb
 function chat(client: OpenAI, p = targetPrompt(true), model = "gpt-mock") {
   return client.chat.completions.create({
     model,
-    messages: [{ role: "system", content: p.system }, { role: "user", content: p.user }],
+    messages: [
+      { role: "system", content: p.system },
+      { role: "user", content: p.user },
+    ],
     max_completion_tokens: 512,
   });
 }
 function message(client: Anthropic, p = targetPrompt(true)) {
-  return client.messages.create({ model: "claude-mock", max_tokens: 512, system: p.system, messages: [{ role: "user", content: p.user }] });
+  return client.messages.create({
+    model: "claude-mock",
+    max_tokens: 512,
+    system: p.system,
+    messages: [{ role: "user", content: p.user }],
+  });
 }
 const textOf = (m: Anthropic.Message) => m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 
@@ -36,7 +44,11 @@ describe("real SDKs against the mock LLM server", () => {
   it("openai responses.create exposes output_text (optimizer JSON via instructions)", async () => {
     const s = await start();
     const p = analystPrompt();
-    const r = await openai(s).responses.create({ model: "gpt-mock", instructions: p.system, input: [{ role: "user", content: [{ type: "input_text", text: p.user }] }] });
+    const r = await openai(s).responses.create({
+      model: "gpt-mock",
+      instructions: p.system,
+      input: [{ role: "user", content: [{ type: "input_text", text: p.user }] }],
+    });
     expect(r.status).toBe("completed");
     expect(JSON.parse(r.output_text)).toHaveProperty("patch.edits");
     expect(r.usage!.total_tokens).toBe(r.usage!.input_tokens + r.usage!.output_tokens);
@@ -53,7 +65,13 @@ describe("real SDKs against the mock LLM server", () => {
 
   it("AzureOpenAI reaches the deployment path with the api-key header", async () => {
     const s = await start({ requireKey: "azure-key" });
-    const az = new AzureOpenAI({ endpoint: s.url, apiKey: "azure-key", apiVersion: "2024-10-21", deployment: "dep-1", maxRetries: 0 });
+    const az = new AzureOpenAI({
+      endpoint: s.url,
+      apiKey: "azure-key",
+      apiVersion: "2024-10-21",
+      deployment: "dep-1",
+      maxRetries: 0,
+    });
     const r = await chat(az);
     expect(r.model).toBe("dep-1");
     expect(s.stats().byEndpoint).toEqual({ "azure.chat.completions": 1 });

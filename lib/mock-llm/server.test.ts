@@ -5,7 +5,11 @@ import { analystPrompt, chatBody, GUIDED, postJson, targetPrompt, UNGUIDED, useM
 
 const start = useMockServer();
 
-type Chat = { model: string; choices: Array<{ message: { content: string }; finish_reason: string }>; usage: Record<string, number> };
+type Chat = {
+  model: string;
+  choices: Array<{ message: { content: string }; finish_reason: string }>;
+  usage: Record<string, number>;
+};
 
 describe("mock LLM server over plain fetch", () => {
   it("answers a SearchQA target prompt inside <answer> tags, following the skill's guidance", async () => {
@@ -28,7 +32,14 @@ describe("mock LLM server over plain fetch", () => {
     const text = body.choices[0]!.message.content;
     const parsed = JSON.parse(text) as { patch: { edits: Array<{ content: string }> } };
     expect(parsed.patch.edits.map((e) => e.content).join("\n")).toMatch(/shortest exact span/);
-    const opts = { knowledge: defaultKnowledge(), seed: 9, slipRate: 0, unhelpfulRate: 0.25, malformedRate: 0, latencyMs: 0 };
+    const opts = {
+      knowledge: defaultKnowledge(),
+      seed: 9,
+      slipRate: 0,
+      unhelpfulRate: 0.25,
+      malformedRate: 0,
+      latencyMs: 0,
+    };
     expect(text).toBe(simAnswer(p.system, p.user, { ...opts, role: "optimizer" }));
     expect(s.stats().byRole.optimizer).toBe(1);
   });
@@ -36,7 +47,13 @@ describe("mock LLM server over plain fetch", () => {
   it("joins array content parts and honours max_tokens with finish_reason length", async () => {
     const s = await start();
     const p = targetPrompt(true);
-    const parts = { model: "m", messages: [{ role: "system", content: [{ type: "text", text: p.system }] }, { role: "user", content: [{ type: "text", text: p.user }] }] };
+    const parts = {
+      model: "m",
+      messages: [
+        { role: "system", content: [{ type: "text", text: p.system }] },
+        { role: "user", content: [{ type: "text", text: p.user }] },
+      ],
+    };
     const full = (await postJson(`${s.url}/v1/chat/completions`, parts)).json() as Chat;
     expect(full.choices[0]!.message.content).toContain(`<answer>${GUIDED}</answer>`);
     const capped = (await postJson(`${s.url}/v1/chat/completions`, { ...parts, max_tokens: 3 })).json() as Chat;
@@ -46,9 +63,15 @@ describe("mock LLM server over plain fetch", () => {
 
   it("serves the Azure deployment path with the deployment as the model, and the model list", async () => {
     const s = await start();
-    const r = await postJson(`${s.url}/openai/deployments/my-dep/chat/completions?api-version=2024-10-21`, chatBody(targetPrompt(true), "ignored"));
+    const r = await postJson(
+      `${s.url}/openai/deployments/my-dep/chat/completions?api-version=2024-10-21`,
+      chatBody(targetPrompt(true), "ignored"),
+    );
     expect((r.json() as Chat).model).toBe("my-dep");
-    const models = (await (await fetch(`${s.url}/v1/models`)).json()) as { object: string; data: Array<{ id: string; owned_by: string }> };
+    const models = (await (await fetch(`${s.url}/v1/models`)).json()) as {
+      object: string;
+      data: Array<{ id: string; owned_by: string }>;
+    };
     expect(models.object).toBe("list");
     expect(models.data.map((m) => m.id)).toEqual(["sim-optimizer", "sim-target"]);
     expect(s.stats().byEndpoint).toEqual({ "azure.chat.completions": 1, models: 1 });
@@ -74,11 +97,20 @@ describe("mock LLM server over plain fetch", () => {
     const none = await postJson(`${s.url}/v1/chat/completions`, body);
     expect(none.status).toBe(401);
     expect(none.json()).toEqual({
-      error: { type: "invalid_request_error", code: "invalid_api_key", message: "Incorrect API key provided", param: null },
+      error: {
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+        message: "Incorrect API key provided",
+        param: null,
+      },
     });
     const wrong = await postJson(`${s.url}/v1/chat/completions`, body, { headers: { authorization: "Bearer nope" } });
     expect(wrong.status).toBe(401);
-    const accepted: Array<Record<string, string>> = [{ authorization: "Bearer secret" }, { "x-api-key": "secret" }, { "api-key": "secret" }];
+    const accepted: Array<Record<string, string>> = [
+      { authorization: "Bearer secret" },
+      { "x-api-key": "secret" },
+      { "api-key": "secret" },
+    ];
     for (const headers of accepted) {
       expect((await postJson(`${s.url}/v1/chat/completions`, body, { headers })).status).toBe(200);
     }

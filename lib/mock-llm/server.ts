@@ -34,7 +34,13 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
   const pickLatency = createLatencyPicker(opts.latency, seed);
   let answered = 0;
 
-  function reply(res: ServerResponse, protocol: Protocol, kind: ErrorKind, detail?: string, headers?: Record<string, string>) {
+  function reply(
+    res: ServerResponse,
+    protocol: Protocol,
+    kind: ErrorKind,
+    detail?: string,
+    headers?: Record<string, string>,
+  ) {
     const { status, body } = errorReply(protocol, kind, detail);
     if (sendJson(res, status, body, headers)) stats.status(status);
   }
@@ -45,7 +51,10 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
       body = JSON.parse(await readBody(req));
     } catch (err) {
       if (gone.aborted) return;
-      const detail = err instanceof BodyTooLargeError ? err.message : `We could not parse the JSON body of your request: ${(err as Error).message}`;
+      const detail =
+        err instanceof BodyTooLargeError
+          ? err.message
+          : `We could not parse the JSON body of your request: ${(err as Error).message}`;
       return reply(res, route.protocol, "badRequest", detail);
     }
     const prompt = route.parse(body);
@@ -53,14 +62,18 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     const role = roleOf(prompt.system);
     stats.role(role);
 
-    const fault = faults.roles && !faults.roles.includes(role) ? null : pickFault(`${prompt.system}\u0000${prompt.user}`);
+    const fault =
+      faults.roles && !faults.roles.includes(role) ? null : pickFault(`${prompt.system}\u0000${prompt.user}`);
     if (fault) stats.fault(fault);
     if (fault === "hang") return; // the close listener accounts for it once the client gives up
     if (!(await sleepUnlessAborted(pickLatency(), gone))) return;
 
     const errorKind = fault ? ERROR_FAULTS[fault] : undefined;
     if (errorKind) {
-      const headers = fault === "rate429" ? { "retry-after": String(faults.retryAfterSeconds ?? MOCK_DEFAULTS.retryAfterSeconds) } : undefined;
+      const headers =
+        fault === "rate429"
+          ? { "retry-after": String(faults.retryAfterSeconds ?? MOCK_DEFAULTS.retryAfterSeconds) }
+          : undefined;
       return reply(res, route.protocol, errorKind, undefined, headers);
     }
     const completion = answerPrompt(prompt, sim, fault === "truncated");
@@ -106,7 +119,9 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     handle(req, res).catch((err: unknown) => {
       // A bug in the mock itself: answer 500 so the test sees it rather than a hang.
       process.stderr.write(`mock LLM server: ${(err as Error)?.stack ?? String(err)}\n`);
-      if (sendJson(res, 500, { error: { type: "mock_internal_error", message: String(err), param: null, code: null } })) {
+      if (
+        sendJson(res, 500, { error: { type: "mock_internal_error", message: String(err), param: null, code: null } })
+      ) {
         stats.status(500);
       }
     });

@@ -77,7 +77,13 @@ export async function postJson(
 }
 
 export function chatBody(p: { system: string; user: string }, model = "sim-target"): unknown {
-  return { model, messages: [{ role: "system", content: p.system }, { role: "user", content: p.user }] };
+  return {
+    model,
+    messages: [
+      { role: "system", content: p.system },
+      { role: "user", content: p.user },
+    ],
+  };
 }
 
 /** Model settings that point one SDK backend (or the Responses flavour of `openai`) at a mock server. */
@@ -92,6 +98,11 @@ export function mockModelSettings(backend: string, url: string): Record<string, 
     case "anthropic":
       return { backend, target: "claude-sonnet-4-6", anthropic_base_url: url };
     default:
-      return { backend: "openai-compatible", target: "sim-target", compatible_preset: "vllm", compatible_base_url: `${url}/v1` };
+      return {
+        backend: "openai-compatible",
+        target: "sim-target",
+        compatible_preset: "vllm",
+        compatible_base_url: `${url}/v1`,
+      };
   }
 }

@@ -57,7 +57,8 @@ export interface MockLlmOptions {
   requireKey?: string;
 }
 
-export type MockEndpoint = "chat.completions" | "azure.chat.completions" | "responses" | "messages" | "models" | "unknown";
+export type MockEndpoint =
+  "chat.completions" | "azure.chat.completions" | "responses" | "messages" | "models" | "unknown";
 export type MockRole = "optimizer" | "target";
 
 export interface MockStats {

@@ -20,7 +20,9 @@ const g = globalThis as unknown as { __skilloptQueue?: Queue };
 export function getRunQueue(): Queue {
   if (!g.__skilloptQueue) {
     // Fail fast while Redis is down instead of holding commands until it returns.
-    const queue = new Queue(QUEUES.optimizeRun, { connection: { ...redisOptions(), maxRetriesPerRequest: 1, enableOfflineQueue: false } });
+    const queue = new Queue(QUEUES.optimizeRun, {
+      connection: { ...redisOptions(), maxRetriesPerRequest: 1, enableOfflineQueue: false },
+    });
     queue.on("error", () => {}); // callers see the failed command; ioredis reconnects by itself
     g.__skilloptQueue = queue;
   }
@@ -45,7 +47,10 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Adds the run's `gen`-th job; throws when Redis is unreachable or slower than `timeoutMs`. */
-export async function enqueueRun(runId: string, opts: { gen: number; queue?: Queue; timeoutMs?: number }): Promise<void> {
+export async function enqueueRun(
+  runId: string,
+  opts: { gen: number; queue?: Queue; timeoutMs?: number },
+): Promise<void> {
   const payload = OptimizeRunPayloadSchema.parse({ runId });
   const queue = opts.queue ?? getRunQueue();
   await withTimeout(
@@ -60,7 +65,10 @@ export async function enqueueRun(runId: string, opts: { gen: number; queue?: Que
 }
 
 /** Like `enqueueRun`, but reports failure as `false` (the run stays queued for the reconcile loop). */
-export async function tryEnqueueRun(runId: string, opts: { gen: number; queue?: Queue; timeoutMs?: number; onError?: (e: unknown) => void }): Promise<boolean> {
+export async function tryEnqueueRun(
+  runId: string,
+  opts: { gen: number; queue?: Queue; timeoutMs?: number; onError?: (e: unknown) => void },
+): Promise<boolean> {
   try {
     await enqueueRun(runId, opts);
     return true;
@@ -77,7 +85,10 @@ export const LIVE_JOB_STATES = ["waiting", "active", "delayed", "prioritized", "
  * Ids of the runs that have a job which will still run. A job BullMQ marked for failure (it stalled: its
  * worker died) does not count: it fails as soon as a worker takes it, without running.
  */
-export async function listRunsWithLiveJobs(queue: Queue = getRunQueue(), timeoutMs = ENQUEUE_TIMEOUT_MS): Promise<Set<string>> {
+export async function listRunsWithLiveJobs(
+  queue: Queue = getRunQueue(),
+  timeoutMs = ENQUEUE_TIMEOUT_MS,
+): Promise<Set<string>> {
   const jobs = await withTimeout(queue.getJobs([...LIVE_JOB_STATES]), timeoutMs);
   const ids = new Set<string>();
   for (const j of jobs) {
@@ -91,5 +102,7 @@ export async function closeQueue(): Promise<void> {
   const queue = g.__skilloptQueue;
   g.__skilloptQueue = undefined;
   // With Redis unreachable there is nothing to flush; closing must not fail a shutdown.
-  await queue?.close().catch((e: unknown) => console.warn(`queue close: ${e instanceof Error ? e.message : String(e)}`));
+  await queue
+    ?.close()
+    .catch((e: unknown) => console.warn(`queue close: ${e instanceof Error ? e.message : String(e)}`));
 }

@@ -13,7 +13,9 @@ const g = globalThis as unknown as { __skilloptSleepQueue?: Queue };
 
 export function getSleepQueue(): Queue {
   if (!g.__skilloptSleepQueue) {
-    const queue = new Queue(SLEEP_QUEUE, { connection: { ...redisOptions(), maxRetriesPerRequest: 1, enableOfflineQueue: false } });
+    const queue = new Queue(SLEEP_QUEUE, {
+      connection: { ...redisOptions(), maxRetriesPerRequest: 1, enableOfflineQueue: false },
+    });
     queue.on("error", () => {}); // callers see the failed command; ioredis reconnects by itself
     g.__skilloptSleepQueue = queue;
   }
@@ -23,7 +25,9 @@ export function getSleepQueue(): Queue {
 export async function closeSleepQueue(): Promise<void> {
   const queue = g.__skilloptSleepQueue;
   g.__skilloptSleepQueue = undefined;
-  await queue?.close().catch((e: unknown) => console.warn(`sleep queue close: ${e instanceof Error ? e.message : String(e)}`));
+  await queue
+    ?.close()
+    .catch((e: unknown) => console.warn(`sleep queue close: ${e instanceof Error ? e.message : String(e)}`));
 }
 
 function timeBoxed<T>(p: Promise<T>, ms = ENQUEUE_TIMEOUT_MS): Promise<T> {
@@ -51,10 +55,19 @@ export interface ScheduledProject {
 }
 
 /** Creates, changes or removes the project's job scheduler so it matches the project row. */
-export async function syncSleepSchedule(p: ScheduledProject, queue: Queue = getSleepQueue()): Promise<"scheduled" | "unscheduled"> {
+export async function syncSleepSchedule(
+  p: ScheduledProject,
+  queue: Queue = getSleepQueue(),
+): Promise<"scheduled" | "unscheduled"> {
   if (p.enabled && p.cronPattern.trim()) {
     const data = SleepScheduledPayloadSchema.parse({ projectId: p.id });
-    await timeBoxed(queue.upsertJobScheduler(sleepSchedulerId(p.id), { pattern: p.cronPattern.trim() }, { name: SLEEP_JOBS.scheduled, data, opts: JOB_DEFAULTS }));
+    await timeBoxed(
+      queue.upsertJobScheduler(
+        sleepSchedulerId(p.id),
+        { pattern: p.cronPattern.trim() },
+        { name: SLEEP_JOBS.scheduled, data, opts: JOB_DEFAULTS },
+      ),
+    );
     return "scheduled";
   }
   await timeBoxed(queue.removeJobScheduler(sleepSchedulerId(p.id)));
@@ -62,7 +75,10 @@ export async function syncSleepSchedule(p: ScheduledProject, queue: Queue = getS
 }
 
 /** Makes Redis hold exactly the schedulers of `projects` (the enabled ones with a pattern). */
-export async function reconcileSleepSchedules(projects: ReadonlyArray<{ id: string; cronPattern: string }>, queue: Queue = getSleepQueue()): Promise<{ upserted: number; removed: number }> {
+export async function reconcileSleepSchedules(
+  projects: ReadonlyArray<{ id: string; cronPattern: string }>,
+  queue: Queue = getSleepQueue(),
+): Promise<{ upserted: number; removed: number }> {
   const wanted = new Set(projects.map((p) => sleepSchedulerId(p.id)));
   for (const p of projects) await syncSleepSchedule({ ...p, enabled: true }, queue);
   let removed = 0;

@@ -29,19 +29,26 @@ describe("upper bounds a real run never reaches", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err).toMatchObject({ field, message: expect.stringMatching(new RegExp(`^${field.replace(".", "\\.")}: at most ${bound} `)) });
+    expect(err).toMatchObject({
+      field,
+      message: expect.stringMatching(new RegExp(`^${field.replace(".", "\\.")}: at most ${bound} `)),
+    });
   });
 
   it("bounds benchmark options too", () => {
     expect(() => load(["env.max_steps=1e6"], "configs/alfworld/sample.yaml")).toThrow(/env\.max_steps: at most 1000/);
-    expect(() => load(["env.max_tool_turns=5000"], "configs/officeqa/sample.yaml")).toThrow(/env\.max_tool_turns: at most 1000/);
+    expect(() => load(["env.max_tool_turns=5000"], "configs/officeqa/sample.yaml")).toThrow(
+      /env\.max_tool_turns: at most 1000/,
+    );
   });
 
   it("bounds the total steps, epochs × steps per epoch, before anything is queued", () => {
     const { config } = load(["train.num_epochs=1000", "train.batch_size=1"]);
     const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i) }));
     const splits = { train: items(101), val: items(1), test: items(1) };
-    expect(() => planRun(config, splits)).toThrow(`train.num_epochs: 1000 epochs × 101 steps per epoch is 101000 steps; at most ${LIMITS.totalSteps}`);
+    expect(() => planRun(config, splits)).toThrow(
+      `train.num_epochs: 1000 epochs × 101 steps per epoch is 101000 steps; at most ${LIMITS.totalSteps}`,
+    );
     expect(planRun(config, { ...splits, train: items(100) }).totalSteps).toBe(LIMITS.totalSteps);
   });
 });

@@ -39,13 +39,21 @@ export interface ValidatedRun {
 export type SystemPackages = "install" | "check";
 
 /** Everything a new run needs, validated; throws AppError/ConfigError naming the field. */
-export async function validateRunRequest(raw: unknown, rootDir: string, packages: SystemPackages = "check"): Promise<ValidatedRun> {
+export async function validateRunRequest(
+  raw: unknown,
+  rootDir: string,
+  packages: SystemPackages = "check",
+): Promise<ValidatedRun> {
   try {
     return await validate(raw, rootDir, packages);
   } catch (err) {
     if (err instanceof EngineError) throw new AppError("INVALID_REQUEST", err.message, { field: err.field });
     // The loader speaks CLI; in the dashboard the overrides are the form's fields.
-    if (err instanceof AppError) throw new AppError(err.code, err.message.replace(/ — set in --cfg-options/g, " (set in the form)"), { field: err.field, userMessage: err.userMessage?.replace(/ — set in --cfg-options/g, " (set in the form)") });
+    if (err instanceof AppError)
+      throw new AppError(err.code, err.message.replace(/ — set in --cfg-options/g, " (set in the form)"), {
+        field: err.field,
+        userMessage: err.userMessage?.replace(/ — set in --cfg-options/g, " (set in the form)"),
+      });
     throw err;
   }
 }
@@ -53,9 +61,19 @@ export async function validateRunRequest(raw: unknown, rootDir: string, packages
 async function validate(raw: unknown, rootDir: string, packages: SystemPackages): Promise<ValidatedRun> {
   const input = CreateRunSchema.parse(raw);
   const loaded = loadPreset(rootDir, input.preset, toOverrideArgs(input.overrides));
-  await ensureRunPackages(loaded.config, { install: packages === "install", env: process.env, say: (line) => console.log(`[skillopt] ${line}`) });
+  await ensureRunPackages(loaded.config, {
+    install: packages === "install",
+    env: process.env,
+    say: (line) => console.log(`[skillopt] ${line}`),
+  });
   // A request's run reads only inside the allowed roots; without a pasted skill, env.skill_init is read so.
-  const prepared = prepareRun({ config: loaded.config, rootDir, skillText: input.skill, env: process.env, trust: "request" });
+  const prepared = prepareRun({
+    config: loaded.config,
+    rootDir,
+    skillText: input.skill,
+    env: process.env,
+    trust: "request",
+  });
   planRun(loaded.config, prepared.splits); // sizes must be consistent before anything is written
   const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
   return {
@@ -77,22 +95,37 @@ export interface CreatedRun {
 /** Key order must not make two identical requests look different. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
-const requestHashOf = (raw: unknown) => createHash("sha256").update(JSON.stringify(canonical(raw))).digest("hex");
+const requestHashOf = (raw: unknown) =>
+  createHash("sha256")
+    .update(JSON.stringify(canonical(raw)))
+    .digest("hex");
 
 /** The run an earlier request with this key created; a different body under the same key is refused. */
 async function priorRun(requestKey: string, requestHash: string): Promise<CreatedRun | null> {
   const prior = await findRunByRequestKey(requestKey);
   if (!prior) return null;
   if (prior.requestHash !== requestHash) {
-    throw new AppError("INVALID_REQUEST", "Idempotency-Key reused with a different request", { field: "Idempotency-Key", userMessage: "This Idempotency-Key was already used for a different run request." });
+    throw new AppError("INVALID_REQUEST", "Idempotency-Key reused with a different request", {
+      field: "Idempotency-Key",
+      userMessage: "This Idempotency-Key was already used for a different run request.",
+    });
   }
   return { id: prior.id, queued: true, replayed: true };
 }
 
-export async function createRunFromRequest(raw: CreateRunInput, rootDir: string, opts: { requestKey?: string } = {}): Promise<CreatedRun> {
+export async function createRunFromRequest(
+  raw: CreateRunInput,
+  rootDir: string,
+  opts: { requestKey?: string } = {},
+): Promise<CreatedRun> {
   const requestHash = opts.requestKey ? requestHashOf(raw) : undefined;
   if (opts.requestKey) {
     const prior = await priorRun(opts.requestKey, requestHash!);
@@ -122,11 +155,20 @@ export async function createRunFromRequest(raw: CreateRunInput, rootDir: string,
     });
   } catch (err) {
     // Two requests with one key raced: the other one's row stands.
-    const prior = opts.requestKey && (err as { code?: string })?.code === "P2002" ? await priorRun(opts.requestKey, requestHash!) : null;
+    const prior =
+      opts.requestKey && (err as { code?: string })?.code === "P2002"
+        ? await priorRun(opts.requestKey, requestHash!)
+        : null;
     if (prior) return prior;
     throw err;
   }
   // Time-boxed: with Redis down the answer still comes at once and the reconcile loop queues the job later.
-  const queued = await tryEnqueueRun(id, { gen: 0, onError: (e) => console.warn(`[api] run ${id} stored as queued; not on the queue yet: ${e instanceof Error ? e.message : String(e)}`) });
+  const queued = await tryEnqueueRun(id, {
+    gen: 0,
+    onError: (e) =>
+      console.warn(
+        `[api] run ${id} stored as queued; not on the queue yet: ${e instanceof Error ? e.message : String(e)}`,
+      ),
+  });
   return { id, queued, replayed: false };
 }

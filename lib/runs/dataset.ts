@@ -9,7 +9,12 @@ import type { Splits } from "../engine/types";
 import { fingerprintSplits, loadBenchmarkSplits, type PathGuard } from "../envs";
 import { pathGuardFor } from "./trust";
 
-export function datasetFingerprint(config: RunConfig, splits: Splits, rootDir: string, paths?: PathGuard): DatasetFingerprint {
+export function datasetFingerprint(
+  config: RunConfig,
+  splits: Splits,
+  rootDir: string,
+  paths?: PathGuard,
+): DatasetFingerprint {
   return fingerprintSplits(config, splits, rootDir, paths);
 }
 

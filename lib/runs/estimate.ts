@@ -14,7 +14,13 @@ import { getBenchmark } from "../envs";
 const tok = (chars: number) => Math.ceil(chars / 4);
 
 /** Phases that are target calls (everything else is the optimizer). */
-const ROLLOUT_PHASES = new Set(["baseline selection", "train rollouts", "selection evaluations", "epoch comparisons", "final tests"]);
+const ROLLOUT_PHASES = new Set([
+  "baseline selection",
+  "train rollouts",
+  "selection evaluations",
+  "epoch comparisons",
+  "final tests",
+]);
 
 function avgItemChars(items: Item[]): number {
   if (items.length === 0) return 0;
@@ -38,19 +44,34 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   const trajTok = c.gradient.reflect_mode === "shallow" ? 80 : itemTok + 400;
   // Multi-turn benchmarks (tool loops, agents, code retries) make up to `perRollout` target calls per item.
   const perRollout = Math.max(1, getBenchmark(c.env.name).targetCallsPerRollout?.(c) ?? 1);
-  const rollout = (n: number): [number, number, number] => [n * perRollout, n * perRollout * (skillTok + itemTok + 250), n * perRollout * 250];
+  const rollout = (n: number): [number, number, number] => [
+    n * perRollout,
+    n * perRollout * (skillTok + itemTok + 250),
+    n * perRollout * 250,
+  ];
   const rows: Array<[string, [number, number, number]]> = [
     ["baseline selection", rollout(sel)],
     ["train rollouts", rollout(steps * perBatch)],
-    ["analysts", [steps * analysts, steps * analysts * (skillTok + c.gradient.minibatch_size * trajTok + 600), steps * analysts * 900]],
+    [
+      "analysts",
+      [
+        steps * analysts,
+        steps * analysts * (skillTok + c.gradient.minibatch_size * trajTok + 600),
+        steps * analysts * 900,
+      ],
+    ],
     ["merges", [steps * merges, steps * merges * (skillTok + 2500), steps * merges * 900]],
     ["ranking / learning rate", [steps, steps * (skillTok + 1200), steps * 150]],
     ["selection evaluations", rollout(steps * sel)],
-    ["slow update + meta skill", [later * 2, later * 2 * (2 * skillTok + c.optimizer.slow_update_samples * (itemTok + 300)), later * 2 * 700]],
+    [
+      "slow update + meta skill",
+      [later * 2, later * 2 * (2 * skillTok + c.optimizer.slow_update_samples * (itemTok + 300)), later * 2 * 700],
+    ],
     ["epoch comparisons", rollout(later * 2 * c.optimizer.slow_update_samples)],
     ["final tests", rollout(c.evaluation.eval_test ? 3 * test + sel : 0)],
   ];
-  if (c.optimizer.skill_update_mode === "rewrite_from_suggestions") rows.push(["rewrites", [steps, steps * (skillTok + 1500), steps * (skillTok + 300)]]);
+  if (c.optimizer.skill_update_mode === "rewrite_from_suggestions")
+    rows.push(["rewrites", [steps, steps * (skillTok + 1500), steps * (skillTok + 300)]]);
   // The custom benchmark's LLM judge grades every rollout with one optimizer call.
   if (c.env.name === "custom" && (c.env as Record<string, unknown>).metric === "judge") {
     const graded = rows.filter(([phase]) => ROLLOUT_PHASES.has(phase)).reduce((n, [, v]) => n + v[0] / perRollout, 0);
@@ -66,7 +87,10 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   let cost: number | null = 0;
   for (const p of phases) {
     const price = ROLLOUT_PHASES.has(p.phase) ? tgtPrice : optPrice;
-    cost = price && cost !== null ? cost + (p.promptTokens * price.inputPerMTok + p.completionTokens * price.outputPerMTok) / 1e6 : null;
+    cost =
+      price && cost !== null
+        ? cost + (p.promptTokens * price.inputPerMTok + p.completionTokens * price.outputPerMTok) / 1e6
+        : null;
   }
   return {
     phases,
@@ -77,7 +101,9 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     notes: [
       `${plan.totalSteps} steps (${c.train.num_epochs} epochs × ${plan.stepsPerEpoch}), ${perBatch} items per step, ${sel} selection items`,
       "upper bound: cached selection scores and skipped steps make the real numbers lower",
-      ...(perRollout > 1 ? [`up to ${perRollout} target calls per item (${c.env.name} is multi-turn); most items need fewer`] : []),
+      ...(perRollout > 1
+        ? [`up to ${perRollout} target calls per item (${c.env.name} is multi-turn); most items need fewer`]
+        : []),
       ...(cost === null ? ["cost unknown: no price is known for a model in use"] : []),
     ],
   };

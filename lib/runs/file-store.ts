@@ -48,7 +48,10 @@ export class FileCheckpointStore implements CheckpointStore {
   /** Runs `fn` after every earlier append to the same key has finished. */
   private serial(key: string, fn: () => Promise<void>): Promise<void> {
     const next = (this.chains.get(key) ?? Promise.resolve()).then(fn);
-    this.chains.set(key, next.catch(() => {}));
+    this.chains.set(
+      key,
+      next.catch(() => {}),
+    );
     return next;
   }
 
@@ -103,6 +106,9 @@ export class FileCheckpointStore implements CheckpointStore {
 
 /** An item id as one safe path segment. */
 export function safeSegment(id: string): string {
-  const s = id.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^[_.]+|_+$/g, "").slice(0, 120);
+  const s = id
+    .replace(/[^A-Za-z0-9_.-]+/g, "_")
+    .replace(/^[_.]+|_+$/g, "")
+    .slice(0, 120);
   return s || "item";
 }

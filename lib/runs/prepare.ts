@@ -15,8 +15,16 @@ import type { EnvVars } from "../backends/settings";
 import type { Environment, ModelClient } from "../engine/ports";
 import type { Splits } from "../engine/types";
 import {
-  benchmarkSplitOptions, createEnvironment, getBenchmark, initialSkillPath, loadSplits, loadSimKnowledge, shortSha256, writeRatioSplit,
-  type PathGuard, type RatioSource,
+  benchmarkSplitOptions,
+  createEnvironment,
+  getBenchmark,
+  initialSkillPath,
+  loadSplits,
+  loadSimKnowledge,
+  shortSha256,
+  writeRatioSplit,
+  type PathGuard,
+  type RatioSource,
 } from "../envs";
 import { AppError } from "../errors";
 import { DASHBOARD_SPLITS_DIR, pathGuardFor } from "./trust";
@@ -67,7 +75,11 @@ export function readSkillFile(path: string, field = "env.skill_init"): string {
     text = readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new AppError("INVALID_REQUEST", `${field}: cannot read skill file ${path}${code === "ENOENT" ? " (not found)" : ` (${code})`}`, { field });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${field}: cannot read skill file ${path}${code === "ENOENT" ? " (not found)" : ` (${code})`}`,
+      { field },
+    );
   }
   checkSkillSize(text, field);
   return text;
@@ -76,7 +88,11 @@ export function readSkillFile(path: string, field = "env.skill_init"): string {
 export function checkSkillSize(text: string, field: string): void {
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SKILL_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `${field}: the skill is ${Math.round(bytes / 1024)} KB; the limit is 200 KB`, { field });
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `${field}: the skill is ${Math.round(bytes / 1024)} KB; the limit is 200 KB`,
+      { field },
+    );
   }
 }
 
@@ -130,7 +146,10 @@ export function prepareRun(opts: PrepareRunOptions): PreparedRun {
       // A dashboard run never chooses where it writes: always under .skillopt/splits/.
       // Fresh options: a benchmark's row normaliser may remember the rows it has seen (custom's duplicate check).
       const again = benchmarkSplitOptions(config, rootDir, paths);
-      return writeRatioSplit(again, opts.trust === "request" ? (meta) => dashboardSplitDir(rootDir, config, meta) : undefined);
+      return writeRatioSplit(
+        again,
+        opts.trust === "request" ? (meta) => dashboardSplitDir(rootDir, config, meta) : undefined,
+      );
     },
   };
 }

@@ -36,7 +36,10 @@ export function presetPath(rootDir: string, preset: string): string {
   const unknown = () => new AppError("INVALID_REQUEST", `preset: unknown preset '${preset}'`, { field: "preset" });
   if (isAbsolute(preset) || preset.split(/[\\/]/).includes("..")) throw unknown();
   // Real path, so a symlink inside configs/ cannot make a file elsewhere a preset.
-  const checked = confinedPathGuard({ rootDir, roots: [CONFIGS_DIR], rootsLabel: "configs/" }).check("preset", join(CONFIGS_DIR, preset));
+  const checked = confinedPathGuard({ rootDir, roots: [CONFIGS_DIR], rootsLabel: "configs/" }).check(
+    "preset",
+    join(CONFIGS_DIR, preset),
+  );
   if (!checked.ok || !isFile(checked.path)) throw unknown();
   return checked.path;
 }
@@ -45,7 +48,11 @@ export function presetPath(rootDir: string, preset: string): string {
  * Loads a preset with the form's overrides (same rules as --cfg-options). The overrides come from a
  * request: keys that name programs, endpoints, output folders or environment variables are refused.
  */
-export function loadPreset(rootDir: string, preset: string, overrides: string[] = []): LoadedConfig & { yaml: string; path: string } {
+export function loadPreset(
+  rootDir: string,
+  preset: string,
+  overrides: string[] = [],
+): LoadedConfig & { yaml: string; path: string } {
   const path = presetPath(rootDir, preset);
   const yaml = readFileSync(path, "utf8");
   return { ...loadRunConfig(path, overrides, { trust: "request" }), yaml, path };
@@ -54,7 +61,10 @@ export function loadPreset(rootDir: string, preset: string, overrides: string[] 
 /** A preset's seed skill, read as a dashboard run would (only inside the allowed roots). */
 export function seedSkillOf(rootDir: string, config: LoadedConfig["config"]): string {
   const paths = pathGuardFor("request", rootDir, process.env);
-  return readFileSync(paths.input("env.skill_init", config.env.skill_init || initialSkillPath(config.env.name)), "utf8");
+  return readFileSync(
+    paths.input("env.skill_init", config.env.skill_init || initialSkillPath(config.env.name)),
+    "utf8",
+  );
 }
 
 export function listPresets(rootDir: string): PresetInfo[] {
@@ -83,7 +93,17 @@ export function listPresets(rootDir: string): PresetInfo[] {
         };
       } catch (err) {
         const none = { backend: "", model: "" };
-        return { path: rel, env: "", title: rel, yaml, config: undefined as never, initialSkill: "", simulated: false, roles: { optimizer: none, target: none }, error: err instanceof Error ? err.message : String(err) };
+        return {
+          path: rel,
+          env: "",
+          title: rel,
+          yaml,
+          config: undefined as never,
+          initialSkill: "",
+          simulated: false,
+          roles: { optimizer: none, target: none },
+          error: err instanceof Error ? err.message : String(err),
+        };
       }
     });
 }

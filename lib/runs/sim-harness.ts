@@ -26,8 +26,13 @@ export async function simRunPreset(configPath: string, overrides: string[] = [])
   const events: EngineEvent[] = [];
   let t = 0;
   const summary = await runTraining({
-    config, splits: run.splits, initialSkill: run.initialSkill, env: run.env,
-    optimizer: run.optimizer, target: run.target, store,
+    config,
+    splits: run.splits,
+    initialSkill: run.initialSkill,
+    env: run.env,
+    optimizer: run.optimizer,
+    target: run.target,
+    store,
     events: { emit: (e) => void events.push(e) },
     clock: { now: () => (t += 1) },
   });

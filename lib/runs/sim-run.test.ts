@@ -50,7 +50,9 @@ describe("sample presets on the simulated model", () => {
 
   it("reaches every optimizer call type of patch mode: analysts, merges (level and final), ranking, slow update, meta", async () => {
     const r = await simRun("configs/searchqa/sample.yaml");
-    expect(stages(r.summary)).toEqual(expect.arrayContaining(["analyst", "merge", "ranking", "slow_update", "meta_skill", "rollout"]));
+    expect(stages(r.summary)).toEqual(
+      expect.arrayContaining(["analyst", "merge", "ranking", "slow_update", "meta_skill", "rollout"]),
+    );
     const finals = [...r.store.json.keys()].filter((k) => k.endsWith("calls/merge_final.json"));
     const levels = [...r.store.json.keys()].filter((k) => /calls\/merge_(failure|success)_L\d+_C\d+\.json$/.test(k));
     expect(finals.length).toBeGreaterThan(0);
@@ -70,7 +72,10 @@ describe("sample presets on the simulated model", () => {
   });
 
   it("the autonomous schedule asks the optimizer for the learning rate", async () => {
-    const r = await simRun("configs/searchqa/sample.yaml", ["optimizer.lr_control_mode=autonomous", "optimizer.lr_scheduler=autonomous"]);
+    const r = await simRun("configs/searchqa/sample.yaml", [
+      "optimizer.lr_control_mode=autonomous",
+      "optimizer.lr_scheduler=autonomous",
+    ]);
     expect(stages(r.summary)).toContain("lr_autonomous");
     expect(r.store.lines.get("lr_history.jsonl")?.length).toBeGreaterThan(0);
     expect(r.summary.best_selection_hard as number).toBeGreaterThan(r.summary.baseline_selection_hard as number);
@@ -86,12 +91,16 @@ describe("sample presets on the simulated model", () => {
     const finalSkill = r.history.at(-1)!;
     expect(finalSkill.n_appendix_notes_total ?? 0).toBeDefined();
     const skills = [...r.store.text.entries()].filter(([k]) => k.startsWith("skills/")).map(([, v]) => v);
-    expect(skills.some((s) => s.includes("<!-- APPENDIX_START -->") && /- Follow the existing rule/.test(s))).toBe(true);
+    expect(skills.some((s) => s.includes("<!-- APPENDIX_START -->") && /- Follow the existing rule/.test(s))).toBe(
+      true,
+    );
   });
 
   it("gated slow update competes on the selection split", async () => {
     const r = await simRun("configs/searchqa/sample.yaml", ["optimizer.slow_update_gate_with_selection=true"]);
-    const slow = r.events.filter((e): e is Extract<EngineEvent, { type: "slowUpdateApplied" }> => e.type === "slowUpdateApplied" && e.epoch > 1);
+    const slow = r.events.filter(
+      (e): e is Extract<EngineEvent, { type: "slowUpdateApplied" }> => e.type === "slowUpdateApplied" && e.epoch > 1,
+    );
     expect(slow.some((e) => e.selectionHard !== null)).toBe(true);
   });
 

@@ -26,7 +26,10 @@ function setup(o: FakeAptOptions & { uid?: number; env?: Record<string, string> 
 }
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -41,16 +44,24 @@ describe("ensureRunPackages", () => {
   it("SpreadsheetBench as root: installs python3-openpyxl and bubblewrap, printing the command, then continues", async () => {
     const { m, lines, opts } = setup();
     await ensureRunPackages(sheets, opts(true));
-    expect(m.calls()).toEqual(["apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap [DEBIAN_FRONTEND=noninteractive]"]);
-    expect(lines[0]).toBe("SpreadsheetBench needs python3-openpyxl, bubblewrap; installing them now (SKILLOPT_NO_AUTO_INSTALL=1 turns this off)");
-    expect(lines).toContain("running: DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap");
+    expect(m.calls()).toEqual([
+      "apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap [DEBIAN_FRONTEND=noninteractive]",
+    ]);
+    expect(lines[0]).toBe(
+      "SpreadsheetBench needs python3-openpyxl, bubblewrap; installing them now (SKILLOPT_NO_AUTO_INSTALL=1 turns this off)",
+    );
+    expect(lines).toContain(
+      "running: DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap",
+    );
   });
 
   it("a run that opted out of the sandbox (env.allow_unsandboxed) does not need bubblewrap", async () => {
     const { m, opts } = setup();
     const optedOut = { ...sheets, env: { ...sheets.env, allow_unsandboxed: true } } as typeof sheets;
     await ensureRunPackages(optedOut, opts(true));
-    expect(m.calls()).toEqual(["apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl [DEBIAN_FRONTEND=noninteractive]"]);
+    expect(m.calls()).toEqual([
+      "apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl [DEBIAN_FRONTEND=noninteractive]",
+    ]);
   });
 
   it("cannot install (not root, sudo wants a password): a run error naming the packages, the reason and the command", async () => {
@@ -68,7 +79,9 @@ describe("ensureRunPackages", () => {
   it("check only (the estimate): never installs; says they will be installed when the run is created", async () => {
     const { m, opts } = setup();
     const err = await errorOf(ensureRunPackages(sheets, opts(false)));
-    expect(err.message).toBe("SpreadsheetBench needs these system packages: python3-openpyxl, bubblewrap; they are not installed yet and will be installed when the run is created");
+    expect(err.message).toBe(
+      "SpreadsheetBench needs these system packages: python3-openpyxl, bubblewrap; they are not installed yet and will be installed when the run is created",
+    );
     expect(m.calls()).toEqual([]);
   });
 
@@ -76,7 +89,9 @@ describe("ensureRunPackages", () => {
     const { m, opts } = setup({ env: { SKILLOPT_NO_AUTO_INSTALL: "1" } });
     m.install("python3-openpyxl");
     const err = await errorOf(ensureRunPackages(sheets, opts(false)));
-    expect(err.message).toBe("SpreadsheetBench needs these system packages: bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set. Install them with: apt-get install -y bubblewrap (or set env.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust)");
+    expect(err.message).toBe(
+      "SpreadsheetBench needs these system packages: bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set. Install them with: apt-get install -y bubblewrap (or set env.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust)",
+    );
   });
 
   it("everything present: resolves without calling apt-get, in both modes", async () => {

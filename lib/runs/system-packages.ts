@@ -6,7 +6,15 @@
 import type { RunConfig } from "../contracts/run-config";
 import { canonicalBenchmark, findBenchmark } from "../envs/catalog";
 import { AppError } from "../errors";
-import { createProbe, ensurePackages, gatherFacts, missingRequirements, planInstall, requirementsFor, type Vars } from "../system/index.mjs";
+import {
+  createProbe,
+  ensurePackages,
+  gatherFacts,
+  missingRequirements,
+  planInstall,
+  requirementsFor,
+  type Vars,
+} from "../system/index.mjs";
 
 export interface RunPackagesOptions {
   /**
@@ -35,13 +43,18 @@ export async function ensureRunPackages(config: RunConfig, opts: RunPackagesOpti
     const missing = missingRequirements(requirements, createProbe(machine)).map((r) => r.package);
     if (missing.length === 0) return;
     const plan = planInstall(missing, gatherFacts(createProbe(machine), machine.uid));
-    const message = plan.kind === "manual"
-      ? `${purpose} needs these system packages: ${missing.join(", ")} — ${plan.reason}. Install them with: ${plan.command}`
-      : `${purpose} needs these system packages: ${missing.join(", ")}; they are not installed yet and will be installed when the run is created`;
+    const message =
+      plan.kind === "manual"
+        ? `${purpose} needs these system packages: ${missing.join(", ")} — ${plan.reason}. Install them with: ${plan.command}`
+        : `${purpose} needs these system packages: ${missing.join(", ")}; they are not installed yet and will be installed when the run is created`;
     throw unavailable(message, plan.kind === "manual" ? missing : []);
   }
   const result = await ensurePackages(requirements, { ...machine, purpose, say: opts.say });
-  if (!result.ok) throw unavailable(result.message, requirements.map((r) => r.package));
+  if (!result.ok)
+    throw unavailable(
+      result.message,
+      requirements.map((r) => r.package),
+    );
 }
 
 /** The refusal; without bubblewrap it also names the sandbox opt-out, the other way forward. */

@@ -21,14 +21,22 @@ export const BUILT_IN_READ_ROOTS = ["configs", "data", UPLOADS_DIR] as const;
 /** Where dashboard runs write their ratio splits, relative to the project root (inside .skillopt/). */
 export const DASHBOARD_SPLITS_DIR = ".skillopt/splits";
 
-const ROOTS_LABEL = "configs/, data/, .skillopt/uploads/, the benchmarks' built-in samples and the folders in SKILLOPT_DATA_ROOTS";
+const ROOTS_LABEL =
+  "configs/, data/, .skillopt/uploads/, the benchmarks' built-in samples and the folders in SKILLOPT_DATA_ROOTS";
 
 function operatorRoots(vars: Vars): string[] {
   const parsed = DataRootsSchema.safeParse(vars.SKILLOPT_DATA_ROOTS);
   if (!parsed.success) {
-    throw new AppError("INTERNAL", `environment variable SKILLOPT_DATA_ROOTS: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    throw new AppError(
+      "INTERNAL",
+      `environment variable SKILLOPT_DATA_ROOTS: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+    );
   }
-  const list = (v: string | undefined) => (v ?? "").split(new RegExp(`[,${delimiter}]`)).map((s) => s.trim()).filter((s) => s !== "");
+  const list = (v: string | undefined) =>
+    (v ?? "")
+      .split(new RegExp(`[,${delimiter}]`))
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   return [...parsed.data, ...list(vars.ALFWORLD_DATA), ...list(vars.OFFICEQA_DOCS_DIR)];
 }
 

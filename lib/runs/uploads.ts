@@ -38,17 +38,24 @@ export async function uploadDataset(req: Request, rootDir: string): Promise<Uplo
   const body = await readCapped(req, MAX_UPLOAD_BYTES + ENVELOPE_BYTES);
   if (!body.ok) {
     const limit = limitText(MAX_UPLOAD_BYTES);
-    throw tooLarge(body.size === null ? `file: the upload is over the ${limit} limit` : `file: the upload is ${sizeText(body.size, MAX_UPLOAD_BYTES)}; the limit is ${limit}`);
+    throw tooLarge(
+      body.size === null
+        ? `file: the upload is over the ${limit} limit`
+        : `file: the upload is ${sizeText(body.size, MAX_UPLOAD_BYTES)}; the limit is ${limit}`,
+    );
   }
   let form: FormData;
   try {
-    form = await new Response(body.bytes, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+    form = await new Response(body.bytes, {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
   } catch {
     throw bad("file: expected a multipart/form-data body with a 'file' field");
   }
   const file = form.get("file");
   if (!(file instanceof Blob)) throw bad("file: no file in the 'file' field");
-  const fileName = typeof (file as File).name === "string" && (file as File).name !== "" ? (file as File).name : "upload";
+  const fileName =
+    typeof (file as File).name === "string" && (file as File).name !== "" ? (file as File).name : "upload";
   return storeDataset({ bytes: new Uint8Array(await file.arrayBuffer()), fileName, rootDir });
 }
 
@@ -58,7 +65,9 @@ export function storeDataset(opts: { bytes: Uint8Array; fileName: string; rootDi
   const format = UPLOAD_FILE_TYPES.find((t) => fileName.toLowerCase().endsWith(`.${t}`));
   if (!format) throw bad(`file: '${fileName}' is not a .jsonl or .csv file`);
   if (bytes.byteLength > MAX_UPLOAD_BYTES) {
-    throw tooLarge(`file: '${fileName}' is ${sizeText(bytes.byteLength, MAX_UPLOAD_BYTES)}; the limit is ${limitText(MAX_UPLOAD_BYTES)}`);
+    throw tooLarge(
+      `file: '${fileName}' is ${sizeText(bytes.byteLength, MAX_UPLOAD_BYTES)}; the limit is ${limitText(MAX_UPLOAD_BYTES)}`,
+    );
   }
   let text: string;
   try {
@@ -76,7 +85,13 @@ export function storeDataset(opts: { bytes: Uint8Array; fileName: string; rootDi
   }
   const columns = columnsOf(rows);
   return {
-    path: rel, sha256, fileName, format, bytes: bytes.byteLength, rows: rows.length, columns,
+    path: rel,
+    sha256,
+    fileName,
+    format,
+    bytes: bytes.byteLength,
+    rows: rows.length,
+    columns,
     preview: rows.slice(0, PREVIEW_ROWS).map(previewRow),
     suggested: suggestMapping(columns),
   };
@@ -105,7 +120,10 @@ function checkDepth(rows: unknown[], text: string, fileName: string): void {
   });
   for (let i = 0; i < rows.length; i++) {
     const deep = findTooDeep(rows[i], MAX_JSON_DEPTH);
-    if (deep) throw bad(`file: ${fileName}: line ${lines[i]} nests deeper than ${MAX_JSON_DEPTH} levels (under '${deep.join(".")}')`);
+    if (deep)
+      throw bad(
+        `file: ${fileName}: line ${lines[i]} nests deeper than ${MAX_JSON_DEPTH} levels (under '${deep.join(".")}')`,
+      );
   }
 }
 
@@ -127,7 +145,8 @@ function previewRow(row: Record<string, unknown>): Record<string, string> {
 /** The likely column for each role, by common names (case-insensitive); "" when none fits. */
 export function suggestMapping(columns: readonly string[]): UploadInfo["suggested"] {
   const pick = (names: readonly string[], taken: string[]) =>
-    names.map((n) => columns.find((c) => c.toLowerCase() === n && !taken.includes(c))).find((c) => c !== undefined) ?? "";
+    names.map((n) => columns.find((c) => c.toLowerCase() === n && !taken.includes(c))).find((c) => c !== undefined) ??
+    "";
   const taken: string[] = [];
   const out = {} as UploadInfo["suggested"];
   for (const key of ["question_field", "answer_field", "id_field", "context_field"] as const) {

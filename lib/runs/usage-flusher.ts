@@ -17,7 +17,8 @@ const sub = (a: number | null, b: number | null) => (a === null || b === null ? 
 function minus(now: UsageCounters, before: UsageCounters | undefined): UsageCounters {
   if (!before) return now;
   const errors: Record<string, number> = {};
-  for (const [k, n] of Object.entries(now.errors)) if (n - (before.errors[k] ?? 0) > 0) errors[k] = n - (before.errors[k] ?? 0);
+  for (const [k, n] of Object.entries(now.errors))
+    if (n - (before.errors[k] ?? 0) > 0) errors[k] = n - (before.errors[k] ?? 0);
   return {
     calls: now.calls - before.calls,
     promptTokens: now.promptTokens - before.promptTokens,
@@ -31,7 +32,8 @@ function minus(now: UsageCounters, before: UsageCounters | undefined): UsageCoun
   };
 }
 
-const empty = (c: UsageCounters) => c.calls === 0 && c.retries === 0 && c.cacheHits === 0 && Object.keys(c.errors).length === 0;
+const empty = (c: UsageCounters) =>
+  c.calls === 0 && c.retries === 0 && c.cacheHits === 0 && Object.keys(c.errors).length === 0;
 
 export class UsageFlusher {
   private last = new Map<string, UsageCounters>();

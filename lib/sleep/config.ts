@@ -77,14 +77,21 @@ export const SleepConfigSchema = z
     /** Old name of multi_skill_fanout, used when that is not set. */
     multi_skill_report: z.boolean().default(false),
     auto_adopt: z.boolean().default(false),
-    managed_skill_name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a single folder name").default("skillopt-sleep-learned"),
+    managed_skill_name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a single folder name")
+      .default("skillopt-sleep-learned"),
     seed: z.number().int().default(42),
     /** Explicit state folder (default: see `stateDirOf`). */
     state_dir: z.string().default(""),
   })
   .superRefine((c, ctx) => {
     if (c.val_fraction + c.test_fraction >= 1) {
-      ctx.addIssue({ code: "custom", path: ["val_fraction"], message: `val_fraction + test_fraction must be < 1 (got ${c.val_fraction} + ${c.test_fraction})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["val_fraction"],
+        message: `val_fraction + test_fraction must be < 1 (got ${c.val_fraction} + ${c.test_fraction})`,
+      });
     }
   });
 
@@ -128,7 +135,11 @@ function readConfigFile(path: string): Record<string, unknown> {
 }
 
 function unknownKey(key: string, source: string): AppError {
-  const hint = suggestKey("", key, KEYS.map((k) => ({ leaf: k, dotted: k })));
+  const hint = suggestKey(
+    "",
+    key,
+    KEYS.map((k) => ({ leaf: k, dotted: k })),
+  );
   const known = hint ? `did you mean '${hint}'?` : `known keys: ${KEYS.join(", ")}`;
   return new AppError("INVALID_REQUEST", `${source}: unknown key '${key}'; ${known}`, { field: key });
 }
@@ -144,18 +155,22 @@ export function loadSleepConfig(opts: LoadSleepConfigOptions): SleepConfig {
   const file = findConfigFile(opts.home);
   const fromFile = file ? readConfigFile(file) : {};
   const given = Object.fromEntries(Object.entries(opts.overrides ?? {}).filter(([, v]) => v !== undefined));
-  for (const [source, values] of [[file ?? "config", fromFile], ["options", given]] as const) {
+  for (const [source, values] of [
+    [file ?? "config", fromFile],
+    ["options", given],
+  ] as const) {
     const unknown = Object.keys(values).find((k) => !KEYS.includes(k));
     if (unknown !== undefined) throw unknownKey(unknown, source);
   }
   const merged: Record<string, unknown> = { ...fromFile, ...given };
-  if (merged.val_fraction === undefined && typeof merged.holdout_fraction === "number") merged.val_fraction = merged.holdout_fraction;
+  if (merged.val_fraction === undefined && typeof merged.holdout_fraction === "number")
+    merged.val_fraction = merged.holdout_fraction;
   const parsed = SleepConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? "");
     const field = issue.path.map(String).join(".");
-    const source = key in given ? "options" : file ?? "config";
+    const source = key in given ? "options" : (file ?? "config");
     throw new AppError("INVALID_REQUEST", `${source}: ${field}: ${issue.message}`, { field });
   }
   const c = parsed.data;
@@ -180,7 +195,8 @@ export function loadSleepConfig(opts: LoadSleepConfigOptions): SleepConfig {
  */
 export function stateDirOf(cfg: SleepConfig): string {
   if (cfg.state_dir) return cfg.state_dir;
-  if (resolve(cfg.claude_home) !== resolve(join(cfg.home, ".claude"))) return join(dirname(resolve(cfg.claude_home)), ".skillopt-sleep");
+  if (resolve(cfg.claude_home) !== resolve(join(cfg.home, ".claude")))
+    return join(dirname(resolve(cfg.claude_home)), ".skillopt-sleep");
   return join(cfg.home, ".skillopt-sleep");
 }
 

@@ -8,9 +8,27 @@ import { PromptRegistry } from "./prompts";
 import { makeTask, type EditRecord, type TaskRecord } from "./types";
 
 const prompts = new PromptRegistry(null);
-const opts = (o: Partial<ConsolidateOptions> = {}): ConsolidateOptions => ({ editBudget: 4, gateMetric: "mixed", gateMixedWeight: 0.5, gateNoRegression: false, gateOff: false, rolloutsK: 1, evolveSkill: true, evolveMemory: false, night: 1, ...o });
+const opts = (o: Partial<ConsolidateOptions> = {}): ConsolidateOptions => ({
+  editBudget: 4,
+  gateMetric: "mixed",
+  gateMixedWeight: 0.5,
+  gateNoRegression: false,
+  gateOff: false,
+  rolloutsK: 1,
+  evolveSkill: true,
+  evolveMemory: false,
+  night: 1,
+  ...o,
+});
 const task = (id: string, split: "train" | "val" | "test", rules: string[], reference = `answer ${id}`): TaskRecord =>
-  makeTask({ id, intent: `question ${id}`, split, referenceKind: "exact", reference, tags: rules.map((r) => `rule:${r}`) });
+  makeTask({
+    id,
+    intent: `question ${id}`,
+    split,
+    referenceKind: "exact",
+    reference,
+    tags: rules.map((r) => `rule:${r}`),
+  });
 
 /** The mock, with reflect replaced by a fixed script of edits per target. */
 class ScriptedReflect extends MockBackend {
@@ -23,8 +41,15 @@ class ScriptedReflect extends MockBackend {
     return this.script[input.target] ?? [];
   }
 }
-const add = (content: string, target: "skill" | "memory" = "skill"): EditRecord => ({ target, op: "add", content, anchor: "", rationale: "test" });
-const run = (b: MockBackend, tasks: TaskRecord[], o: Partial<ConsolidateOptions> = {}, skill = "", memory = "") => consolidate({ backend: b, prompts, now: () => 0 }, tasks, skill, memory, opts(o));
+const add = (content: string, target: "skill" | "memory" = "skill"): EditRecord => ({
+  target,
+  op: "add",
+  content,
+  anchor: "",
+  rationale: "test",
+});
+const run = (b: MockBackend, tasks: TaskRecord[], o: Partial<ConsolidateOptions> = {}, skill = "", memory = "") =>
+  consolidate({ backend: b, prompts, now: () => 0 }, tasks, skill, memory, opts(o));
 
 describe("consolidate: the gate", () => {
   it("accepts edits that lift the val score strictly, as a new best", async () => {
@@ -33,8 +58,20 @@ describe("consolidate: the gate", () => {
     expect(r).toMatchObject({ accepted: true, gateAction: "accept_new_best", holdoutLeaked: false });
     expect(r.baselineScore).toBeLessThan(r.candidateScore);
     expect(learnedLines(r.newSkill)).toEqual([MOCK_RULES["units-si"]]);
-    expect(r.gateTrials.map((t) => [t.target, t.accepted])).toEqual([["skill", true], ["final", true]]);
-    expect(r.gateTrials[0]!.taskDeltas).toEqual([{ taskId: "v1", tags: ["rule:units-si"], baselineScore: expect.any(Number), candidateScore: 1, status: "improved", scoresAreFinite: true }]);
+    expect(r.gateTrials.map((t) => [t.target, t.accepted])).toEqual([
+      ["skill", true],
+      ["final", true],
+    ]);
+    expect(r.gateTrials[0]!.taskDeltas).toEqual([
+      {
+        taskId: "v1",
+        tags: ["rule:units-si"],
+        baselineScore: expect.any(Number),
+        candidateScore: 1,
+        status: "improved",
+        scoresAreFinite: true,
+      },
+    ]);
   });
 
   it("rejects a harmful edit that does not raise the val score; documents revert and the edit is listed as rejected", async () => {
@@ -62,10 +99,18 @@ describe("consolidate: the gate", () => {
         return super.attempt(t, skill, memory);
       }
     }
-    const tasks = [task("t1", "train", ["units-si"]), task("v1", "val", ["units-si"]), task("v3", "val", ["units-si"]), task("v4", "val", ["units-si"]), task("v2", "val", [])];
+    const tasks = [
+      task("t1", "train", ["units-si"]),
+      task("v1", "val", ["units-si"]),
+      task("v3", "val", ["units-si"]),
+      task("v4", "val", ["units-si"]),
+      task("v2", "val", []),
+    ];
     const plain = await run(new Regressing({ skill: [add(MOCK_RULES["units-si"]!)] }), tasks);
     expect(plain.accepted).toBe(true);
-    const strict = await run(new Regressing({ skill: [add(MOCK_RULES["units-si"]!)] }), tasks, { gateNoRegression: true });
+    const strict = await run(new Regressing({ skill: [add(MOCK_RULES["units-si"]!)] }), tasks, {
+      gateNoRegression: true,
+    });
     expect(strict).toMatchObject({ accepted: false, gateAction: "reject" });
     expect(strict.gateTrials[0]).toMatchObject({ accepted: false, blockedByRegression: true });
     expect(strict.gateTrials[0]!.taskDeltas.find((d) => d.taskId === "v2")!.status).toBe("regressed");
@@ -84,14 +129,22 @@ describe("consolidate: the gate", () => {
     const b = new MockBackend();
     const tasks = [task("t1", "train", ["units-si"]), task("v1", "val", ["json-only"])];
     const r = await run(b, tasks, { gateOff: true });
-    expect(r).toMatchObject({ accepted: true, gateAction: "greedy_applied", baselineScore: 0, candidateScore: 0, gateTrials: [] });
+    expect(r).toMatchObject({
+      accepted: true,
+      gateAction: "greedy_applied",
+      baselineScore: 0,
+      candidateScore: 0,
+      gateTrials: [],
+    });
     expect(learnedLines(r.newSkill)).toEqual([MOCK_RULES["units-si"]]);
     const noop = await run(new ScriptedReflect({}), tasks, { gateOff: true });
     expect(noop).toMatchObject({ accepted: false, gateAction: "greedy_noop" });
   });
 
   it("reports edits that changed nothing as unmatched, never gated", async () => {
-    const b = new ScriptedReflect({ skill: [{ target: "skill", op: "delete", content: "", anchor: "no such line", rationale: "" }, add("")] });
+    const b = new ScriptedReflect({
+      skill: [{ target: "skill", op: "delete", content: "", anchor: "no such line", rationale: "" }, add("")],
+    });
     const r = await run(b, [task("t1", "train", ["units-si"]), task("v1", "val", ["units-si"])]);
     expect(r.unmatchedEdits.map((e) => e.op)).toEqual(["delete", "add"]);
     expect(r.gateTrials.map((t) => t.target)).toEqual(["final"]);
@@ -99,11 +152,18 @@ describe("consolidate: the gate", () => {
   });
 
   it("tries memory edits after the skill, on a fresh train replay, gated the same way", async () => {
-    const b = new ScriptedReflect({ skill: [add(MOCK_RULES["wrap-answer"]!)], memory: [add(MOCK_RULES["arxiv-id"]!, "memory")] });
+    const b = new ScriptedReflect({
+      skill: [add(MOCK_RULES["wrap-answer"]!)],
+      memory: [add(MOCK_RULES["arxiv-id"]!, "memory")],
+    });
     const tasks = [task("t1", "train", ["wrap-answer", "arxiv-id"]), task("v1", "val", ["wrap-answer", "arxiv-id"])];
     const r = await run(b, tasks, { evolveMemory: true });
     expect(b.calls.map((c) => c.target)).toEqual(["skill", "memory"]);
-    expect(r.gateTrials.map((t) => [t.target, t.accepted])).toEqual([["skill", false], ["memory", false], ["final", false]]);
+    expect(r.gateTrials.map((t) => [t.target, t.accepted])).toEqual([
+      ["skill", false],
+      ["memory", false],
+      ["final", false],
+    ]);
     // Neither rule alone solves the task, so each trial ties the baseline and is rejected.
     expect(r.accepted).toBe(false);
   });
@@ -119,7 +179,9 @@ describe("recall and dream", () => {
       makeTask({ id: "n1", intent: "format the arxiv citation list" }),
     ];
     const out = recallSimilar(tonight, history, 5);
-    expect(out.map((t) => [t.id, t.split, t.derivedFrom, t.tags.at(-1)])).toEqual([["recall:h1", "train", "h1", "recall"]]);
+    expect(out.map((t) => [t.id, t.split, t.derivedFrom, t.tags.at(-1)])).toEqual([
+      ["recall:h1", "train", "h1", "recall"],
+    ]);
   });
 
   it("dream variants are train-only and rephrase the intent", () => {
@@ -133,7 +195,12 @@ describe("recall and dream", () => {
   it("dreamConsolidate only enlarges the train pool", async () => {
     const b = new ScriptedReflect({});
     const tasks = [task("t1", "train", ["units-si"]), task("v1", "val", ["units-si"])];
-    await dreamConsolidate({ backend: b, prompts, now: () => 0 }, tasks, "", "", { ...opts(), history: [], recallK: 0, dreamFactor: 1 });
+    await dreamConsolidate({ backend: b, prompts, now: () => 0 }, tasks, "", "", {
+      ...opts(),
+      history: [],
+      recallK: 0,
+      dreamFactor: 1,
+    });
     expect(b.calls[0]!.failures.map(([t]) => t.id)).toEqual(["t1", "t1_dream0"]);
   });
 });

@@ -12,7 +12,15 @@ import { contrastiveReflect, multiRollout } from "./contrastive";
 import { applyEdits } from "./learned";
 import type { PromptRegistry } from "./prompts";
 import { aggregateScores, replayBatch, type ReplayDeps, type Scored } from "./replay";
-import type { ConsolidationResult, EditRecord, GateActionName, GateTrial, HoldoutDetail, TaskDelta, TaskRecord } from "./types";
+import type {
+  ConsolidationResult,
+  EditRecord,
+  GateActionName,
+  GateTrial,
+  HoldoutDetail,
+  TaskDelta,
+  TaskRecord,
+} from "./types";
 
 export interface ConsolidateDeps extends ReplayDeps {
   prompts: PromptRegistry;
@@ -35,7 +43,11 @@ export interface ConsolidateOptions {
 }
 
 /** train drives reflection, val gates; an empty side borrows the other and the night is marked leaked. */
-export function splitForGate(tasks: readonly TaskRecord[]): { train: TaskRecord[]; val: TaskRecord[]; leaked: boolean } {
+export function splitForGate(tasks: readonly TaskRecord[]): {
+  train: TaskRecord[];
+  val: TaskRecord[];
+  leaked: boolean;
+} {
   let train = tasks.filter((t) => t.split === "train");
   let val = tasks.filter((t) => t.split === "val");
   let leaked = false;
@@ -69,7 +81,12 @@ function holdoutDetail(pairs: Scored): HoldoutDetail[] {
 }
 
 /** Per val task: improved / regressed / unchanged; a missing or non-finite score counts as regressed (fail closed). */
-export function taskDeltas(val: readonly TaskRecord[], base: Scored, cand: Scored, score: (h: number, s: number) => number): TaskDelta[] {
+export function taskDeltas(
+  val: readonly TaskRecord[],
+  base: Scored,
+  cand: Scored,
+  score: (h: number, s: number) => number,
+): TaskDelta[] {
   const b = new Map(base.map(([t, r]) => [t.id, score(r.hard, r.soft)]));
   const c = new Map(cand.map(([t, r]) => [t.id, score(r.hard, r.soft)]));
   return val.map((t) => {
@@ -78,7 +95,14 @@ export function taskDeltas(val: readonly TaskRecord[], base: Scored, cand: Score
     const scoresAreFinite = bs !== undefined && cs !== undefined && Number.isFinite(bs) && Number.isFinite(cs);
     let status: TaskDelta["status"] = "regressed";
     if (scoresAreFinite) status = cs! > bs! ? "improved" : cs! < bs! ? "regressed" : "unchanged";
-    return { taskId: t.id, tags: [...t.tags], baselineScore: bs === undefined ? null : finite(bs), candidateScore: cs === undefined ? null : finite(cs), status, scoresAreFinite };
+    return {
+      taskId: t.id,
+      tags: [...t.tags],
+      baselineScore: bs === undefined ? null : finite(bs),
+      candidateScore: cs === undefined ? null : finite(cs),
+      status,
+      scoresAreFinite,
+    };
   });
 }
 
@@ -98,7 +122,8 @@ interface Night {
   trials: GateTrial[];
 }
 
-const payload = (edits: readonly EditRecord[]) => edits.map((e) => ({ op: e.op, content: e.content, anchor: e.anchor, rationale: e.rationale }));
+const payload = (edits: readonly EditRecord[]) =>
+  edits.map((e) => ({ op: e.op, content: e.content, anchor: e.anchor, rationale: e.rationale }));
 
 /** Applies `edits` to one document and gates the result; returns the document to keep. */
 async function gateApply(n: Night, doc: string, edits: EditRecord[], which: "skill" | "memory"): Promise<string> {
@@ -117,14 +142,38 @@ async function gateApply(n: Night, doc: string, edits: EditRecord[], which: "ski
     return next;
   }
   ev.phase = `gate_trial:${which}`;
-  const pairs = await replayBatch(n.deps, n.val, which === "skill" ? next : n.skill, which === "memory" ? next : n.memory, n.o.workers);
+  const pairs = await replayBatch(
+    n.deps,
+    n.val,
+    which === "skill" ? next : n.skill,
+    which === "memory" ? next : n.memory,
+    n.o.workers,
+  );
   const { hard, soft } = aggregateScores(pairs);
   const cand = n.score(hard, soft);
   const deltas = taskDeltas(n.val, n.currentPairs, pairs, n.score);
   const blocked = n.o.gateNoRegression && deltas.some((d) => d.status === "regressed");
   const accepted = cand > n.current && !blocked;
-  n.trials.push({ target: which, baselineScore: finite(n.current), candidateScore: finite(cand), accepted, blockedByRegression: blocked, taskDeltas: deltas });
-  ev.log("gate", "trial", { target: which, mode: "gated", baselineScore: n.current, candHard: hard, candSoft: soft, candScore: cand, accepted, blockedByRegression: blocked, taskDeltas: deltas, nEdits: applied.length });
+  n.trials.push({
+    target: which,
+    baselineScore: finite(n.current),
+    candidateScore: finite(cand),
+    accepted,
+    blockedByRegression: blocked,
+    taskDeltas: deltas,
+  });
+  ev.log("gate", "trial", {
+    target: which,
+    mode: "gated",
+    baselineScore: n.current,
+    candHard: hard,
+    candSoft: soft,
+    candScore: cand,
+    accepted,
+    blockedByRegression: blocked,
+    taskDeltas: deltas,
+    nEdits: applied.length,
+  });
   if (!accepted) {
     n.rejected.push(...applied);
     return doc;
@@ -141,9 +190,22 @@ async function evolveSkill(n: Night, failures: Scored, successes: Scored): Promi
   if (n.o.rolloutsK > 1) {
     const sets = [];
     for (const t of n.train) sets.push(await multiRollout(n.deps, t, n.skill, n.memory, n.o.rolloutsK));
-    edits = await contrastiveReflect(b, n.deps.prompts, sets, { editBudget: n.o.editBudget, target: "skill", score: n.score, metric: n.o.gateMetric });
+    edits = await contrastiveReflect(b, n.deps.prompts, sets, {
+      editBudget: n.o.editBudget,
+      target: "skill",
+      score: n.score,
+      metric: n.o.gateMetric,
+    });
   }
-  if (edits.length === 0) edits = await b.reflect({ failures, successes, skill: n.skill, memory: n.memory, editBudget: n.o.editBudget, target: "skill" });
+  if (edits.length === 0)
+    edits = await b.reflect({
+      failures,
+      successes,
+      skill: n.skill,
+      memory: n.memory,
+      editBudget: n.o.editBudget,
+      target: "skill",
+    });
   n.skill = await gateApply(n, n.skill, edits, "skill");
 }
 
@@ -152,14 +214,28 @@ async function evolveMemory(n: Night): Promise<void> {
   const pairs = await replayBatch(n.deps, n.train, n.skill, n.memory, n.o.workers);
   const failures = pairs.filter(([, r]) => r.hard < 1);
   const successes = pairs.filter(([, r]) => r.hard >= 1);
-  const edits = await n.deps.backend.reflect({ failures, successes, skill: n.skill, memory: n.memory, editBudget: n.o.editBudget, target: "memory" });
+  const edits = await n.deps.backend.reflect({
+    failures,
+    successes,
+    skill: n.skill,
+    memory: n.memory,
+    editBudget: n.o.editBudget,
+    target: "memory",
+  });
   n.memory = await gateApply(n, n.memory, edits, "memory");
 }
 
-export async function consolidate(deps: ConsolidateDeps, tasks: readonly TaskRecord[], skill: string, memory: string, o: ConsolidateOptions): Promise<ConsolidationResult> {
+export async function consolidate(
+  deps: ConsolidateDeps,
+  tasks: readonly TaskRecord[],
+  skill: string,
+  memory: string,
+  o: ConsolidateOptions,
+): Promise<ConsolidationResult> {
   const ev = deps.backend.evidence;
   const { train, val, leaked } = splitForGate(tasks);
-  const score = (hard: number, soft: number) => gateScore({ hard, soft, metric: o.gateMetric, mixedWeight: o.gateMixedWeight });
+  const score = (hard: number, soft: number) =>
+    gateScore({ hard, soft, metric: o.gateMetric, mixedWeight: o.gateMixedWeight });
   let basePairs: Scored = [];
   if (!o.gateOff) {
     ev.phase = "baseline_val";
@@ -167,18 +243,53 @@ export async function consolidate(deps: ConsolidateDeps, tasks: readonly TaskRec
   }
   const base = aggregateScores(basePairs);
   const baseScore = o.gateOff ? 0 : score(base.hard, base.soft);
-  ev.log("gate", "baseline", { gateMode: o.gateOff ? "off" : "on", nTrain: train.length, nVal: val.length, hard: base.hard, soft: base.soft, score: baseScore, metric: o.gateMetric, mixedWeight: o.gateMixedWeight });
+  ev.log("gate", "baseline", {
+    gateMode: o.gateOff ? "off" : "on",
+    nTrain: train.length,
+    nVal: val.length,
+    hard: base.hard,
+    soft: base.soft,
+    score: baseScore,
+    metric: o.gateMetric,
+    mixedWeight: o.gateMixedWeight,
+  });
   ev.phase = "train";
   const trainPairs = await replayBatch(deps, train, skill, memory, o.workers);
-  const n: Night = { deps, o, train, val, score, skill, memory, current: baseScore, currentPairs: basePairs, applied: [], rejected: [], unmatched: [], trials: [] };
-  if (o.evolveSkill) await evolveSkill(n, trainPairs.filter(([, r]) => r.hard < 1), trainPairs.filter(([, r]) => r.hard >= 1));
+  const n: Night = {
+    deps,
+    o,
+    train,
+    val,
+    score,
+    skill,
+    memory,
+    current: baseScore,
+    currentPairs: basePairs,
+    applied: [],
+    rejected: [],
+    unmatched: [],
+    trials: [],
+  };
+  if (o.evolveSkill)
+    await evolveSkill(
+      n,
+      trainPairs.filter(([, r]) => r.hard < 1),
+      trainPairs.filter(([, r]) => r.hard >= 1),
+    );
   if (o.evolveMemory) await evolveMemory(n);
   return finish(n, { skill, memory, basePairs, base, baseScore, leaked });
 }
 
 async function finish(
   n: Night,
-  start: { skill: string; memory: string; basePairs: Scored; base: { hard: number; soft: number }; baseScore: number; leaked: boolean },
+  start: {
+    skill: string;
+    memory: string;
+    basePairs: Scored;
+    base: { hard: number; soft: number };
+    baseScore: number;
+    leaked: boolean;
+  },
 ): Promise<ConsolidationResult> {
   const { deps, o } = n;
   const ev = deps.backend.evidence;
@@ -196,7 +307,14 @@ async function finish(
     finalScore = n.score(final.hard, final.soft);
     const deltas = taskDeltas(n.val, start.basePairs, finalPairs, n.score);
     const blocked = o.gateNoRegression && deltas.some((d) => d.status === "regressed");
-    action = decideGate({ candidateScore: finalScore, currentScore: start.baseScore, bestScore: start.baseScore, bestStep: o.night - 1, step: o.night, useGate: true }).action as GateActionName;
+    action = decideGate({
+      candidateScore: finalScore,
+      currentScore: start.baseScore,
+      bestScore: start.baseScore,
+      bestStep: o.night - 1,
+      step: o.night,
+      useGate: true,
+    }).action as GateActionName;
     accepted = n.applied.length > 0 && finalScore > start.baseScore && !blocked;
     // The gate scores documents; with every edit dropped, an accept-flavoured action would contradict the outcome.
     if (!accepted && (action === "accept" || action === "accept_new_best")) action = "reject";
@@ -208,14 +326,31 @@ async function finish(
       for (const e of n.applied) if (!n.rejected.includes(e)) n.rejected.push(e);
       n.applied = [];
     }
-    n.trials.push({ target: "final", baselineScore: finite(start.baseScore), candidateScore: finite(finalScore), accepted, blockedByRegression: blocked, taskDeltas: deltas });
+    n.trials.push({
+      target: "final",
+      baselineScore: finite(start.baseScore),
+      candidateScore: finite(finalScore),
+      accepted,
+      blockedByRegression: blocked,
+      taskDeltas: deltas,
+    });
   }
   const w = Math.min(1, Math.max(0, o.gateMixedWeight));
   const formula =
     o.gateMetric === "mixed"
       ? `score = (1-${w})*hard + ${w}*soft; baseline = (1-${w})*${start.base.hard.toFixed(3)} + ${w}*${start.base.soft.toFixed(3)} = ${start.baseScore.toFixed(3)}; candidate = (1-${w})*${final.hard.toFixed(3)} + ${w}*${final.soft.toFixed(3)} = ${finalScore.toFixed(3)}`
       : `score = ${o.gateMetric}; baseline = ${start.baseScore.toFixed(3)}; candidate = ${finalScore.toFixed(3)}`;
-  ev.log("gate", "decision", { action, accepted, baselineScore: start.baseScore, candidateScore: finalScore, formula, nApplied: n.applied.length, nRejected: n.rejected.length, nUnmatched: n.unmatched.length, night: o.night });
+  ev.log("gate", "decision", {
+    action,
+    accepted,
+    baselineScore: start.baseScore,
+    candidateScore: finalScore,
+    formula,
+    nApplied: n.applied.length,
+    nRejected: n.rejected.length,
+    nUnmatched: n.unmatched.length,
+    night: o.night,
+  });
   return {
     accepted,
     gateAction: action,

@@ -15,7 +15,13 @@ export interface RolloutSet {
 }
 
 /** `k` attempts at one task; distinct sample ids keep them apart in the backend's answer cache. */
-export async function multiRollout(deps: ReplayDeps, task: TaskRecord, skill: string, memory: string, k: number): Promise<RolloutSet> {
+export async function multiRollout(
+  deps: ReplayDeps,
+  task: TaskRecord,
+  skill: string,
+  memory: string,
+  k: number,
+): Promise<RolloutSet> {
   const attempts: ReplayResult[] = [];
   for (let i = 0; i < Math.max(1, k); i++) attempts.push(await replayOne(deps, task, skill, memory, i));
   return { task, attempts };
@@ -28,7 +34,12 @@ export interface ContrastiveOptions {
   metric: string;
 }
 
-export async function contrastiveReflect(backend: SleepBackend, prompts: PromptRegistry, sets: readonly RolloutSet[], o: ContrastiveOptions): Promise<EditRecord[]> {
+export async function contrastiveReflect(
+  backend: SleepBackend,
+  prompts: PromptRegistry,
+  sets: readonly RolloutSet[],
+  o: ContrastiveOptions,
+): Promise<EditRecord[]> {
   const informative = [];
   for (const s of sets) {
     if (s.attempts.length < 2) continue;
@@ -54,6 +65,11 @@ export async function contrastiveReflect(backend: SleepBackend, prompts: PromptR
     __BLOCKS__: blocks.join("\n\n"),
   });
   const raw = await backend.call(prompt, { maxTokens: 1024, kind: "contrastive" });
-  backend.evidence.log("reflect", "contrastive_exchange", { target: o.target, nTasks: top.length, prompt, rawReply: raw });
+  backend.evidence.log("reflect", "contrastive_exchange", {
+    target: o.target,
+    nTasks: top.length,
+    prompt,
+    rawReply: raw,
+  });
   return parseEdits(extractJson(raw, "array"), o.target, o.editBudget);
 }

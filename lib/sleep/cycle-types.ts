@@ -63,4 +63,3 @@ export interface CycleContext {
   /** The night's real tasks per split, once known. */
   splits?: SplitSizes;
 }
-

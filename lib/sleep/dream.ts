@@ -41,7 +41,12 @@ function tokens(text: string): Set<string> {
  * as train material with ids `recall:<id>`. Archived val/test tasks, tonight's own ids and `excludeIds`
  * (tonight's held-out ids and their sources) are never recalled; similarity must be above 0.
  */
-export function recallSimilar(tonight: readonly TaskRecord[], history: readonly TaskRecord[], k: number, excludeIds: ReadonlySet<string> = new Set()): TaskRecord[] {
+export function recallSimilar(
+  tonight: readonly TaskRecord[],
+  history: readonly TaskRecord[],
+  k: number,
+  excludeIds: ReadonlySet<string> = new Set(),
+): TaskRecord[] {
   if (history.length === 0 || k <= 0 || tonight.length === 0) return [];
   const blocked = new Set(excludeIds);
   for (const t of tonight) {
@@ -66,7 +71,15 @@ export function recallSimilar(tonight: readonly TaskRecord[], history: readonly 
   return scored
     .slice(0, k)
     .filter((s) => s.sim > 0)
-    .map(({ task: h }) => ({ ...h, id: `recall:${h.id}`, judge: structuredClone(h.judge), tags: [...h.tags, "recall"], split: "train" as const, origin: "real" as const, derivedFrom: h.id }));
+    .map(({ task: h }) => ({
+      ...h,
+      id: `recall:${h.id}`,
+      judge: structuredClone(h.judge),
+      tags: [...h.tags, "recall"],
+      split: "train" as const,
+      origin: "real" as const,
+      derivedFrom: h.id,
+    }));
 }
 
 export interface DreamOptions extends ConsolidateOptions {
@@ -75,7 +88,13 @@ export interface DreamOptions extends ConsolidateOptions {
   dreamFactor: number;
 }
 
-export async function dreamConsolidate(deps: ConsolidateDeps, tasks: readonly TaskRecord[], skill: string, memory: string, o: DreamOptions): Promise<ConsolidationResult> {
+export async function dreamConsolidate(
+  deps: ConsolidateDeps,
+  tasks: readonly TaskRecord[],
+  skill: string,
+  memory: string,
+  o: DreamOptions,
+): Promise<ConsolidationResult> {
   const train = tasks.filter((t) => t.split === "train");
   const pool = [...tasks];
   if (o.recallK > 0 && o.history.length > 0) {
@@ -83,6 +102,12 @@ export async function dreamConsolidate(deps: ConsolidateDeps, tasks: readonly Ta
     for (const t of tasks) if (t.derivedFrom) heldOut.add(t.derivedFrom);
     pool.push(...recallSimilar(train, o.history, o.recallK, heldOut));
   }
-  if (o.dreamFactor > 0) pool.push(...dreamAugment(pool.filter((t) => t.split === "train" && t.origin !== "dream"), o.dreamFactor));
+  if (o.dreamFactor > 0)
+    pool.push(
+      ...dreamAugment(
+        pool.filter((t) => t.split === "train" && t.origin !== "dream"),
+        o.dreamFactor,
+      ),
+    );
   return consolidate(deps, pool, skill, memory, o);
 }

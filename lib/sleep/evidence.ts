@@ -59,7 +59,13 @@ export class EvidenceLog implements Evidence {
 
   log(stage: string, event: string, data: Record<string, unknown> = {}): void {
     this.seq += 1;
-    const record = { ts: localIso(this.opts.now()), seq: this.seq, stage, event, ...(this.clean(snakeKeys(data)) as object) };
+    const record = {
+      ts: localIso(this.opts.now()),
+      seq: this.seq,
+      stage,
+      event,
+      ...(this.clean(snakeKeys(data)) as object),
+    };
     appendFileSync(this.path, `${JSON.stringify(record)}\n`);
   }
 }

@@ -10,8 +10,28 @@ import { makeTask, type EditRecord, type TaskRecord } from "./types";
 
 afterAll(removeTempDirs);
 const prompts = new PromptRegistry(null);
-const gate = { editBudget: 4, gateMetric: "mixed" as const, gateMixedWeight: 0.5, gateNoRegression: false, gateOff: false, rolloutsK: 1, evolveSkill: true, night: 1, recallK: 0, dreamFactor: 0 };
-const task = (id: string, split: "train" | "val", hint: string) => makeTask({ id, intent: `q ${id}`, split, referenceKind: "exact", reference: `Ref ${id}`, tags: ["rule:units-si"], skillHint: hint });
+const gate = {
+  editBudget: 4,
+  gateMetric: "mixed" as const,
+  gateMixedWeight: 0.5,
+  gateNoRegression: false,
+  gateOff: false,
+  rolloutsK: 1,
+  evolveSkill: true,
+  night: 1,
+  recallK: 0,
+  dreamFactor: 0,
+};
+const task = (id: string, split: "train" | "val", hint: string) =>
+  makeTask({
+    id,
+    intent: `q ${id}`,
+    split,
+    referenceKind: "exact",
+    reference: `Ref ${id}`,
+    tags: ["rule:units-si"],
+    skillHint: hint,
+  });
 
 describe("fan-out", () => {
   it("isolates one group's failure; a handoff pause still stops the night", async () => {
@@ -25,8 +45,21 @@ describe("fan-out", () => {
         return super.reflect(input);
       }
     }
-    const tasks = [task("g1", "train", "good"), task("g2", "val", "good"), task("b1", "train", "bad"), task("b2", "val", "bad")];
-    const input = { tasks, managedName: "managed", managedSkill: "", memory: "", roots: [root], history: [], options: gate };
+    const tasks = [
+      task("g1", "train", "good"),
+      task("g2", "val", "good"),
+      task("b1", "train", "bad"),
+      task("b2", "val", "bad"),
+    ];
+    const input = {
+      tasks,
+      managedName: "managed",
+      managedSkill: "",
+      memory: "",
+      roots: [root],
+      history: [],
+      options: gate,
+    };
     const { outcomes } = await consolidateGroups({ backend: new Exploding(), prompts, now: () => 0 }, input);
     expect(outcomes.map((o) => [o.skillName, o.status, o.result?.accepted ?? null, o.reason])).toEqual([
       ["good", "consolidated", true, ""],
@@ -37,7 +70,9 @@ describe("fan-out", () => {
         throw new PendingCalls(1);
       }
     }
-    await expect(consolidateGroups({ backend: new Paused(), prompts, now: () => 0 }, input)).rejects.toBeInstanceOf(PendingCalls);
+    await expect(consolidateGroups({ backend: new Paused(), prompts, now: () => 0 }, input)).rejects.toBeInstanceOf(
+      PendingCalls,
+    );
   });
 });
 
@@ -56,9 +91,17 @@ describe("contrastive reflection (dream_rollouts > 1)", () => {
         throw new Error("plain reflect must not be needed");
       }
     }
-    const r = await consolidate({ backend: new Varying(), prompts, now: () => 0 }, [task("t1", "train", ""), task("v1", "val", "")], "", "", { ...gate, rolloutsK: 3, evolveMemory: false });
+    const r = await consolidate(
+      { backend: new Varying(), prompts, now: () => 0 },
+      [task("t1", "train", ""), task("v1", "val", "")],
+      "",
+      "",
+      { ...gate, rolloutsK: 3, evolveMemory: false },
+    );
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toContain("## Task: q t1\n- BETTER attempt (mixed score 1.000; hard 1.000, soft 1.000): Ref t1\n- WORSE attempt");
+    expect(calls[0]).toContain(
+      "## Task: q t1\n- BETTER attempt (mixed score 1.000; hard 1.000, soft 1.000): Ref t1\n- WORSE attempt",
+    );
     expect(r.accepted).toBe(true);
     expect(r.appliedEdits.map((e) => e.rationale)).toEqual(["the better attempt gave units"]);
   });

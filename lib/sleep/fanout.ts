@@ -42,14 +42,21 @@ export interface FanoutInput {
   options: Omit<DreamOptions, "history" | "evolveMemory">;
 }
 
-const oneLine = (s: string) => redactText(s).replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+const oneLine = (s: string) =>
+  redactText(s)
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 function skipped(name: string, reason: string, nTasks: number): GroupOutcome {
   return { skillName: name, status: "skipped", result: null, reason, nTasks, livePath: "", liveSha256: "" };
 }
 
 /** Per-group outcomes in first-seen order, plus notes for groups that were skipped. Empty when only the catch-all exists. */
-export async function consolidateGroups(deps: ConsolidateDeps, input: FanoutInput): Promise<{ outcomes: GroupOutcome[]; notes: string[] }> {
+export async function consolidateGroups(
+  deps: ConsolidateDeps,
+  input: FanoutInput,
+): Promise<{ outcomes: GroupOutcome[]; notes: string[] }> {
   const grouped = groupTasksBySkillHint(input.tasks, input.managedName);
   if (grouped.size === 0 || (grouped.size === 1 && grouped.has(input.managedName))) return { outcomes: [], notes: [] };
   const outcomes: GroupOutcome[] = [];
@@ -79,11 +86,26 @@ export async function consolidateGroups(deps: ConsolidateDeps, input: FanoutInpu
     }
     const history = input.history.filter((t) => (t.skillHint.trim() || input.managedName) === name);
     try {
-      const result = await dreamConsolidate(deps, tasks, skill, input.memory, { ...input.options, history, evolveMemory: false });
-      outcomes.push({ skillName: name, status: "consolidated", result, reason: "", nTasks: tasks.length, livePath, liveSha256 });
+      const result = await dreamConsolidate(deps, tasks, skill, input.memory, {
+        ...input.options,
+        history,
+        evolveMemory: false,
+      });
+      outcomes.push({
+        skillName: name,
+        status: "consolidated",
+        result,
+        reason: "",
+        nTasks: tasks.length,
+        livePath,
+        liveSha256,
+      });
     } catch (err) {
       if (err instanceof PendingCalls || err instanceof SleepBackendError) throw err;
-      outcomes.push({ ...skipped(name, oneLine(`${(err as Error).name}: ${(err as Error).message}`).slice(0, 300), tasks.length), status: "failed" });
+      outcomes.push({
+        ...skipped(name, oneLine(`${(err as Error).name}: ${(err as Error).message}`).slice(0, 300), tasks.length),
+        status: "failed",
+      });
     }
   }
   return { outcomes, notes };
@@ -109,7 +131,11 @@ export function groupReports(outcomes: readonly GroupOutcome[]): SkillGroupRepor
  * managed proposal), never the live file of the managed proposal, never two files whose names differ
  * only in case.
  */
-export function skillProposals(outcomes: readonly GroupOutcome[], managedName: string, reservedLive: readonly string[]): { proposals: SkillProposal[]; notes: string[] } {
+export function skillProposals(
+  outcomes: readonly GroupOutcome[],
+  managedName: string,
+  reservedLive: readonly string[],
+): { proposals: SkillProposal[]; notes: string[] } {
   const proposals: SkillProposal[] = [];
   const notes: string[] = [];
   const reserved = new Set(reservedLive.map((p) => p.normalize("NFC").toLowerCase()));
@@ -119,11 +145,18 @@ export function skillProposals(outcomes: readonly GroupOutcome[], managedName: s
     const note = (why: string) => notes.push(oneLine(`skipped skill ${o.skillName}: ${why}`));
     if (!o.result.newSkill.trim()) note("empty proposed skill");
     else if (!o.livePath) note("no resolved live baseline");
-    else if (reserved.has(o.livePath.normalize("NFC").toLowerCase())) note("same live target as the managed skill proposal");
-    else if (names.has(o.skillName.toLowerCase())) note("its proposal file name collides with another skill's (names differ only in case)");
+    else if (reserved.has(o.livePath.normalize("NFC").toLowerCase()))
+      note("same live target as the managed skill proposal");
+    else if (names.has(o.skillName.toLowerCase()))
+      note("its proposal file name collides with another skill's (names differ only in case)");
     else {
       names.add(o.skillName.toLowerCase());
-      proposals.push({ skillName: o.skillName, proposedSkill: o.result.newSkill, livePath: o.livePath, liveSha256: o.liveSha256 });
+      proposals.push({
+        skillName: o.skillName,
+        proposedSkill: o.result.newSkill,
+        livePath: o.livePath,
+        liveSha256: o.liveSha256,
+      });
     }
   }
   return { proposals, notes };

@@ -15,9 +15,12 @@ const RULE = "Wrap every final answer in <answer> tags.";
 function answer(prompt: string): string {
   if (prompt.includes("# Session")) {
     const first = /user prompts:\n {2}- (.*)\n/.exec(prompt)![1]!;
-    return JSON.stringify([{ intent: `Reusable: ${first}`, checks: [{ op: "contains", arg: "<answer>" }], satisfied: false }]);
+    return JSON.stringify([
+      { intent: `Reusable: ${first}`, checks: [{ op: "contains", arg: "<answer>" }], satisfied: false },
+    ]);
   }
-  if (prompt.includes("# Recurring failures")) return JSON.stringify([{ op: "add", content: RULE, rationale: "answers lacked tags" }]);
+  if (prompt.includes("# Recurring failures"))
+    return JSON.stringify([{ op: "add", content: RULE, rationale: "answers lacked tags" }]);
   return prompt.includes(RULE) ? "<answer>done</answer>" : "done";
 }
 
@@ -32,7 +35,12 @@ describe("handoff night", () => {
       digest({ sessionId: "b", project: s.project, userPrompts: ["Explain the build error"] }),
     ];
     let t = Date.UTC(2024, 4, 1, 3, 0, 0);
-    const deps = { config: cfg, now: () => (t += 1000), env: {}, harvest: async () => (harvests++, { digests, notes: [] }) };
+    const deps = {
+      config: cfg,
+      now: () => (t += 1000),
+      env: {},
+      harvest: async () => (harvests++, { digests, notes: [] }),
+    };
     const rounds: HandoffOutcome[] = [];
     let out: HandoffOutcome;
     for (;;) {
@@ -57,7 +65,10 @@ describe("handoff night", () => {
     expect(existsSync(dir)).toBe(false);
     const pinned = JSON.parse(readFileSync(join(out.archivedTo, "tasks.json"), "utf8"));
     expect(pinned).toMatchObject({ format: "skillopt_sleep.tasks.v1", reviewed: false });
-    expect(pinned.tasks.map((x: { intent: string }) => x.intent)).toEqual(["Reusable: Summarise the failing tests", "Reusable: Explain the build error"]);
+    expect(pinned.tasks.map((x: { intent: string }) => x.intent)).toEqual([
+      "Reusable: Summarise the failing tests",
+      "Reusable: Explain the build error",
+    ]);
     expect(existsSync(join(out.archivedTo, "digests.json"))).toBe(true);
     expect(JSON.parse(readFileSync(join(stateDirOf(cfg), "state.json"), "utf8")).night).toBe(1);
   });
@@ -65,7 +76,15 @@ describe("handoff night", () => {
   it("a pending round saves no state and leaves no staging folder behind", async () => {
     const s = sandbox();
     const cfg = testConfig(s, { backend: "handoff" });
-    const out = await runHandoffNight({ config: cfg, now: () => Date.UTC(2024, 4, 1), env: {}, harvest: async () => ({ digests: [digest({ sessionId: "a", userPrompts: ["Summarise the failing tests"] })], notes: [] }) });
+    const out = await runHandoffNight({
+      config: cfg,
+      now: () => Date.UTC(2024, 4, 1),
+      env: {},
+      harvest: async () => ({
+        digests: [digest({ sessionId: "a", userPrompts: ["Summarise the failing tests"] })],
+        notes: [],
+      }),
+    });
     expect(out).toMatchObject({ kind: "pending", pending: 1 });
     expect(existsSync(join(stateDirOf(cfg), "state.json"))).toBe(false);
     expect(existsSync(join(s.project, ".skillopt-sleep"))).toBe(false);

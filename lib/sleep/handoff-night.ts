@@ -32,30 +32,56 @@ export type HandoffOutcome =
 function readPinnedDigests(path: string): SessionDigest[] | null {
   if (!existsSync(path)) return null;
   const parsed = z.array(SessionDigestSchema).safeParse(camelKeys(JSON.parse(readFileSync(path, "utf8"))));
-  if (!parsed.success) throw new AppError("INVALID_REQUEST", `${path}: not a list of session digests (${parsed.error.issues[0]!.message}); delete it to harvest again`, { field: path });
+  if (!parsed.success)
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${path}: not a list of session digests (${parsed.error.issues[0]!.message}); delete it to harvest again`,
+      { field: path },
+    );
   return parsed.data;
 }
 
-export async function runHandoffNight(deps: Omit<CycleDeps, "backend">, opts: { seedTasks?: TaskRecord[]; dryRun?: boolean } = {}): Promise<HandoffOutcome> {
+export async function runHandoffNight(
+  deps: Omit<CycleDeps, "backend">,
+  opts: { seedTasks?: TaskRecord[]; dryRun?: boolean } = {},
+): Promise<HandoffOutcome> {
   const cfg = { ...deps.config, backend: "handoff", optimizer_backend: "", target_backend: "" };
   const prompts = deps.prompts ?? promptRegistryFor(cfg, deps.env);
   const dir = handoffDirFor(cfg, deps.env);
   const { backend, handoff } = buildSleepBackend(cfg, { env: deps.env, prompts, handoffDir: dir });
-  const pending = (): HandoffOutcome => ({ kind: "pending", pending: handoff!.pendingCount(), promptsPath: handoff!.flush(), answersDir: handoff!.answersDir });
+  const pending = (): HandoffOutcome => ({
+    kind: "pending",
+    pending: handoff!.pendingCount(),
+    promptsPath: handoff!.flush(),
+    answersDir: handoff!.answersDir,
+  });
   let tasks = opts.seedTasks;
   const snapshot = join(dir, "tasks.json");
-  if (!tasks && existsSync(snapshot)) tasks = loadTasksFile(snapshot, { valFraction: cfg.val_fraction, seed: cfg.seed }).tasks;
+  if (!tasks && existsSync(snapshot))
+    tasks = loadTasksFile(snapshot, { valFraction: cfg.val_fraction, seed: cfg.seed }).tasks;
   if (!tasks) {
     const state = SleepState.load(stateDirOf(cfg));
     const started = localIso(deps.now());
     const digestsPath = join(dir, "digests.json");
     let digests = readPinnedDigests(digestsPath);
-    const ntDeps = { config: cfg, harvest: deps.harvest, backend, prompts, env: deps.env, now: deps.now, platform: deps.platform ?? "linux", evidence: new NoEvidence() };
+    const ntDeps = {
+      config: cfg,
+      harvest: deps.harvest,
+      backend,
+      prompts,
+      env: deps.env,
+      now: deps.now,
+      platform: deps.platform ?? "linux",
+      evidence: new NoEvidence(),
+    };
     if (!digests) {
       digests = (await deps.harvest(harvestOptionsOf(ntDeps, state.data.lastHarvest))).digests;
       writeFileAtomic(digestsPath, `${JSON.stringify(snakeKeys(redactDeep(digests)), null, 2)}\n`);
     }
-    const target = cfg.target_task_filter && cfg.target_skill_path && existsSync(managedSkillPathOf(cfg)) ? { skillText: readFileSync(managedSkillPathOf(cfg), "utf8"), skillPath: managedSkillPathOf(cfg) } : null;
+    const target =
+      cfg.target_task_filter && cfg.target_skill_path && existsSync(managedSkillPathOf(cfg))
+        ? { skillText: readFileSync(managedSkillPathOf(cfg), "utf8"), skillPath: managedSkillPathOf(cfg) }
+        : null;
     let mined: TaskRecord[] = [];
     try {
       mined = (await harvestAndMine(ntDeps, state.data.lastHarvest, target, digests)).tasks;
@@ -70,12 +96,23 @@ export async function runHandoffNight(deps: Omit<CycleDeps, "backend">, opts: { 
       }
       return { kind: "no_tasks", handoffDir: dir };
     }
-    writeTasksFile(snapshot, makeTasksPayload(mined, { project: cfg.invoked_project, transcriptSource: cfg.transcript_source, nSessions: digests.length, targetSkillPath: target?.skillPath ?? "" }));
+    writeTasksFile(
+      snapshot,
+      makeTasksPayload(mined, {
+        project: cfg.invoked_project,
+        transcriptSource: cfg.transcript_source,
+        nSessions: digests.length,
+        targetSkillPath: target?.skillPath ?? "",
+      }),
+    );
     tasks = mined;
   }
   let outcome: CycleOutcome;
   try {
-    outcome = await runSleepCycle({ ...deps, config: cfg, prompts, backend }, { seedTasks: tasks, dryRun: opts.dryRun });
+    outcome = await runSleepCycle(
+      { ...deps, config: cfg, prompts, backend },
+      { seedTasks: tasks, dryRun: opts.dryRun },
+    );
   } catch (err) {
     if (err instanceof PendingCalls) return pending();
     throw err;

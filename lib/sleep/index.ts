@@ -3,9 +3,31 @@
  * (harvest → mine → replay → consolidate → gate → stage → adopt). The public surface for the CLI, the
  * worker and integrations; every call takes its clock, environment, harvest and backend explicitly.
  */
-export { loadSleepConfig, managedSkillPathOf, memoryPathOf, stateDirOf, SleepConfigSchema, type SleepConfig } from "./config";
-export { record, splitSizesOf, type NightFailure, type NightFinish, type NightRecorder, type NightStart, type SplitSizes } from "./recorder";
-export { runSleepCycle, handoffDirFor, promptRegistryFor, type CycleDeps, type CycleOptions, type CycleOutcome } from "./cycle";
+export {
+  loadSleepConfig,
+  managedSkillPathOf,
+  memoryPathOf,
+  stateDirOf,
+  SleepConfigSchema,
+  type SleepConfig,
+} from "./config";
+export {
+  record,
+  splitSizesOf,
+  type NightFailure,
+  type NightFinish,
+  type NightRecorder,
+  type NightStart,
+  type SplitSizes,
+} from "./recorder";
+export {
+  runSleepCycle,
+  handoffDirFor,
+  promptRegistryFor,
+  type CycleDeps,
+  type CycleOptions,
+  type CycleOutcome,
+} from "./cycle";
 export { runHandoffNight, type HandoffOutcome } from "./handoff-night";
 export { adoptNight, type AdoptOutcome, type AdoptRequest } from "./adopt-night";
 export { sleepStatus, type SleepStatus } from "./status";

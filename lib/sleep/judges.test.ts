@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { exactScore, isRefusal, keywordSoftScore, scoreExact, scoreRuleJudge, validateChecks } from "./judges";
 
-const one = (op: string, arg: unknown, response: string, tools: string[] = []) => scoreRuleJudge({ kind: "rule", checks: [{ op, arg }] }, response, tools).hard;
+const one = (op: string, arg: unknown, response: string, tools: string[] = []) =>
+  scoreRuleJudge({ kind: "rule", checks: [{ op, arg }] }, response, tools).hard;
 
 describe("rule judge: each operator", () => {
   it("section_present: a heading, a bold line or a label mentioning the name", () => {
@@ -20,7 +21,9 @@ describe("rule judge: each operator", () => {
   it("regex: matches, and reports a pattern that does not compile as a problem", () => {
     expect(one("regex", "arXiv:\\d{4}\\.\\d{5}", "see arXiv:1706.03762")).toBe(1);
     expect(one("regex", "^\\d+$", "abc")).toBe(0);
-    expect(scoreRuleJudge({ checks: [{ op: "regex", arg: "(" }] }, "x").rationale).toMatch(/^failed: regex=\( \[invalid regex/);
+    expect(scoreRuleJudge({ checks: [{ op: "regex", arg: "(" }] }, "x").rationale).toMatch(
+      /^failed: regex=\( \[invalid regex/,
+    );
   });
 
   it("max_chars and min_chars count characters, bounds included", () => {
@@ -42,7 +45,9 @@ describe("rule judge: each operator", () => {
     expect(one("no_refusal", undefined, "I cannot do that.")).toBe(0);
     expect(one("no_refusal", undefined, "> - **I can't** help with that")).toBe(0);
     expect(one("no_refusal", undefined, "")).toBe(0);
-    expect(one("no_refusal", undefined, `I cannot find the file. ${"I searched src/, lib/ and tests/ for it. ".repeat(20)}`)).toBe(1);
+    expect(
+      one("no_refusal", undefined, `I cannot find the file. ${"I searched src/, lib/ and tests/ for it. ".repeat(20)}`),
+    ).toBe(1);
     expect(isRefusal("Sorry, I cannot")).toBe(true);
   });
 
@@ -53,7 +58,16 @@ describe("rule judge: each operator", () => {
   });
 
   it("unknown operators pass; hard needs every check, soft is the share passed, failures are named", () => {
-    const r = scoreRuleJudge({ checks: [{ op: "contains", arg: "a" }, { op: "max_chars", arg: 3 }, { op: "frobnicate", arg: 1 }] }, "abcd");
+    const r = scoreRuleJudge(
+      {
+        checks: [
+          { op: "contains", arg: "a" },
+          { op: "max_chars", arg: 3 },
+          { op: "frobnicate", arg: 1 },
+        ],
+      },
+      "abcd",
+    );
     expect(r).toEqual({ hard: 0, soft: 2 / 3, rationale: "failed: max_chars=3" });
     expect(scoreRuleJudge({ checks: [] }, "x")).toEqual({ hard: 0, soft: 0, rationale: "no checks" });
     expect(scoreRuleJudge({ checks: [{ op: "contains", arg: "x" }] }, "x").rationale).toBe("all checks passed");
@@ -63,7 +77,15 @@ describe("rule judge: each operator", () => {
 describe("validateChecks", () => {
   it("errors: a regex that does not compile, missing arguments, bad or negative bounds, wrong shapes", () => {
     const { errors } = validateChecks({
-      checks: [{ op: "regex", arg: "(" }, { op: "contains" }, { op: "max_chars", arg: "ten" }, { op: "min_chars", arg: -1 }, { op: "max_chars", arg: true }, "x", { op: 3 }],
+      checks: [
+        { op: "regex", arg: "(" },
+        { op: "contains" },
+        { op: "max_chars", arg: "ten" },
+        { op: "min_chars", arg: -1 },
+        { op: "max_chars", arg: true },
+        "x",
+        { op: 3 },
+      ],
     });
     expect(errors).toEqual([
       expect.stringMatching(/^check #0 regex does not compile/),
@@ -79,12 +101,29 @@ describe("validateChecks", () => {
   });
 
   it("warnings: unknown op, min_chars=0, a shape-only judge", () => {
-    expect(validateChecks({ checks: [{ op: "frob", arg: 1 }, { op: "contains", arg: "x" }] }).warnings).toEqual(["check #0 has unknown op 'frob' — it always passes"]);
-    expect(validateChecks({ checks: [{ op: "min_chars", arg: 0 }, { op: "section_present", arg: "A" }] }).warnings).toEqual([
+    expect(
+      validateChecks({
+        checks: [
+          { op: "frob", arg: 1 },
+          { op: "contains", arg: "x" },
+        ],
+      }).warnings,
+    ).toEqual(["check #0 has unknown op 'frob' — it always passes"]);
+    expect(
+      validateChecks({
+        checks: [
+          { op: "min_chars", arg: 0 },
+          { op: "section_present", arg: "A" },
+        ],
+      }).warnings,
+    ).toEqual([
       "check #0 min_chars=0 always passes",
       "judge is shape-only (formatting checks); it can be satisfied by reformatting rather than by a better answer",
     ]);
-    expect(validateChecks({ checks: [{ op: "no_refusal" }, { op: "max_chars", arg: 10 }] })).toEqual({ errors: [], warnings: [] });
+    expect(validateChecks({ checks: [{ op: "no_refusal" }, { op: "max_chars", arg: 10 }] })).toEqual({
+      errors: [],
+      warnings: [],
+    });
   });
 });
 

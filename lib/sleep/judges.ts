@@ -7,12 +7,39 @@
  */
 import type { RuleCheck, RuleJudge } from "./types";
 
-export const KNOWN_OPS = new Set(["section_present", "section_contains", "regex", "max_chars", "min_chars", "contains", "not_contains", "no_refusal", "tool_called"]);
+export const KNOWN_OPS = new Set([
+  "section_present",
+  "section_contains",
+  "regex",
+  "max_chars",
+  "min_chars",
+  "contains",
+  "not_contains",
+  "no_refusal",
+  "tool_called",
+]);
 export const SHAPE_OPS = new Set(["section_present", "section_contains", "max_chars", "min_chars"]);
 /** Operators whose argument must be a non-empty string. */
-export const STRING_ARG_OPS = new Set(["section_present", "section_contains", "regex", "contains", "not_contains", "tool_called"]);
+export const STRING_ARG_OPS = new Set([
+  "section_present",
+  "section_contains",
+  "regex",
+  "contains",
+  "not_contains",
+  "tool_called",
+]);
 
-const REFUSAL_OPENINGS = ["cannot complete", "i cannot", "i can't", "i'm unable", "i am unable", "unable to complete", "sorry, i can't", "sorry, i cannot", "no can do"];
+const REFUSAL_OPENINGS = [
+  "cannot complete",
+  "i cannot",
+  "i can't",
+  "i'm unable",
+  "i am unable",
+  "unable to complete",
+  "sorry, i can't",
+  "sorry, i cannot",
+  "no can do",
+];
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -103,7 +130,11 @@ export function toolWasCalled(name: string, response: string, tools: readonly st
 function checksOf(judge: RuleJudge | null | undefined): RuleCheck[] {
   const raw = judge?.checks;
   if (!Array.isArray(raw)) return [];
-  return raw.map((c) => (typeof c === "object" && c !== null ? { op: String((c as { op?: unknown }).op ?? ""), arg: (c as { arg?: unknown }).arg } : { op: "" }));
+  return raw.map((c) =>
+    typeof c === "object" && c !== null
+      ? { op: String((c as { op?: unknown }).op ?? ""), arg: (c as { arg?: unknown }).arg }
+      : { op: "" },
+  );
 }
 
 export interface JudgeScore {
@@ -119,7 +150,10 @@ export function scoreRuleJudge(judge: RuleJudge, response: string, tools: readon
   const failed: string[] = [];
   for (const c of checks) {
     const { ok, problem } = runCheck(c.op, c.arg, response, tools);
-    if (!ok) failed.push(`${c.op}=${c.arg === undefined || c.arg === null ? "None" : String(c.arg)}${problem ? ` [${problem}]` : ""}`);
+    if (!ok)
+      failed.push(
+        `${c.op}=${c.arg === undefined || c.arg === null ? "None" : String(c.arg)}${problem ? ` [${problem}]` : ""}`,
+      );
   }
   const passed = checks.length - failed.length;
   const hard = failed.length === 0 ? 1 : 0;
@@ -164,7 +198,8 @@ export function validateChecks(judge: unknown): { errors: string[]; warnings: st
       if (typeof re === "string") errors.push(`check #${i} regex does not compile (${re}): ${JSON.stringify(arg)}`);
     } else if (op === "max_chars" || op === "min_chars") {
       const bound = charBound(arg);
-      if (bound === null) errors.push(`check #${i} ${op} needs an integer arg, got ${JSON.stringify(arg) ?? "nothing"}`);
+      if (bound === null)
+        errors.push(`check #${i} ${op} needs an integer arg, got ${JSON.stringify(arg) ?? "nothing"}`);
       else if (bound < 0) errors.push(`check #${i} ${op} cannot be negative, got ${bound}`);
       else if (op === "min_chars" && bound === 0) warnings.push(`check #${i} min_chars=0 always passes`);
     } else if (!KNOWN_OPS.has(op)) {
@@ -172,14 +207,20 @@ export function validateChecks(judge: unknown): { errors: string[]; warnings: st
     }
   });
   if (errors.length === 0 && isShapeOnly(judge as RuleJudge)) {
-    warnings.push("judge is shape-only (formatting checks); it can be satisfied by reformatting rather than by a better answer");
+    warnings.push(
+      "judge is shape-only (formatting checks); it can be satisfied by reformatting rather than by a better answer",
+    );
   }
   return { errors, warnings };
 }
 
 /** Lower case, non-word characters to spaces, whitespace collapsed. */
 export function normaliseAnswer(s: string): string {
-  return s.toLowerCase().replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\s]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** 1 when the normalised reference occurs in (or equals) the normalised response. */
@@ -192,7 +233,13 @@ export function exactScore(reference: string, response: string): number {
 
 /** The share of the reference's distinct words (longer than two characters) found in the response. */
 export function keywordSoftScore(reference: string, response: string): number {
-  const words = [...new Set(normaliseAnswer(reference).split(" ").filter((w) => w.length > 2))];
+  const words = [
+    ...new Set(
+      normaliseAnswer(reference)
+        .split(" ")
+        .filter((w) => w.length > 2),
+    ),
+  ];
   if (words.length === 0) return 0;
   const resp = normaliseAnswer(response);
   return words.filter((w) => resp.includes(w)).length / words.length;

@@ -2,12 +2,21 @@ import { describe, expect, it } from "vitest";
 import { applyEdits, ensureSkillScaffold, learnedLines, LEARNED_END, LEARNED_START, setLearned } from "./learned";
 import type { EditRecord } from "./types";
 
-const edit = (op: string, content: string, anchor = ""): EditRecord => ({ target: "skill", op, content, anchor, rationale: "" });
+const edit = (op: string, content: string, anchor = ""): EditRecord => ({
+  target: "skill",
+  op,
+  content,
+  anchor,
+  rationale: "",
+});
 const USER = "# My skill\n\nHand-written guidance.\n";
 
 describe("the learned region", () => {
   it("adds bullets inside the markers and leaves everything outside untouched", () => {
-    const { doc, applied, unmatched } = applyEdits(USER, [edit("add", "Wrap answers in tags."), edit("add", "  Cite sources.  ")]);
+    const { doc, applied, unmatched } = applyEdits(USER, [
+      edit("add", "Wrap answers in tags."),
+      edit("add", "  Cite sources.  "),
+    ]);
     expect(doc.startsWith("# My skill\n\nHand-written guidance.\n\n")).toBe(true);
     expect(doc).toContain(`${LEARNED_START}\n## Learned preferences & procedures\n\n`);
     expect(doc.trimEnd().endsWith(`- Wrap answers in tags.\n- Cite sources.\n${LEARNED_END}`)).toBe(true);
@@ -25,7 +34,13 @@ describe("the learned region", () => {
 
   it("deletes lines containing the anchor, replaces matching lines, and reports edits that change nothing", () => {
     const base = setLearned(USER, ["Use tabs.", "Answer in French.", "Keep it short."]);
-    const r = applyEdits(base, [edit("delete", "", "tabs"), edit("replace", "Answer in English.", "french"), edit("delete", "", "absent anchor"), edit("replace", "Keep it short.", "keep it"), edit("rename", "x")]);
+    const r = applyEdits(base, [
+      edit("delete", "", "tabs"),
+      edit("replace", "Answer in English.", "french"),
+      edit("delete", "", "absent anchor"),
+      edit("replace", "Keep it short.", "keep it"),
+      edit("rename", "x"),
+    ]);
     expect(learnedLines(r.doc)).toEqual(["Answer in English.", "Keep it short."]);
     expect(r.applied.map((e) => e.op)).toEqual(["delete", "replace"]);
     expect(r.unmatched.map((e) => e.op)).toEqual(["delete", "replace", "rename"]);
@@ -41,7 +56,11 @@ describe("the learned region", () => {
 
   it("gives an empty skill front matter and a title; a skill with front matter is left as it is", () => {
     const s = ensureSkillScaffold("", "skillopt-sleep-learned", "Learned things.");
-    expect(s.startsWith("---\nname: skillopt-sleep-learned\ndescription: Learned things.\n---\n\n# skillopt-sleep-learned\n")).toBe(true);
+    expect(
+      s.startsWith(
+        "---\nname: skillopt-sleep-learned\ndescription: Learned things.\n---\n\n# skillopt-sleep-learned\n",
+      ),
+    ).toBe(true);
     expect(ensureSkillScaffold("---\nname: x\n---\nbody", "y", "z")).toBe("---\nname: x\n---\nbody");
   });
 });

@@ -46,7 +46,13 @@ export function setLearned(doc: string, lines: readonly string[]): string {
   const base = stripLearned(doc);
   const body = lines
     .filter((l) => l.trim() !== "")
-    .map((l) => `- ${l.trim().replace(/^[-\s]+/, "").trim()}`)
+    .map(
+      (l) =>
+        `- ${l
+          .trim()
+          .replace(/^[-\s]+/, "")
+          .trim()}`,
+    )
     .join("\n");
   const block = `\n\n${LEARNED_START}\n${LEARNED_HEADING}\n\n${LEARNED_BANNER}\n\n${body}\n${LEARNED_END}\n`;
   return (base + block).replace(/^\n+/, "");

@@ -18,7 +18,11 @@ import { makeTask, type RuleCheck, type TaskRecord } from "./types";
 export function minerPrompt(prompts: PromptRegistry, d: SessionDigest): string {
   return prompts.render("miner", {
     __PROJECT__: d.project || "(unknown)",
-    __PROMPTS__: d.userPrompts.slice(0, 6).map((p) => `  - ${p.slice(0, 240)}`).join("\n") || "  (none)",
+    __PROMPTS__:
+      d.userPrompts
+        .slice(0, 6)
+        .map((p) => `  - ${p.slice(0, 240)}`)
+        .join("\n") || "  (none)",
     __FINAL__: (d.assistantFinals.at(-1) ?? "").slice(0, 400) || "(none)",
     __FEEDBACK__: d.feedbackSignals.slice(0, 6).join(", ") || "(none)",
   });
@@ -64,7 +68,11 @@ export function taskFromMined(d: SessionDigest, obj: Record<string, unknown>): T
   return null;
 }
 
-export function makeLlmMiner(backend: SleepBackend, prompts: PromptRegistry, o: { maxSessions: number; maxTasks: number }) {
+export function makeLlmMiner(
+  backend: SleepBackend,
+  prompts: PromptRegistry,
+  o: { maxSessions: number; maxTasks: number },
+) {
   return async (digests: readonly SessionDigest[]): Promise<TaskRecord[]> => {
     const out: TaskRecord[] = [];
     for (const d of digests.slice(0, o.maxSessions)) {
@@ -83,8 +91,26 @@ export function makeLlmMiner(backend: SleepBackend, prompts: PromptRegistry, o: 
         if (out.length + made.length >= o.maxTasks) break;
       }
       out.push(...made);
-      backend.evidence.log("mine", "miner_exchange", { sessionId: d.sessionId, project: d.project, prompt, rawReply: raw, parseOk: Array.isArray(parsed), nCandidates: candidates.length, nTasks: made.length, nDroppedUncheckable: dropped });
-      for (const t of made) backend.evidence.log("mine", "task_mined", { taskId: t.id, sessionId: d.sessionId, intent: t.intent, referenceKind: t.referenceKind, checks: t.judge.checks ?? [], rubric: t.reference, outcome: t.outcome });
+      backend.evidence.log("mine", "miner_exchange", {
+        sessionId: d.sessionId,
+        project: d.project,
+        prompt,
+        rawReply: raw,
+        parseOk: Array.isArray(parsed),
+        nCandidates: candidates.length,
+        nTasks: made.length,
+        nDroppedUncheckable: dropped,
+      });
+      for (const t of made)
+        backend.evidence.log("mine", "task_mined", {
+          taskId: t.id,
+          sessionId: d.sessionId,
+          intent: t.intent,
+          referenceKind: t.referenceKind,
+          checks: t.judge.checks ?? [],
+          rubric: t.reference,
+          outcome: t.outcome,
+        });
       if (out.length >= o.maxTasks) break;
     }
     return out;

@@ -46,7 +46,10 @@ describe("heuristic miner", () => {
   });
 
   it("clips a long intent to 800 characters and stops at the cap; several skills give no hint", () => {
-    const ds = [digest({ sessionId: "a", userPrompts: ["x".repeat(900)], skillsUsed: ["a", "b"] }), digest({ sessionId: "b", userPrompts: ["Second task here"] })];
+    const ds = [
+      digest({ sessionId: "a", userPrompts: ["x".repeat(900)], skillsUsed: ["a", "b"] }),
+      digest({ sessionId: "b", userPrompts: ["Second task here"] }),
+    ];
     const tasks = heuristicMine(ds, 1);
     expect(tasks).toHaveLength(1);
     expect(tasks[0]!.intent).toBe(`${"x".repeat(800)} …`);
@@ -55,10 +58,16 @@ describe("heuristic miner", () => {
 });
 
 describe("dedup and grouping", () => {
-  const t = (id: string, outcome: "fail" | "success" | "unknown", session: string, hint = "") => makeTask({ id, intent: "do it", outcome, sourceSessions: [session], skillHint: hint });
+  const t = (id: string, outcome: "fail" | "success" | "unknown", session: string, hint = "") =>
+    makeTask({ id, intent: "do it", outcome, sourceSessions: [session], skillHint: hint });
 
   it("merges by id: sessions united, the most resolved outcome kept, a hint only when all agree", () => {
-    const out = dedupTasks([t("x", "unknown", "s1", "a"), t("x", "success", "s2", "a"), t("y", "fail", "s3", "a"), t("y", "fail", "s4", "b")]);
+    const out = dedupTasks([
+      t("x", "unknown", "s1", "a"),
+      t("x", "success", "s2", "a"),
+      t("y", "fail", "s3", "a"),
+      t("y", "fail", "s4", "b"),
+    ]);
     expect(out.map((x) => [x.id, x.outcome, x.sourceSessions, x.skillHint])).toEqual([
       ["x", "success", ["s1", "s2"], "a"],
       ["y", "fail", ["s3", "s4"], ""],
@@ -66,7 +75,16 @@ describe("dedup and grouping", () => {
   });
 
   it("groups by agreed hint; a partly missing or conflicting hint goes to the managed catch-all", () => {
-    const groups = groupTasksBySkillHint([t("a", "fail", "1", "git"), t("b", "fail", "2", "git"), t("b", "fail", "3", ""), t("c", "fail", "4", "docs"), t("d", "fail", "5")], "managed");
+    const groups = groupTasksBySkillHint(
+      [
+        t("a", "fail", "1", "git"),
+        t("b", "fail", "2", "git"),
+        t("b", "fail", "3", ""),
+        t("c", "fail", "4", "docs"),
+        t("d", "fail", "5"),
+      ],
+      "managed",
+    );
     expect([...groups.entries()].map(([k, v]) => [k, v.map((x) => x.id)])).toEqual([
       ["git", ["a"]],
       ["managed", ["b", "d"]],
@@ -79,8 +97,15 @@ describe("target filter", () => {
   const task = (id: string, intent: string) => makeTask({ id, intent });
   it("keeps tasks that share the skill's words, strongest first; keeps everything when nothing matches", () => {
     const skill = "# Git conflicts\n\nResolve merge conflicts carefully.\n";
-    const tasks = [task("1", "write a poem"), task("2", "fix the rebase conflict"), task("3", "resolve merge conflicts in src")];
-    expect(filterTasksForTarget(tasks, skill, "/x/.agents/skills/git-conflicts/SKILL.md").map((x) => x.id)).toEqual(["3", "2"]);
+    const tasks = [
+      task("1", "write a poem"),
+      task("2", "fix the rebase conflict"),
+      task("3", "resolve merge conflicts in src"),
+    ];
+    expect(filterTasksForTarget(tasks, skill, "/x/.agents/skills/git-conflicts/SKILL.md").map((x) => x.id)).toEqual([
+      "3",
+      "2",
+    ]);
     expect(filterTasksForTarget([task("1", "write a poem")], skill, "").map((x) => x.id)).toEqual(["1"]);
   });
 });
@@ -96,14 +121,25 @@ describe("hash-stable splits", () => {
   });
 
   it("gives a task the same split whatever the other tasks of the night are", () => {
-    const a = assignSplits(tasks(["t1", "t2", "t3", "t4", "t5", "t6"]), { valFraction: 0.34, testFraction: 0, seed: 42 });
-    const b = assignSplits(tasks(["t4", "t9", "t1", "t8", "t3", "t7"]), { valFraction: 0.34, testFraction: 0, seed: 42 });
-    for (const id of ["t1", "t3", "t4"]) expect(b.find((t) => t.id === id)!.split).toBe(a.find((t) => t.id === id)!.split);
+    const a = assignSplits(tasks(["t1", "t2", "t3", "t4", "t5", "t6"]), {
+      valFraction: 0.34,
+      testFraction: 0,
+      seed: 42,
+    });
+    const b = assignSplits(tasks(["t4", "t9", "t1", "t8", "t3", "t7"]), {
+      valFraction: 0.34,
+      testFraction: 0,
+      seed: 42,
+    });
+    for (const id of ["t1", "t3", "t4"])
+      expect(b.find((t) => t.id === id)!.split).toBe(a.find((t) => t.id === id)!.split);
   });
 
   it("promotes the lowest-hash train task to val when val is empty; dream tasks always train", () => {
     const out = assignSplits(tasks(["a", "b"]), { valFraction: 0, testFraction: 0, seed: 42 });
-    const lowest = ["a", "b"].sort((x, y) => (BigInt(`0x${sha256Hex(`42${x}`)}`) < BigInt(`0x${sha256Hex(`42${y}`)}`) ? -1 : 1))[0];
+    const lowest = ["a", "b"].sort((x, y) =>
+      BigInt(`0x${sha256Hex(`42${x}`)}`) < BigInt(`0x${sha256Hex(`42${y}`)}`) ? -1 : 1,
+    )[0];
     expect(out.find((t) => t.split === "val")!.id).toBe(lowest);
     const dream = makeTask({ id: "d", intent: "d", origin: "dream", split: "val" });
     expect(assignSplits([dream], { valFraction: 0.99, testFraction: 0, seed: 42 })[0]!.split).toBe("train");
@@ -117,7 +153,11 @@ describe("hash-stable splits", () => {
 });
 
 describe("mine", () => {
-  const ds = [digest({ sessionId: "s1", userPrompts: ["Write the release notes"] }), digest({ sessionId: "s2", userPrompts: ["Write the release notes"] }), digest({ sessionId: "s3", userPrompts: ["Bump the version number"] })];
+  const ds = [
+    digest({ sessionId: "s1", userPrompts: ["Write the release notes"] }),
+    digest({ sessionId: "s2", userPrompts: ["Write the release notes"] }),
+    digest({ sessionId: "s3", userPrompts: ["Bump the version number"] }),
+  ];
   const o = { maxTasks: 10, valFraction: 0.34, testFraction: 0, seed: 42 };
 
   it("falls back to the heuristic miner when the LLM miner yields nothing, dedups and assigns splits", async () => {
@@ -128,7 +168,10 @@ describe("mine", () => {
   });
 
   it("uses the LLM miner's tasks when there are any, and caps the result", async () => {
-    const llm = async () => [makeTask({ id: "llm_1", intent: "Mined task one" }), makeTask({ id: "llm_2", intent: "Mined task two" })];
+    const llm = async () => [
+      makeTask({ id: "llm_1", intent: "Mined task one" }),
+      makeTask({ id: "llm_2", intent: "Mined task two" }),
+    ];
     expect((await mine(ds, { ...o, maxTasks: 1, llmMiner: llm })).map((t) => t.id)).toEqual(["llm_1"]);
   });
 });

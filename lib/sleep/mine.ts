@@ -36,7 +36,8 @@ export function heuristicMine(digests: readonly SessionDigest[], maxTasks = 40):
     const intent = d.userPrompts[0];
     if (intent === undefined || intent.trim().length < 8) continue;
     const followUps = d.userPrompts.slice(1, 4).map((p) => clip(p, 200));
-    const context = followUps.length > 0 ? `Follow-up constraints from the same session:\n- ${followUps.join("\n- ")}` : "";
+    const context =
+      followUps.length > 0 ? `Follow-up constraints from the same session:\n- ${followUps.join("\n- ")}` : "";
     const tags: string[] = [];
     if (d.toolsUsed.length > 0) tags.push(`tools:${d.toolsUsed.slice(0, 4).join("+")}`);
     if (d.gitBranch) tags.push(`branch:${d.gitBranch}`);
@@ -121,12 +122,30 @@ function targetTokens(text: string): string[] {
 }
 
 function expandKeywords(words: Set<string>): void {
-  if (words.has("mcp")) for (const w of ["configure", "configuration", "connect", "connected", "enable", "enabled", "install", "installed", "server", "servers"]) words.add(w);
-  if (words.has("conflict") || words.has("conflicts")) for (const w of ["cherry", "conflict", "conflicts", "git", "merge", "rebase", "unmerged"]) words.add(w);
+  if (words.has("mcp"))
+    for (const w of [
+      "configure",
+      "configuration",
+      "connect",
+      "connected",
+      "enable",
+      "enabled",
+      "install",
+      "installed",
+      "server",
+      "servers",
+    ])
+      words.add(w);
+  if (words.has("conflict") || words.has("conflicts"))
+    for (const w of ["cherry", "conflict", "conflicts", "git", "merge", "rebase", "unmerged"]) words.add(w);
 }
 
 /** Strong keywords (the skill's path and headings) and weak ones (those plus its most frequent body words). */
-export function targetKeywords(skillText: string, skillPath: string, limit = 180): { strong: Set<string>; weak: Set<string> } {
+export function targetKeywords(
+  skillText: string,
+  skillPath: string,
+  limit = 180,
+): { strong: Set<string>; weak: Set<string> } {
   const headings = [...skillText.matchAll(/^#+\s+(.+)$/gm)].map((m) => m[1]).join("\n");
   const strong = new Set(targetTokens(`${skillPath.replace(/[\\/]/g, " ")}\n${headings}`));
   const weak = new Set(strong);
@@ -177,10 +196,14 @@ function stableKey(seed: number, id: string): bigint {
  * never moved.
  */
 export function assignSplits(tasks: TaskRecord[], o: SplitOptions): TaskRecord[] {
-  for (const [name, v] of [["val_fraction", o.valFraction], ["test_fraction", o.testFraction]] as const) {
+  for (const [name, v] of [
+    ["val_fraction", o.valFraction],
+    ["test_fraction", o.testFraction],
+  ] as const) {
     if (!(v >= 0 && v <= 1)) throw new RangeError(`${name} must be between 0 and 1, got ${v}`);
   }
-  if (o.valFraction + o.testFraction >= 1) throw new RangeError(`val_fraction + test_fraction must be < 1 (got ${o.valFraction} + ${o.testFraction})`);
+  if (o.valFraction + o.testFraction >= 1)
+    throw new RangeError(`val_fraction + test_fraction must be < 1 (got ${o.valFraction} + ${o.testFraction})`);
   const real = tasks.filter((t) => t.origin !== "dream");
   for (const t of tasks) if (t.origin === "dream") t.split = "train";
   const valCut = Math.round(o.valFraction * 100);
@@ -217,6 +240,7 @@ export async function mine(digests: readonly SessionDigest[], o: MineOptions): P
   let tasks = o.llmMiner ? await o.llmMiner(digests) : [];
   if (tasks.length === 0) tasks = heuristicMine(digests, limit);
   tasks = dedupTasks(tasks);
-  if (o.targetSkillText || o.targetSkillPath) tasks = filterTasksForTarget(tasks, o.targetSkillText ?? "", o.targetSkillPath ?? "");
+  if (o.targetSkillText || o.targetSkillPath)
+    tasks = filterTasksForTarget(tasks, o.targetSkillText ?? "", o.targetSkillPath ?? "");
   return assignSplits(tasks.slice(0, o.maxTasks), o);
 }

@@ -29,7 +29,10 @@ function readLive(path: string): { text: string; sha: string } {
   }
 }
 
-function proposal(dir: string, o: { label: string; kind: NightProposal["kind"]; file: string; livePath: string; liveSha: string; adopted: boolean }): NightProposal {
+function proposal(
+  dir: string,
+  o: { label: string; kind: NightProposal["kind"]; file: string; livePath: string; liveSha: string; adopted: boolean },
+): NightProposal {
   const live = readLive(o.livePath);
   return {
     label: o.label,
@@ -51,10 +54,29 @@ export function readNightProposals(stagingDir: string): { manifest: Manifest; pr
   const out: NightProposal[] = [];
   for (const target of ["skill", "memory"] as const) {
     const row = m.legacy?.[target];
-    if (row) out.push(proposal(stagingDir, { label: target, kind: "managed", file: row.proposed_file, livePath: row.live_path, liveSha: row.live_sha256, adopted: managedDone.has(target) }));
+    if (row)
+      out.push(
+        proposal(stagingDir, {
+          label: target,
+          kind: "managed",
+          file: row.proposed_file,
+          livePath: row.live_path,
+          liveSha: row.live_sha256,
+          adopted: managedDone.has(target),
+        }),
+      );
   }
   for (const row of m.skills ?? []) {
-    out.push(proposal(stagingDir, { label: row.skill_name, kind: "skill", file: row.proposed_file, livePath: row.live_skill_path, liveSha: row.live_sha256, adopted: skillsDone.has(row.skill_name) }));
+    out.push(
+      proposal(stagingDir, {
+        label: row.skill_name,
+        kind: "skill",
+        file: row.proposed_file,
+        livePath: row.live_skill_path,
+        liveSha: row.live_sha256,
+        adopted: skillsDone.has(row.skill_name),
+      }),
+    );
   }
   return { manifest: m, proposals: out };
 }

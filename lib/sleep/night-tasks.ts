@@ -30,13 +30,25 @@ export interface NightTasksDeps {
   evidence: Evidence;
 }
 
-const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** What harvest is asked for: the configured source and roots, the scope, the per-project checkpoints, the cap. */
 /** `checkpoints`: the last harvest per project (sessions before it, or before now − lookback_hours, are old); null: no lower bound. */
-export function harvestOptionsOf(d: Pick<NightTasksDeps, "config" | "env" | "now" | "platform" | "prompts">, checkpoints: Record<string, string> | null): HarvestOptions {
+export function harvestOptionsOf(
+  d: Pick<NightTasksDeps, "config" | "env" | "now" | "platform" | "prompts">,
+  checkpoints: Record<string, string> | null,
+): HarvestOptions {
   const c = d.config;
-  const scope: HarvestOptions["scope"] = c.projects === "invoked" ? { kind: "invoked", project: c.invoked_project } : c.projects === "all" ? { kind: "all" } : { kind: "list", projects: c.projects };
+  const scope: HarvestOptions["scope"] =
+    c.projects === "invoked"
+      ? { kind: "invoked", project: c.invoked_project }
+      : c.projects === "all"
+        ? { kind: "all" }
+        : { kind: "list", projects: c.projects };
   return {
     source: c.transcript_source,
     home: c.home,
@@ -50,7 +62,9 @@ export function harvestOptionsOf(d: Pick<NightTasksDeps, "config" | "env" | "now
     copilotCliSessionStore: c.copilot_cli_session_store,
     opencodeDb: c.opencode_db,
     scope,
-    since: checkpoints ? { kind: "checkpoints", checkpoints: { ...checkpoints }, lookbackHours: c.lookback_hours } : { kind: "none" },
+    since: checkpoints
+      ? { kind: "checkpoints", checkpoints: { ...checkpoints }, lookbackHours: c.lookback_hours }
+      : { kind: "none" },
     limit: sessionLimitOf(c),
     negativeFeedback: list(d.env.SKILLOPT_SLEEP_NEG_FEEDBACK),
     positiveFeedback: list(d.env.SKILLOPT_SLEEP_POS_FEEDBACK),
@@ -73,7 +87,12 @@ export interface TargetFilter {
   skillPath: string;
 }
 
-export async function harvestAndMine(d: NightTasksDeps, checkpoints: Record<string, string> | null, target: TargetFilter | null, digestsGiven?: SessionDigest[]): Promise<MinedNight> {
+export async function harvestAndMine(
+  d: NightTasksDeps,
+  checkpoints: Record<string, string> | null,
+  target: TargetFilter | null,
+  digestsGiven?: SessionDigest[],
+): Promise<MinedNight> {
   const c = d.config;
   const notes: string[] = [];
   let digests = digestsGiven;
@@ -83,11 +102,21 @@ export async function harvestAndMine(d: NightTasksDeps, checkpoints: Record<stri
     notes.push(...h.notes);
   }
   for (const s of digests) {
-    d.evidence.log("harvest", "session", { sessionId: s.sessionId, project: s.project, source: s.source, nUserPrompts: s.userPrompts.length, userPromptsHead: s.userPrompts.slice(0, 6).map((p) => p.slice(0, 200)), assistantFinalHead: (s.assistantFinals.at(-1) ?? "").slice(0, 300), feedbackSignals: s.feedbackSignals });
+    d.evidence.log("harvest", "session", {
+      sessionId: s.sessionId,
+      project: s.project,
+      source: s.source,
+      nUserPrompts: s.userPrompts.length,
+      userPromptsHead: s.userPrompts.slice(0, 6).map((p) => p.slice(0, 200)),
+      assistantFinalHead: (s.assistantFinals.at(-1) ?? "").slice(0, 300),
+      feedbackSignals: s.feedbackSignals,
+    });
   }
   const candidateLimit = target ? c.max_tasks_per_night * 3 : c.max_tasks_per_night;
   const useLlm = d.backend.name !== "mock" && c.llm_mine;
-  const llm = useLlm ? makeLlmMiner(d.backend, d.prompts, { maxSessions: sessionLimitOf(c), maxTasks: candidateLimit }) : undefined;
+  const llm = useLlm
+    ? makeLlmMiner(d.backend, d.prompts, { maxSessions: sessionLimitOf(c), maxTasks: candidateLimit })
+    : undefined;
   const llmMiner = llm
     ? async (ds: readonly SessionDigest[]) => {
         try {

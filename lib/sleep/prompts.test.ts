@@ -14,7 +14,9 @@ describe("prompt registry", () => {
   });
 
   it("every template mentions each of its declared placeholders", () => {
-    for (const name of PROMPT_NAMES) for (const ph of DEFAULT_PROMPTS[name].placeholders) expect(DEFAULT_PROMPTS[name].text, `${name} ${ph}`).toContain(ph);
+    for (const name of PROMPT_NAMES)
+      for (const ph of DEFAULT_PROMPTS[name].placeholders)
+        expect(DEFAULT_PROMPTS[name].text, `${name} ${ph}`).toContain(ph);
   });
 
   it("an override file replaces a template, is re-read when it changes, and describe() shows both", () => {
@@ -27,7 +29,13 @@ describe("prompt registry", () => {
     utimesSync(path, new Date(), new Date(Date.now() + 5000));
     expect(reg.render("attempt", { __INTENT__: "x" })).toBe("Now: x");
     const d = reg.describe().find((x) => x.name === "attempt")!;
-    expect(d).toMatchObject({ stage: "replay", role: "target", override: "Now: __INTENT__", effective: "Now: __INTENT__", default: DEFAULT_PROMPTS.attempt.text });
+    expect(d).toMatchObject({
+      stage: "replay",
+      role: "target",
+      override: "Now: __INTENT__",
+      effective: "Now: __INTENT__",
+      default: DEFAULT_PROMPTS.attempt.text,
+    });
     reg.save({ attempt: null, judge: "J __RUBRIC__" });
     expect(reg.template("attempt")).toBe(DEFAULT_PROMPTS.attempt.text);
     expect(reg.template("judge")).toBe("J __RUBRIC__");
@@ -36,7 +44,9 @@ describe("prompt registry", () => {
   it("a bad override file is an error naming the file and the key", () => {
     const path = join(tempDir(), "prompts.json");
     writeFileSync(path, JSON.stringify({ atempt: "x" }));
-    expect(() => new PromptRegistry(path).template("attempt")).toThrow(`${path}: unknown prompt 'atempt'; known: miner, attempt, judge, reflect, contrastive`);
+    expect(() => new PromptRegistry(path).template("attempt")).toThrow(
+      `${path}: unknown prompt 'atempt'; known: miner, attempt, judge, reflect, contrastive`,
+    );
     writeFileSync(path, "{");
     expect(() => new PromptRegistry(path).template("attempt")).toThrow(/not valid JSON/);
   });

@@ -109,11 +109,49 @@ interface PromptMeta {
 }
 
 export const DEFAULT_PROMPTS: Readonly<Record<PromptName, PromptMeta>> = {
-  miner: { text: MINER, stage: "mine", role: "optimizer", description: "Turns one session digest into up to three checkable tasks.", placeholders: ["__PROJECT__", "__PROMPTS__", "__FINAL__", "__FEEDBACK__"] },
-  attempt: { text: ATTEMPT, stage: "replay", role: "target", description: "The rollout: solve a mined task with only the skill and memory as context.", placeholders: ["__SKILL__", "__MEMORY__", "__INTENT__", "__CONTEXT__"] },
-  judge: { text: JUDGE, stage: "replay", role: "optimizer", description: "Grades a response against a rubric (JSON score 0..1).", placeholders: ["__RUBRIC__", "__RESPONSE__"] },
-  reflect: { text: REFLECT, stage: "reflect", role: "optimizer", description: "Proposes bounded skill or memory edits from the recurring failures.", placeholders: ["__EDIT_BUDGET__", "__TARGET__", "__CUR_DOC__", "__GUARD__", "__CRITERIA__", "__PREFS__", "__FAILURES__"] },
-  contrastive: { text: CONTRASTIVE, stage: "reflect", role: "optimizer", description: "Distils rules from the contrast of better and worse attempts at the same tasks.", placeholders: ["__EDIT_BUDGET__", "__TARGET__", "__GUARD__", "__BLOCKS__"] },
+  miner: {
+    text: MINER,
+    stage: "mine",
+    role: "optimizer",
+    description: "Turns one session digest into up to three checkable tasks.",
+    placeholders: ["__PROJECT__", "__PROMPTS__", "__FINAL__", "__FEEDBACK__"],
+  },
+  attempt: {
+    text: ATTEMPT,
+    stage: "replay",
+    role: "target",
+    description: "The rollout: solve a mined task with only the skill and memory as context.",
+    placeholders: ["__SKILL__", "__MEMORY__", "__INTENT__", "__CONTEXT__"],
+  },
+  judge: {
+    text: JUDGE,
+    stage: "replay",
+    role: "optimizer",
+    description: "Grades a response against a rubric (JSON score 0..1).",
+    placeholders: ["__RUBRIC__", "__RESPONSE__"],
+  },
+  reflect: {
+    text: REFLECT,
+    stage: "reflect",
+    role: "optimizer",
+    description: "Proposes bounded skill or memory edits from the recurring failures.",
+    placeholders: [
+      "__EDIT_BUDGET__",
+      "__TARGET__",
+      "__CUR_DOC__",
+      "__GUARD__",
+      "__CRITERIA__",
+      "__PREFS__",
+      "__FAILURES__",
+    ],
+  },
+  contrastive: {
+    text: CONTRASTIVE,
+    stage: "reflect",
+    role: "optimizer",
+    description: "Distils rules from the contrast of better and worse attempts at the same tasks.",
+    placeholders: ["__EDIT_BUDGET__", "__TARGET__", "__GUARD__", "__BLOCKS__"],
+  },
 };
 
 export interface PromptDescription extends PromptMeta {
@@ -164,7 +202,12 @@ export class PromptRegistry {
     if (!this.path) throw new AppError("INVALID_REQUEST", "prompt overrides: no override file is configured");
     const next: Record<string, string> = { ...this.overrides() };
     for (const [k, v] of Object.entries(changes)) {
-      if (!(PROMPT_NAMES as readonly string[]).includes(k)) throw new AppError("INVALID_REQUEST", `prompt overrides: unknown prompt '${k}'; known: ${PROMPT_NAMES.join(", ")}`, { field: k });
+      if (!(PROMPT_NAMES as readonly string[]).includes(k))
+        throw new AppError(
+          "INVALID_REQUEST",
+          `prompt overrides: unknown prompt '${k}'; known: ${PROMPT_NAMES.join(", ")}`,
+          { field: k },
+        );
       if (v === null || v === undefined || v.trim() === "") delete next[k];
       else next[k] = v;
     }
@@ -181,10 +224,14 @@ function parseOverrides(path: string, text: string): Partial<Record<PromptName, 
   } catch (err) {
     throw new AppError("INVALID_REQUEST", `${path}: not valid JSON (${(err as Error).message})`, { field: path });
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new AppError("INVALID_REQUEST", `${path}: expected an object of prompt name → text`, { field: path });
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new AppError("INVALID_REQUEST", `${path}: expected an object of prompt name → text`, { field: path });
   const out: Partial<Record<PromptName, string>> = {};
   for (const [k, v] of Object.entries(raw)) {
-    if (!(PROMPT_NAMES as readonly string[]).includes(k)) throw new AppError("INVALID_REQUEST", `${path}: unknown prompt '${k}'; known: ${PROMPT_NAMES.join(", ")}`, { field: k });
+    if (!(PROMPT_NAMES as readonly string[]).includes(k))
+      throw new AppError("INVALID_REQUEST", `${path}: unknown prompt '${k}'; known: ${PROMPT_NAMES.join(", ")}`, {
+        field: k,
+      });
     if (typeof v !== "string") throw new AppError("INVALID_REQUEST", `${path}: ${k}: expected a string`, { field: k });
     if (v.trim() !== "") out[k as PromptName] = v;
   }

@@ -51,7 +51,11 @@ export interface NightRecorder {
 }
 
 /** Calls one recorder hook; a failure becomes one warning line, never the night's failure. */
-export async function record(recorder: NightRecorder | undefined, log: (line: string) => void, call: (r: NightRecorder) => Promise<void>): Promise<void> {
+export async function record(
+  recorder: NightRecorder | undefined,
+  log: (line: string) => void,
+  call: (r: NightRecorder) => Promise<void>,
+): Promise<void> {
   if (!recorder) return;
   try {
     await call(recorder);
@@ -62,5 +66,9 @@ export async function record(recorder: NightRecorder | undefined, log: (line: st
 
 export function splitSizesOf(tasks: ReadonlyArray<{ split: string; origin: string }>): SplitSizes {
   const real = tasks.filter((t) => t.origin !== "dream");
-  return { train: real.filter((t) => t.split === "train").length, val: real.filter((t) => t.split === "val").length, test: real.filter((t) => t.split === "test").length };
+  return {
+    train: real.filter((t) => t.split === "train").length,
+    val: real.filter((t) => t.split === "val").length,
+    test: real.filter((t) => t.split === "test").length,
+  };
 }

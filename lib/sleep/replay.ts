@@ -25,7 +25,13 @@ export interface ReplayDeps {
 }
 
 /** `sampleId` keeps repeated rollouts of one (task, skill, memory) apart in the backend's answer cache. */
-export async function replayOne(deps: ReplayDeps, task: TaskRecord, skill: string, memory: string, sampleId = 0): Promise<ReplayResult> {
+export async function replayOne(
+  deps: ReplayDeps,
+  task: TaskRecord,
+  skill: string,
+  memory: string,
+  sampleId = 0,
+): Promise<ReplayResult> {
   const { backend } = deps;
   const tools = requiredTools(task);
   const t0 = deps.now();
@@ -37,7 +43,10 @@ export async function replayOne(deps: ReplayDeps, task: TaskRecord, skill: strin
   const latencyMs = Math.max(0, deps.now() - t0);
   let tokens = Math.max(0, backend.tokensUsed() - before);
   if (tokens === 0) tokens = Math.floor((skill.length + memory.length + task.intent.length + response.length) / 4);
-  const { hard, soft, rationale } = task.referenceKind === "rule" && task.judge.checks?.length ? scoreRuleJudge(task.judge, response, called) : await backend.judge(task, response);
+  const { hard, soft, rationale } =
+    task.referenceKind === "rule" && task.judge.checks?.length
+      ? scoreRuleJudge(task.judge, response, called)
+      : await backend.judge(task, response);
   backend.evidence.log("replay", "result", {
     phase: backend.evidence.phase,
     taskId: task.id,
@@ -73,7 +82,13 @@ export type Scored = Array<[TaskRecord, ReplayResult]>;
  * Replays tasks, `workers` at a time (default 1: in order), results in task order whatever the
  * completion order, so identical answers give identical nights.
  */
-export async function replayBatch(deps: ReplayDeps, tasks: readonly TaskRecord[], skill: string, memory: string, workers = 1): Promise<Scored> {
+export async function replayBatch(
+  deps: ReplayDeps,
+  tasks: readonly TaskRecord[],
+  skill: string,
+  memory: string,
+  workers = 1,
+): Promise<Scored> {
   const out: Scored = new Array(tasks.length);
   let next = 0;
   const lane = async () => {
@@ -89,5 +104,8 @@ export async function replayBatch(deps: ReplayDeps, tasks: readonly TaskRecord[]
 /** Mean hard and soft scores (0, 0 for no tasks). */
 export function aggregateScores(pairs: Scored): { hard: number; soft: number } {
   if (pairs.length === 0) return { hard: 0, soft: 0 };
-  return { hard: pairs.reduce((s, [, r]) => s + r.hard, 0) / pairs.length, soft: pairs.reduce((s, [, r]) => s + r.soft, 0) / pairs.length };
+  return {
+    hard: pairs.reduce((s, [, r]) => s + r.hard, 0) / pairs.length,
+    soft: pairs.reduce((s, [, r]) => s + r.soft, 0) / pairs.length,
+  };
 }

@@ -13,7 +13,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export function cronPatternProblem(pattern: string): string | null {
   if (CONTROL.test(pattern)) return "must not contain control characters";
   const fields = pattern.trim().split(/\s+/).filter(Boolean);
-  if (fields.length !== 5) return `must have 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}, e.g. "0 3 * * *"`;
+  if (fields.length !== 5)
+    return `must have 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}, e.g. "0 3 * * *"`;
   try {
     CronExpressionParser.parse(fields.join(" "));
     return null;

@@ -7,7 +7,16 @@
 import { z } from "zod";
 
 /** The transcript sources harvest can read (`auto` = Codex first, then Claude). */
-export const TRANSCRIPT_SOURCES = ["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"] as const;
+export const TRANSCRIPT_SOURCES = [
+  "claude",
+  "codex",
+  "copilot",
+  "copilot_cli",
+  "cursor",
+  "pi",
+  "opencode",
+  "auto",
+] as const;
 export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
 
 export const SessionDigestSchema = z.object({

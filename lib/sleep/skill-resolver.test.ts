@@ -9,18 +9,25 @@ afterAll(removeTempDirs);
 describe("skill resolver", () => {
   it("accepts one plain folder name only", () => {
     expect(normaliseSkillName(" git ")).toBe("git");
-    for (const bad of ["", "..", "a/b", "a\\b", "/abs", "~x", "C:x", "a\u0000b", 3]) expect(normaliseSkillName(bad)).toBe("");
+    for (const bad of ["", "..", "a/b", "a\\b", "/abs", "~x", "C:x", "a\u0000b", 3])
+      expect(normaliseSkillName(bad)).toBe("");
   });
 
   it("searches the project's agent folders, Claude home, extra roots and the newest version of each plugin", () => {
     const s = sandbox();
     const cfg = testConfig(s, { skill_roots: [join(s.root, "extra")] });
-    for (const d of [join(s.project, ".claude", "skills"), join(s.home, ".claude", "skills"), join(s.root, "extra")]) mkdirSync(d, { recursive: true });
+    for (const d of [join(s.project, ".claude", "skills"), join(s.home, ".claude", "skills"), join(s.root, "extra")])
+      mkdirSync(d, { recursive: true });
     const plugin = join(s.home, ".claude", "plugins", "cache", "market", "tools");
     mkdirSync(join(plugin, "1.9.0", "skills"), { recursive: true });
     mkdirSync(join(plugin, "1.10.0", "skills"), { recursive: true });
     mkdirSync(join(plugin, "2.0.0-beta", "skills"), { recursive: true });
-    expect(skillSearchRoots(cfg)).toEqual([join(s.project, ".claude", "skills"), join(s.home, ".claude", "skills"), join(s.root, "extra"), join(plugin, "2.0.0-beta", "skills")]);
+    expect(skillSearchRoots(cfg)).toEqual([
+      join(s.project, ".claude", "skills"),
+      join(s.home, ".claude", "skills"),
+      join(s.root, "extra"),
+      join(plugin, "2.0.0-beta", "skills"),
+    ]);
   });
 
   it("found, missing, ambiguous and rejected are distinct; a link leaving its root is not followed", () => {

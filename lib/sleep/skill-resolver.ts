@@ -7,13 +7,16 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { SleepConfig } from "./config";
 
-export type Resolution = { ok: true; name: string; path: string } | { ok: false; name: string; status: "missing" | "ambiguous" | "rejected"; reason: string };
+export type Resolution =
+  | { ok: true; name: string; path: string }
+  | { ok: false; name: string; status: "missing" | "ambiguous" | "rejected"; reason: string };
 
 /** The name as a single safe folder name, or "" when it is unusable. */
 export function normaliseSkillName(name: unknown): string {
   if (typeof name !== "string") return "";
   const n = name.trim();
-  if (!n || n === "." || n === ".." || n.startsWith("~") || isAbsolute(n) || /[\\/]/.test(n) || /^[A-Za-z]:/.test(n)) return "";
+  if (!n || n === "." || n === ".." || n.startsWith("~") || isAbsolute(n) || /[\\/]/.test(n) || /^[A-Za-z]:/.test(n))
+    return "";
   if (/[\u0000-\u001f\u007f]/.test(n)) return "";
   return n;
 }
@@ -99,9 +102,27 @@ function containedSkillFile(root: string, name: string): string {
 
 export function resolveSkill(name: unknown, roots: readonly string[]): Resolution {
   const n = normaliseSkillName(name);
-  if (!n) return { ok: false, name: typeof name === "string" ? name : "", status: "rejected", reason: "skill name is empty or not a single safe path segment" };
+  if (!n)
+    return {
+      ok: false,
+      name: typeof name === "string" ? name : "",
+      status: "rejected",
+      reason: "skill name is empty or not a single safe path segment",
+    };
   const matches = [...new Set(roots.map((r) => containedSkillFile(r, n)).filter(Boolean))];
-  if (matches.length === 0) return { ok: false, name: n, status: "missing", reason: "no SKILL.md for this skill in the configured skill roots" };
-  if (matches.length > 1) return { ok: false, name: n, status: "ambiguous", reason: `several skill roots define this skill: ${matches.join(", ")}` };
+  if (matches.length === 0)
+    return {
+      ok: false,
+      name: n,
+      status: "missing",
+      reason: "no SKILL.md for this skill in the configured skill roots",
+    };
+  if (matches.length > 1)
+    return {
+      ok: false,
+      name: n,
+      status: "ambiguous",
+      reason: `several skill roots define this skill: ${matches.join(", ")}`,
+    };
   return { ok: true, name: n, path: matches[0]! };
 }

@@ -26,15 +26,26 @@ interface StageInput {
   startSkill: string;
 }
 
-const managed = (proposed: string, l: LiveBaseline): ManagedProposal => ({ proposed, livePath: l.path, liveRealpath: l.realpath, liveSha256: l.sha256 });
+const managed = (proposed: string, l: LiveBaseline): ManagedProposal => ({
+  proposed,
+  livePath: l.path,
+  liveRealpath: l.realpath,
+  liveSha256: l.sha256,
+});
 
 export function stageNight(ctx: CycleContext, s: StageInput): CycleOutcome {
   const { cfg, state, backend } = ctx;
   const { report, result, live } = s;
   // A managed document is staged only when the accepted night changed it: adopting an unchanged memory
   // would otherwise create an empty CLAUDE.md in a project that had none.
-  const skill = cfg.evolve_skill && result.accepted && result.newSkill !== s.startSkill ? managed(result.newSkill, live.skill) : null;
-  const memory = cfg.evolve_memory && result.accepted && result.newMemory !== live.memory.text ? managed(result.newMemory, live.memory) : null;
+  const skill =
+    cfg.evolve_skill && result.accepted && result.newSkill !== s.startSkill
+      ? managed(result.newSkill, live.skill)
+      : null;
+  const memory =
+    cfg.evolve_memory && result.accepted && result.newMemory !== live.memory.text
+      ? managed(result.newMemory, live.memory)
+      : null;
   const fan = skillProposals(s.groups, cfg.managed_skill_name, skill ? [live.skill.realpath] : []);
   report.notes.push(...fan.notes);
   const safeReport = redactDeep(report);
@@ -60,7 +71,11 @@ export function stageNight(ctx: CycleContext, s: StageInput): CycleOutcome {
   const dir = writeStaging({
     dir: ctx.stagingDir || reserveStagingDir(cfg.invoked_project, ctx.deps.now()),
     report: safeReport,
-    reportMd: renderReportMd(safeReport, { backend: backend.name, replayMode: cfg.replay_mode, gateOff: isGateOff(cfg.gate_mode) }),
+    reportMd: renderReportMd(safeReport, {
+      backend: backend.name,
+      replayMode: cfg.replay_mode,
+      gateOff: isGateOff(cfg.gate_mode),
+    }),
     diagnostics,
     liveSkillPath: live.skill.path,
     liveMemoryPath: live.memory.path,
@@ -69,9 +84,22 @@ export function stageNight(ctx: CycleContext, s: StageInput): CycleOutcome {
     skillProposals: fan.proposals,
     skillRoots: fan.proposals.length > 0 ? skillSearchRoots(cfg) : [],
   });
-  ctx.evidence.log("stage", "staged", { stagingDir: dir, hasSkill: skill !== null, hasMemory: memory !== null, accepted: result.accepted, stagedSkills: fan.proposals.map((p) => p.skillName) });
+  ctx.evidence.log("stage", "staged", {
+    stagingDir: dir,
+    hasSkill: skill !== null,
+    hasMemory: memory !== null,
+    accepted: result.accepted,
+    stagedSkills: fan.proposals.map((p) => p.skillName),
+  });
   state.setLastHarvest(cfg.invoked_project, ctx.started);
-  state.recordNight({ night: ctx.night, accepted: result.accepted, baseline: result.baselineScore, candidate: result.candidateScore, nTasks: s.taskCount, staging: dir });
+  state.recordNight({
+    night: ctx.night,
+    accepted: result.accepted,
+    baseline: result.baselineScore,
+    candidate: result.candidateScore,
+    nTasks: s.taskCount,
+    staging: dir,
+  });
   state.setLastModelKey(backend.key());
   state.save();
   let adoptedPaths: string[] = [];
@@ -85,6 +113,25 @@ export function stageNight(ctx: CycleContext, s: StageInput): CycleOutcome {
       ctx.evidence.log("stage", "auto_adopt_refused", { error: err.message });
     }
   }
-  ctx.evidence.log("cycle", "end", { night: ctx.night, outcome: "completed", gateAction: report.gateAction, accepted: report.accepted, baselineScore: report.baselineScore, candidateScore: report.candidateScore, nAppliedEdits: report.edits.length, nRejectedEdits: report.rejectedEdits.length, nUnmatchedEdits: report.unmatchedEdits.length, tokensUsed: report.tokensUsed, adopted: adoptedPaths.length > 0 });
-  return { report: safeReport, stagingDir: dir, adopted: adoptedPaths.length > 0, adoptedPaths, evidencePath: ctx.evidencePath, stagedSkills: fan.proposals.map((p) => p.skillName) };
+  ctx.evidence.log("cycle", "end", {
+    night: ctx.night,
+    outcome: "completed",
+    gateAction: report.gateAction,
+    accepted: report.accepted,
+    baselineScore: report.baselineScore,
+    candidateScore: report.candidateScore,
+    nAppliedEdits: report.edits.length,
+    nRejectedEdits: report.rejectedEdits.length,
+    nUnmatchedEdits: report.unmatchedEdits.length,
+    tokensUsed: report.tokensUsed,
+    adopted: adoptedPaths.length > 0,
+  });
+  return {
+    report: safeReport,
+    stagingDir: dir,
+    adopted: adoptedPaths.length > 0,
+    adoptedPaths,
+    evidencePath: ctx.evidencePath,
+    stagedSkills: fan.proposals.map((p) => p.skillName),
+  };
 }

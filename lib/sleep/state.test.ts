@@ -20,7 +20,13 @@ describe("state.json", () => {
     s.save();
     expect(readdirSync(dir)).toEqual(["state.json"]);
     const raw = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
-    expect(raw).toMatchObject({ version: 1, night: 1, last_harvest: { "/home/me/my_project": "2024-05-01T03:17:00" }, history: [{ n_tasks: 3 }], last_model_key_format: 2 });
+    expect(raw).toMatchObject({
+      version: 1,
+      night: 1,
+      last_harvest: { "/home/me/my_project": "2024-05-01T03:17:00" },
+      history: [{ n_tasks: 3 }],
+      last_model_key_format: 2,
+    });
     expect(raw.task_archive[0]).toMatchObject({ id: "t", context_excerpt: "", source_sessions: [] });
     const again = SleepState.load(dir);
     expect(again.lastHarvestFor("/home/me/my_project")).toBe("2024-05-01T03:17:00");
@@ -51,10 +57,23 @@ describe("evidence.jsonl", () => {
     const path = join(tempDir(), "night", "evidence.jsonl");
     const ev = new EvidenceLog(path, { maxChars: 200, redact: true, now: () => Date.UTC(2024, 4, 1) });
     const pem = `-----BEGIN PRIVATE KEY-----\n${"A".repeat(300)}\n-----END PRIVATE KEY-----`;
-    ev.log("replay", "result", { taskId: "t", response: pem, nested: { note: "key sk-abcdefghijklmnop1234" }, score: Number.NaN });
+    ev.log("replay", "result", {
+      taskId: "t",
+      response: pem,
+      nested: { note: "key sk-abcdefghijklmnop1234" },
+      score: Number.NaN,
+    });
     ev.log("cycle", "end", { long: "x".repeat(250) });
     const events = readEvidence(path);
-    expect(events[0]).toMatchObject({ seq: 1, stage: "replay", event: "result", task_id: "t", response: "[REDACTED_PRIVATE_KEY]", nested: { note: "key [REDACTED_OPENAI_KEY]" }, score: null });
+    expect(events[0]).toMatchObject({
+      seq: 1,
+      stage: "replay",
+      event: "result",
+      task_id: "t",
+      response: "[REDACTED_PRIVATE_KEY]",
+      nested: { note: "key [REDACTED_OPENAI_KEY]" },
+      score: null,
+    });
     expect(events[1]).toMatchObject({ seq: 2, long: `${"x".repeat(200)}…[truncated 50 chars]` });
     writeFileSync(path, `${readFileSync(path, "utf8")}{"torn`);
     expect(readEvidence(path)).toHaveLength(2);

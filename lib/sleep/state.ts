@@ -52,7 +52,9 @@ export class SleepState {
     try {
       raw = JSON.parse(readFileSync(path, "utf8"));
     } catch (err) {
-      throw new AppError("INVALID_REQUEST", `${path}: not valid JSON (${(err as Error).message}); fix or remove it`, { field: path });
+      throw new AppError("INVALID_REQUEST", `${path}: not valid JSON (${(err as Error).message}); fix or remove it`, {
+        field: path,
+      });
     }
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       throw new AppError("INVALID_REQUEST", `${path}: expected a JSON object`, { field: path });
@@ -97,7 +99,8 @@ export class SleepState {
 
   addToArchive(tasks: TaskRecord[]): void {
     this.data.taskArchive.push(...tasks);
-    if (this.data.taskArchive.length > TASK_ARCHIVE_CAP) this.data.taskArchive = this.data.taskArchive.slice(-TASK_ARCHIVE_CAP);
+    if (this.data.taskArchive.length > TASK_ARCHIVE_CAP)
+      this.data.taskArchive = this.data.taskArchive.slice(-TASK_ARCHIVE_CAP);
   }
 
   setLastModelKey(key: string): void {

@@ -26,7 +26,10 @@ export interface TasksMeta {
   reviewed: boolean;
 }
 
-export function makeTasksPayload(tasks: readonly TaskRecord[], m: { project: string; transcriptSource: string; nSessions: number; targetSkillPath: string }): Record<string, unknown> {
+export function makeTasksPayload(
+  tasks: readonly TaskRecord[],
+  m: { project: string; transcriptSource: string; nSessions: number; targetSkillPath: string },
+): Record<string, unknown> {
   return {
     format: TASKS_FORMAT,
     project: m.project,
@@ -64,7 +67,8 @@ export function loadTasksFile(path: string, o: { valFraction: number; seed: numb
     throw invalid(file, `cannot read the tasks file (${(err as Error).message})`);
   }
   const obj = Array.isArray(raw) ? { tasks: raw } : raw;
-  if (typeof obj !== "object" || obj === null) throw invalid(file, "expected a JSON object with 'tasks', or a JSON array of tasks");
+  if (typeof obj !== "object" || obj === null)
+    throw invalid(file, "expected a JSON object with 'tasks', or a JSON array of tasks");
   const { tasks: rawTasks, ...rest } = obj as Record<string, unknown>;
   if (!Array.isArray(rawTasks)) throw invalid(file, "'tasks' must be an array");
   const tasks: TaskRecord[] = [];
@@ -85,7 +89,8 @@ export function loadTasksFile(path: string, o: { valFraction: number; seed: numb
     warnings.push(...v.warnings.map((w) => `task ${t.id}: ${w}`));
   }
   if (errors.length > 0) throw invalid(file, `unusable rule checks:\n  ${errors.join("\n  ")}`);
-  if (tasks.length >= 2 && !tasks.some((t) => t.split === "val" || t.split === "test")) assignSplits(tasks, { valFraction: o.valFraction, testFraction: 0, seed: o.seed });
+  if (tasks.length >= 2 && !tasks.some((t) => t.split === "val" || t.split === "test"))
+    assignSplits(tasks, { valFraction: o.valFraction, testFraction: 0, seed: o.seed });
   const m = camelKeys(rest) as Record<string, unknown>;
   const meta: TasksMeta = {
     format: typeof m.format === "string" ? m.format : TASKS_FORMAT,

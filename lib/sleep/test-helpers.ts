@@ -72,7 +72,12 @@ export class ScriptedClient implements ModelClient {
   async complete(req: CompletionRequest): Promise<CompletionResult> {
     this.requests.push(req);
     const prompt = typeof req.messages[0]!.content === "string" ? req.messages[0]!.content : "";
-    return { text: this.answer(prompt, req), usage: { promptTokens: 10, completionTokens: 5 }, latencyMs: 1, cached: false };
+    return {
+      text: this.answer(prompt, req),
+      usage: { promptTokens: 10, completionTokens: 5 },
+      latencyMs: 1,
+      cached: false,
+    };
   }
   prompts(): string[] {
     return this.requests.map((r) => (typeof r.messages[0]!.content === "string" ? r.messages[0]!.content : ""));

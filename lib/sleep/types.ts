@@ -105,7 +105,8 @@ export interface GateTrial {
   taskDeltas: TaskDelta[];
 }
 
-export type GateActionName = "accept_new_best" | "accept" | "reject" | "reject_unverified" | "greedy_applied" | "greedy_noop";
+export type GateActionName =
+  "accept_new_best" | "accept" | "reject" | "reject_unverified" | "greedy_applied" | "greedy_noop";
 
 export interface HoldoutDetail {
   id: string;

@@ -25,14 +25,21 @@ async function installMissing(requirements, missing, opts) {
   const plan = planInstall(packages, facts);
   if (plan.kind === "manual") return failure(purpose, packages, plan.reason, plan.command);
   const list = packages.join(", ");
-  say(`${purpose} needs ${list}; installing ${packages.length === 1 ? "it" : "them"} now (SKILLOPT_NO_AUTO_INSTALL=1 turns this off)`);
+  say(
+    `${purpose} needs ${list}; installing ${packages.length === 1 ? "it" : "them"} now (SKILLOPT_NO_AUTO_INSTALL=1 turns this off)`,
+  );
   const done = await runInstallPlan(plan, { env, say, listsDir });
   const command = manualCommand(packages, facts.root);
   if (!done.ok) return failure(purpose, packages, done.reason, command);
   const still = missingRequirements(requirements, createProbe({ env, sysroot }));
   if (still.length > 0) {
     const looked = still.map((r) => `${r.package}: looked for ${r.lookFor.replaceAll("`", "")}`).join("; ");
-    return failure(purpose, still.map((r) => r.package), `apt-get finished, but they are still not found (${looked})`, command);
+    return failure(
+      purpose,
+      still.map((r) => r.package),
+      `apt-get finished, but they are still not found (${looked})`,
+      command,
+    );
   }
   say(`installed ${list}`);
   return { ok: true, installed: packages };
@@ -45,7 +52,15 @@ async function installMissing(requirements, missing, opts) {
  * variables detection reads; default process.env); tests also pass `uid`, `sysroot` and `listsDir`.
  */
 export async function ensurePackages(requirements, options = {}) {
-  const opts = { purpose: "SkillOpt", say: () => {}, env: process.env, sysroot: "", listsDir: undefined, uid: undefined, ...options };
+  const opts = {
+    purpose: "SkillOpt",
+    say: () => {},
+    env: process.env,
+    sysroot: "",
+    listsDir: undefined,
+    uid: undefined,
+    ...options,
+  };
   const missing = missingRequirements(requirements, createProbe(opts));
   if (missing.length === 0) return { ok: true, installed: [] };
   const key = JSON.stringify([missing.map((r) => r.package), opts.sysroot, opts.env.PATH]);

@@ -33,8 +33,12 @@ describe("ensurePackages", () => {
     const m = machine();
     const { result, lines } = ensure(m, { uid: 0 });
     expect(await result).toEqual({ ok: true, installed: ["python3-openpyxl", "bubblewrap"] });
-    expect(m.calls()).toEqual(["apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap [DEBIAN_FRONTEND=noninteractive]"]);
-    expect(lines).toContain("running: DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap");
+    expect(m.calls()).toEqual([
+      "apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap [DEBIAN_FRONTEND=noninteractive]",
+    ]);
+    expect(lines).toContain(
+      "running: DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap",
+    );
     expect(lines.join("\n")).toMatch(/SKILLOPT_NO_AUTO_INSTALL=1 turns this off/);
     // Detection now passes, so a second call does not touch apt-get.
     expect(await ensure(m, { uid: 0 }).result).toEqual({ ok: true, installed: [] });
@@ -55,7 +59,9 @@ describe("ensurePackages", () => {
     const m = machine();
     m.install("python3-openpyxl");
     expect(await ensure(m, { uid: 0 }).result).toEqual({ ok: true, installed: ["bubblewrap"] });
-    expect(m.calls()).toEqual(["apt-get install -y -o DPkg::Lock::Timeout=300 bubblewrap [DEBIAN_FRONTEND=noninteractive]"]);
+    expect(m.calls()).toEqual([
+      "apt-get install -y -o DPkg::Lock::Timeout=300 bubblewrap [DEBIAN_FRONTEND=noninteractive]",
+    ]);
   });
 
   it("not root and sudo asks for a password: no install, one command to run and the reason", async () => {
@@ -81,7 +87,9 @@ describe("ensurePackages", () => {
     const m = machine({ passwordlessSudo: true });
     const { result, lines } = ensure(m, { uid: 1000 });
     expect(await result).toEqual({ ok: true, installed: ["python3-openpyxl", "bubblewrap"] });
-    expect(lines).toContain("running: sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap");
+    expect(lines).toContain(
+      "running: sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap",
+    );
     expect(m.calls()).toEqual([
       "sudo -n true",
       "sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 python3-openpyxl bubblewrap",
@@ -92,7 +100,11 @@ describe("ensurePackages", () => {
   it("SKILLOPT_NO_AUTO_INSTALL=1 is respected even as root", async () => {
     const m = machine();
     const result = await ensure(m, { uid: 0, env: { SKILLOPT_NO_AUTO_INSTALL: "1" } }).result;
-    expect(result).toMatchObject({ ok: false, reason: "SKILLOPT_NO_AUTO_INSTALL is set", command: "apt-get install -y python3-openpyxl bubblewrap" });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "SKILLOPT_NO_AUTO_INSTALL is set",
+      command: "apt-get install -y python3-openpyxl bubblewrap",
+    });
     expect(m.calls()).toEqual([]);
   });
 
@@ -122,16 +134,23 @@ describe("ensurePackages", () => {
     const result = await ensure(m, { uid: 0 }).result;
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.reason).toMatch(/^apt-get update failed \(exit 100; offline\?\): .*Temporary failure resolving 'deb.debian.org'/);
+    expect(result.reason).toMatch(
+      /^apt-get update failed \(exit 100; offline\?\): .*Temporary failure resolving 'deb.debian.org'/,
+    );
     expect(result.message).toMatch(/Install them with: apt-get install -y python3-openpyxl bubblewrap$/);
     expect(m.calls().map((c) => c.split(" ")[1])).toEqual(["update"]);
   });
 
   it("apt-get succeeding without the package becoming detectable is a failure saying what was looked for", async () => {
     const m = machine({ installsNothing: true });
-    const result = await ensure(m, { uid: 0, requirements: requirementsFor("spreadsheetbench").filter((r) => r.package === "bubblewrap") }).result;
+    const result = await ensure(m, {
+      uid: 0,
+      requirements: requirementsFor("spreadsheetbench").filter((r) => r.package === "bubblewrap"),
+    }).result;
     expect(result).toMatchObject({ ok: false, missing: ["bubblewrap"] });
-    expect(!result.ok && result.reason).toBe("apt-get finished, but they are still not found (bubblewrap: looked for bwrap on PATH)");
+    expect(!result.ok && result.reason).toBe(
+      "apt-get finished, but they are still not found (bubblewrap: looked for bwrap on PATH)",
+    );
   });
 
   it("two callers at once share one apt-get", async () => {
@@ -145,6 +164,9 @@ describe("ensurePackages", () => {
     const m = machine();
     const needs = requirementsFor("unit", "services", "e2e");
     const { result } = ensure(m, { uid: 0, requirements: needs });
-    expect(await result).toEqual({ ok: true, installed: ["redis-server", "postgresql", "chromium", "python3-openpyxl", "bubblewrap"] });
+    expect(await result).toEqual({
+      ok: true,
+      installed: ["redis-server", "postgresql", "chromium", "python3-openpyxl", "bubblewrap"],
+    });
   });
 });

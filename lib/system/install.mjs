@@ -31,7 +31,12 @@ function runCommand(argv, env) {
 }
 
 function lastLines(text, n = 3) {
-  return text.trim().split("\n").slice(-n).map((l) => l.trim()).join(" / ");
+  return text
+    .trim()
+    .split("\n")
+    .slice(-n)
+    .map((l) => l.trim())
+    .join(" / ");
 }
 
 /**

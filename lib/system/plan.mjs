@@ -39,5 +39,9 @@ export function planInstall(packages, facts) {
   if (!facts.apt) return manual("apt-get was not found; on other systems install the equivalent packages");
   if (facts.root) return { kind: "install", via: "root", packages };
   if (facts.sudo) return { kind: "install", via: "sudo", packages };
-  return manual(facts.sudoInstalled ? "not running as root, and sudo asks for a password" : "not running as root, and sudo is not installed");
+  return manual(
+    facts.sudoInstalled
+      ? "not running as root, and sudo asks for a password"
+      : "not running as root, and sudo is not installed",
+  );
 }

@@ -58,7 +58,9 @@ export function createProbe({ env = process.env, sysroot = "" } = {}) {
     pgBinDir() {
       const base = fixed("/usr/lib/postgresql");
       if (!existsSync(base)) return null;
-      const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin/initdb"))).sort((a, b) => Number(b) - Number(a));
+      const versions = readdirSync(base)
+        .filter((v) => existsSync(join(base, v, "bin/initdb")))
+        .sort((a, b) => Number(b) - Number(a));
       return versions.length ? join(base, versions[0], "bin") : null;
     },
   };
@@ -88,7 +90,10 @@ export const REQUIREMENTS = [
     package: "python3-openpyxl",
     neededFor: ["spreadsheetbench", "unit"],
     lookFor: "a Python that can `import openpyxl`: `$SKILLOPT_PYTHON`, `python3`, `/usr/bin/python3`",
-    detect: (probe) => pythonCandidates(probe.env, probe.fixed("/usr/bin/python3")).some((py) => probe.succeeds(py, ["-c", "import openpyxl"])),
+    detect: (probe) =>
+      pythonCandidates(probe.env, probe.fixed("/usr/bin/python3")).some((py) =>
+        probe.succeeds(py, ["-c", "import openpyxl"]),
+      ),
   },
   {
     package: "bubblewrap",
@@ -110,6 +115,8 @@ export function missingRequirements(requirements, probe) {
 
 /** The README's "System packages" table (markdown). */
 export function requirementsTable() {
-  const rows = REQUIREMENTS.map((r) => `| \`${r.package}\` | ${r.neededFor.map((p) => PURPOSES[p]).join(", ")} | ${r.lookFor} |`);
+  const rows = REQUIREMENTS.map(
+    (r) => `| \`${r.package}\` | ${r.neededFor.map((p) => PURPOSES[p]).join(", ")} | ${r.lookFor} |`,
+  );
   return ["| Debian package | Needed for | Found as |", "|---|---|---|", ...rows].join("\n");
 }

@@ -1,7 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { aptListsEmpty, createProbe, missingRequirements, REQUIREMENTS, requirementsFor, requirementsTable } from "./index.mjs";
+import {
+  aptListsEmpty,
+  createProbe,
+  missingRequirements,
+  REQUIREMENTS,
+  requirementsFor,
+  requirementsTable,
+} from "./index.mjs";
 import { createFakeMachine, type FakeMachine } from "./testing-fakes";
 
 const machines: FakeMachine[] = [];
@@ -47,7 +54,9 @@ describe("requirements", () => {
   it("a Python that cannot import openpyxl does not count", () => {
     const m = machine();
     writeFileSync(join(m.bin, "python3"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
-    expect(names(missingRequirements(requirementsFor("spreadsheetbench"), createProbe({ env: m.env, sysroot: m.sysroot })))).toContain("python3-openpyxl");
+    expect(
+      names(missingRequirements(requirementsFor("spreadsheetbench"), createProbe({ env: m.env, sysroot: m.sysroot }))),
+    ).toContain("python3-openpyxl");
   });
 
   it("apt lists count as empty until a Packages index exists", () => {
@@ -65,6 +74,8 @@ describe("requirements", () => {
     const table = requirementsTable().split("\n");
     expect(table).toHaveLength(2 + REQUIREMENTS.length);
     expect(table).toContain("| `bubblewrap` | SpreadsheetBench runs, unit tests | `bwrap` on PATH |");
-    expect(table).toContain("| `redis-server` | integration and e2e tests, `npm start` when no Redis answers | `redis-server` on PATH |");
+    expect(table).toContain(
+      "| `redis-server` | integration and e2e tests, `npm start` when no Redis answers | `redis-server` on PATH |",
+    );
   });
 });

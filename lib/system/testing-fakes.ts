@@ -106,7 +106,8 @@ export function createFakeMachine(options: FakeAptOptions = {}): FakeMachine {
   const listsDir = join(dir, "lists");
   const log = join(dir, "calls.log");
   for (const d of [bin, sysroot, listsDir]) mkdirSync(d, { recursive: true });
-  if (!options.emptyLists) writeFileSync(join(listsDir, "deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4"), "");
+  if (!options.emptyLists)
+    writeFileSync(join(listsDir, "deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4"), "");
   if (options.apt !== false) writeExecutable(join(bin, "apt-get"), aptScript({ log, bin, sysroot, listsDir }, options));
   if (options.sudo !== false) writeExecutable(join(bin, "sudo"), sudoScript(log, options.passwordlessSudo === true));
   return {

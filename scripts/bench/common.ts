@@ -53,4 +53,3 @@ export function criticalPath(all: Call[], concurrency: number, latency: number):
   }
   return { bound, phases };
 }
-

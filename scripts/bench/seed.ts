@@ -38,7 +38,11 @@ function runRow(name: string, status: string) {
 
 export async function seedRuns(db: Db, n: number): Promise<void> {
   for (let i = 0; i < n; i += 200) {
-    await db.run.createMany({ data: Array.from({ length: Math.min(200, n - i) }, (_, k) => runRow(`bench run ${i + k}`, (i + k) % 7 === 0 ? "failed" : "succeeded")) });
+    await db.run.createMany({
+      data: Array.from({ length: Math.min(200, n - i) }, (_, k) =>
+        runRow(`bench run ${i + k}`, (i + k) % 7 === 0 ? "failed" : "succeeded"),
+      ),
+    });
   }
 }
 
@@ -53,9 +57,25 @@ export async function seedBigRun(db: Db, steps: number, evals: number): Promise<
         const step = s + k;
         const score = Math.min(0.95, 0.2 + step / (steps * 1.3));
         return {
-          runId: run.id, step, epoch: Math.ceil(step / 100), stepInEpoch: (step - 1) % 100, action: actions[step % actions.length]!,
-          budget: 4, nFailurePatches: 3, nSuccessPatches: 2, nMerged: 4, nRanked: 3, nApplied: 3, nSkipped: 0,
-          trainHard: score - 0.05, trainSoft: score, selectionHard: score, selectionSoft: score, candidateScore: score, currentScore: score, bestScore: score,
+          runId: run.id,
+          step,
+          epoch: Math.ceil(step / 100),
+          stepInEpoch: (step - 1) % 100,
+          action: actions[step % actions.length]!,
+          budget: 4,
+          nFailurePatches: 3,
+          nSuccessPatches: 2,
+          nMerged: 4,
+          nRanked: 3,
+          nApplied: 3,
+          nSkipped: 0,
+          trainHard: score - 0.05,
+          trainSoft: score,
+          selectionHard: score,
+          selectionSoft: score,
+          candidateScore: score,
+          currentScore: score,
+          bestScore: score,
           recordJson: JSON.stringify({ step, action: actions[step % actions.length] }),
         };
       }),
@@ -66,12 +86,27 @@ export async function seedBigRun(db: Db, steps: number, evals: number): Promise<
     const data = [];
     for (let step = s; step < s + 25 && step <= steps; step++) {
       for (let i = 0; i < perStep; i++) {
-        data.push({ id: randomUUID(), runId: run.id, step, label: "selection", split: "selection", skillHash: `h${step}`, itemId: `item-${i}`, hard: (i + step) % 3 === 0 ? 0 : 1, soft: 0.5, status: "ok", prediction: "answer", reference: "answer" });
+        data.push({
+          id: randomUUID(),
+          runId: run.id,
+          step,
+          label: "selection",
+          split: "selection",
+          skillHash: `h${step}`,
+          itemId: `item-${i}`,
+          hard: (i + step) % 3 === 0 ? 0 : 1,
+          soft: 0.5,
+          status: "ok",
+          prediction: "answer",
+          reference: "answer",
+        });
       }
     }
     await db.evalResult.createMany({ data });
   }
-  await db.skillVersion.create({ data: { id: randomUUID(), runId: run.id, kind: "seed", step: 0, epoch: 0, content: skill, contentHash: "seed" } });
+  await db.skillVersion.create({
+    data: { id: randomUUID(), runId: run.id, kind: "seed", step: 0, epoch: 0, content: skill, contentHash: "seed" },
+  });
   await db.checkpoint.create({ data: { runId: run.id, key: "best_skill.md", kind: "text", value: skill } });
   return run.id;
 }

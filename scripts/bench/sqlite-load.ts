@@ -25,11 +25,21 @@ export interface WorkerProcess {
 }
 
 /** Starts one worker process with its own id on the given database and Redis. */
-export function spawnWorker(id: string, env: { DATABASE_URL: string; REDIS_URL: string; WORKER_CONCURRENCY?: number; extra?: NodeJS.ProcessEnv }): WorkerProcess {
+export function spawnWorker(
+  id: string,
+  env: { DATABASE_URL: string; REDIS_URL: string; WORKER_CONCURRENCY?: number; extra?: NodeJS.ProcessEnv },
+): WorkerProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
     cwd: process.cwd(),
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env.extra, DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL, WORKER_ID: id, WORKER_CONCURRENCY: String(env.WORKER_CONCURRENCY ?? 2) },
+    env: {
+      ...process.env,
+      ...env.extra,
+      DATABASE_URL: env.DATABASE_URL,
+      REDIS_URL: env.REDIS_URL,
+      WORKER_ID: id,
+      WORKER_CONCURRENCY: String(env.WORKER_CONCURRENCY ?? 2),
+    },
   });
   const lines: string[] = [];
   for (const s of [child.stdout!, child.stderr!]) {
@@ -50,7 +60,8 @@ export function spawnWorker(id: string, env: { DATABASE_URL: string; REDIS_URL: 
 export async function workerReady(w: WorkerProcess, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!w.lines.some((l) => l.includes(" ready ("))) {
-    if (w.child.exitCode !== null) throw new Error(`worker ${w.id} exited (${w.child.exitCode}):\n${w.lines.join("\n")}`);
+    if (w.child.exitCode !== null)
+      throw new Error(`worker ${w.id} exited (${w.child.exitCode}):\n${w.lines.join("\n")}`);
     if (Date.now() > end) throw new Error(`worker ${w.id} not ready after ${ms} ms:\n${w.lines.join("\n")}`);
     await sleep(100);
   }
@@ -82,11 +93,21 @@ export interface Submitted {
 }
 
 /** Creates `n` runs through the POST route, one after another; `onCreated` hears of each as it is made. */
-export async function submitRuns(n: number, body: Record<string, unknown>, onCreated: (id: string) => void = () => {}): Promise<Submitted> {
+export async function submitRuns(
+  n: number,
+  body: Record<string, unknown>,
+  onCreated: (id: string) => void = () => {},
+): Promise<Submitted> {
   const out: Submitted = { ids: [], createMs: [], deferred: [], errors: [] };
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const res = await runsRoute.POST(new Request(`${BASE}/api/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, name: `load ${i}` }) }));
+    const res = await runsRoute.POST(
+      new Request(`${BASE}/api/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, name: `load ${i}` }),
+      }),
+    );
     out.createMs.push(performance.now() - t0);
     if (res.status === 201 || res.status === 202) {
       out.ids.push(((await res.json()) as { id: string }).id);
@@ -118,7 +139,8 @@ async function readStream(res: Response, until: AbortSignal, stats: ReaderStats)
       stats.frames += (new TextDecoder().decode(value).match(/^id: /gm) ?? []).length;
     }
   } catch (err) {
-    if (!until.aborted) stats.errors.push(`SSE stream: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    if (!until.aborted)
+      stats.errors.push(`SSE stream: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
   } finally {
     until.removeEventListener("abort", stop);
   }
@@ -139,7 +161,10 @@ async function browse(runId: string, stats: ReaderStats, signal: AbortSignal, ma
   const page = AbortSignal.any([signal, AbortSignal.timeout(maxMs), left.signal]);
   const polls = (async () => {
     for (let t = 0; !page.aborted; t++) {
-      if (t % 5 === 0) await timedGet(stats, "GET /api/runs/[id]", () => runRoute.GET(new Request(`${BASE}/api/runs/${runId}`), params(runId)));
+      if (t % 5 === 0)
+        await timedGet(stats, "GET /api/runs/[id]", () =>
+          runRoute.GET(new Request(`${BASE}/api/runs/${runId}`), params(runId)),
+        );
       if (t % 3 === 0) await timedGet(stats, "GET /api/runs", () => runsRoute.GET(new Request(`${BASE}/api/runs`)));
       await sleep(1000);
     }
@@ -155,7 +180,11 @@ async function browse(runId: string, stats: ReaderStats, signal: AbortSignal, ma
 }
 
 /** `n` clients, each watching a running run of `ids` (client k the k-th most recent; any when none runs) until `signal` fires. */
-export function startReaders(n: number, ids: () => string[], signal: AbortSignal): { stats: ReaderStats; done: Promise<void> } {
+export function startReaders(
+  n: number,
+  ids: () => string[],
+  signal: AbortSignal,
+): { stats: ReaderStats; done: Promise<void> } {
   const stats: ReaderStats = { frames: 0, ok: 0, errors: [], pollMs: [] };
   const client = async (k: number) => {
     for (let visit = 0; !signal.aborted; visit++) {
@@ -164,7 +193,12 @@ export function startReaders(n: number, ids: () => string[], signal: AbortSignal
         await sleep(200);
         continue;
       }
-      const running = await getDb().run.findMany({ where: { id: { in: pool }, status: "running" }, select: { id: true }, orderBy: { startedAt: "desc" }, take: 20 });
+      const running = await getDb().run.findMany({
+        where: { id: { in: pool }, status: "running" },
+        select: { id: true },
+        orderBy: { startedAt: "desc" },
+        take: 20,
+      });
       const candidates = running.length > 0 ? running.map((r) => r.id) : pool;
       await browse(candidates[(k + visit) % candidates.length]!, stats, signal, 20_000);
     }
@@ -191,7 +225,10 @@ export async function waitForRuns(ids: string[], opts: { timeoutMs: number; stal
     if (open === 0 || Date.now() > end) break;
     await sleep(500);
   }
-  const rows = await getDb().run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, errorMessage: true, startedAt: true, finishedAt: true, heartbeatAt: true } });
+  const rows = await getDb().run.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, status: true, errorMessage: true, startedAt: true, finishedAt: true, heartbeatAt: true },
+  });
   const out: RunsOutcome = { byStatus: {}, failures: {}, orphaned: [], durationsMs: [], unfinished: [] };
   for (const r of rows) {
     out.byStatus[r.status] = (out.byStatus[r.status] ?? 0) + 1;
@@ -203,7 +240,8 @@ export async function waitForRuns(ids: string[], opts: { timeoutMs: number; stal
     }
     if (!FINISHED.includes(r.status as (typeof FINISHED)[number])) out.unfinished.push(r.id);
     const beat = r.heartbeatAt?.getTime() ?? 0;
-    if ((r.status === "running" || r.status === "cancelling") && Date.now() - beat > opts.staleMs) out.orphaned.push(r.id);
+    if ((r.status === "running" || r.status === "cancelling") && Date.now() - beat > opts.staleMs)
+      out.orphaned.push(r.id);
     if (r.startedAt && r.finishedAt) out.durationsMs.push(r.finishedAt.getTime() - r.startedAt.getTime());
   }
   return out;

@@ -6,7 +6,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { blameChain, renderBlameMarkdown, type BlameChange, type BlameEdit, type BlameLine } from "../../lib/engine/blame";
+import {
+  blameChain,
+  renderBlameMarkdown,
+  type BlameChange,
+  type BlameEdit,
+  type BlameLine,
+} from "../../lib/engine/blame";
 import { AppError } from "../../lib/errors";
 
 export interface BlameArgs {
@@ -34,8 +40,12 @@ interface RankedEdit {
 }
 
 function stepEdits(stepDir: string): (BlameEdit & { content: string })[] {
-  const ranked = existsSync(join(stepDir, "ranked_edits.json")) ? readJson<{ edits?: RankedEdit[] }>(join(stepDir, "ranked_edits.json")).edits ?? [] : [];
-  const report = existsSync(join(stepDir, "edit_apply_report.json")) ? readJson<{ index: number; status: string }[]>(join(stepDir, "edit_apply_report.json")) : [];
+  const ranked = existsSync(join(stepDir, "ranked_edits.json"))
+    ? (readJson<{ edits?: RankedEdit[] }>(join(stepDir, "ranked_edits.json")).edits ?? [])
+    : [];
+  const report = existsSync(join(stepDir, "edit_apply_report.json"))
+    ? readJson<{ index: number; status: string }[]>(join(stepDir, "edit_apply_report.json"))
+    : [];
   return ranked.map((e, i) => ({
     index: i + 1,
     op: e.op,
@@ -52,7 +62,11 @@ export function runBlameChain(dir: string): BlameChange[] {
   const seedPath = join(dir, "skills", "skill_v0000.md");
   const bestPath = join(dir, "best_skill.md");
   if (!existsSync(seedPath) || !existsSync(bestPath)) {
-    throw new AppError("INVALID_REQUEST", `${dir} is not a finished run folder (needs skills/skill_v0000.md and best_skill.md)`, { field: "DIR" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${dir} is not a finished run folder (needs skills/skill_v0000.md and best_skill.md)`,
+      { field: "DIR" },
+    );
   }
   const best = readFileSync(bestPath, "utf8");
   const chain: BlameChange[] = [{ text: readFileSync(seedPath, "utf8"), origin: { kind: "seed" } }];
@@ -64,7 +78,11 @@ export function runBlameChain(dir: string): BlameChange[] {
     const epoch = rec.epoch ?? 0;
     const candidate = join(stepDir, "candidate_skill.md");
     if (action.startsWith("accept") && existsSync(candidate)) {
-      chain.push({ text: readFileSync(candidate, "utf8"), origin: { kind: "step", step: n, epoch, action, edit: null }, edits: stepEdits(stepDir) });
+      chain.push({
+        text: readFileSync(candidate, "utf8"),
+        origin: { kind: "step", step: n, epoch, action, edit: null },
+        edits: stepEdits(stepDir),
+      });
     }
     const version = join(dir, "skills", `skill_v${pad(n)}.md`);
     if (existsSync(version)) {
@@ -82,7 +100,10 @@ export function blameRun(dir: string): BlameLine[] {
 }
 
 export function runBlameCommand(args: BlameArgs, cwd = process.cwd()): number {
-  if (!args.dir) throw new AppError("INVALID_REQUEST", "blame needs the run folder: npm run skillopt -- blame DIR", { field: "DIR" });
+  if (!args.dir)
+    throw new AppError("INVALID_REQUEST", "blame needs the run folder: npm run skillopt -- blame DIR", {
+      field: "DIR",
+    });
   const dir = resolve(cwd, args.dir);
   const lines = blameRun(dir);
   const md = renderBlameMarkdown(lines);

@@ -6,7 +6,13 @@
  */
 import { resolve } from "node:path";
 import { loadRunConfig } from "../../lib/config";
-import { findDuplicates, findMemorisedLines, itemTexts, type DuplicatePair, type MemorisedLine } from "../../lib/engine/leakage";
+import {
+  findDuplicates,
+  findMemorisedLines,
+  itemTexts,
+  type DuplicatePair,
+  type MemorisedLine,
+} from "../../lib/engine/leakage";
 import { AppError } from "../../lib/errors";
 import { benchmarkSplitOptions, initialSkillPath, loadSplits } from "../../lib/envs";
 import { readSkillFile } from "../../lib/runs/prepare";
@@ -31,7 +37,10 @@ const SPLIT_LABEL = { train: "train", val: "selection", test: "test" } as const;
 function parseThreshold(raw: string | undefined): number {
   if (raw === undefined) return 0.8;
   const t = Number(raw);
-  if (!Number.isFinite(t) || t <= 0 || t > 1) throw new AppError("INVALID_REQUEST", `--threshold must be a number in (0, 1] (got '${raw}')`, { field: "--threshold" });
+  if (!Number.isFinite(t) || t <= 0 || t > 1)
+    throw new AppError("INVALID_REQUEST", `--threshold must be a number in (0, 1] (got '${raw}')`, {
+      field: "--threshold",
+    });
   return t;
 }
 
@@ -47,16 +56,23 @@ export function checkLeakage(args: CheckArgs, cwd = process.cwd()): CheckReport 
     items: { train: splits.train.length, val: splits.val.length, test: splits.test.length, compared: texts.length },
     threshold,
     duplicates: findDuplicates(texts, { threshold }),
-    skills: skillPaths.map((path, i) => ({ path, lines: findMemorisedLines(readSkillFile(path, i === 0 ? "env.skill_init" : "--skill"), texts) })),
+    skills: skillPaths.map((path, i) => ({
+      path,
+      lines: findMemorisedLines(readSkillFile(path, i === 0 ? "env.skill_init" : "--skill"), texts),
+    })),
   };
 }
 
 export function formatCheckReport(r: CheckReport): string {
   const out: string[] = [];
-  out.push(`items: ${r.items.train} train, ${r.items.val} selection, ${r.items.test} test (${r.items.compared} with text to compare)`);
+  out.push(
+    `items: ${r.items.train} train, ${r.items.val} selection, ${r.items.test} test (${r.items.compared} with text to compare)`,
+  );
   out.push(`duplicates across splits (normalised text, word-shingle Jaccard ≥ ${r.threshold}): ${r.duplicates.length}`);
   for (const d of r.duplicates) {
-    out.push(`  ${d.exact ? "exact" : `near ${d.similarity.toFixed(2)}`}: ${SPLIT_LABEL[d.a.split]} ${d.a.id} ↔ ${SPLIT_LABEL[d.b.split]} ${d.b.id}`);
+    out.push(
+      `  ${d.exact ? "exact" : `near ${d.similarity.toFixed(2)}`}: ${SPLIT_LABEL[d.a.split]} ${d.a.id} ↔ ${SPLIT_LABEL[d.b.split]} ${d.b.id}`,
+    );
   }
   for (const s of r.skills) {
     out.push(`${s.path}: ${s.lines.length} line(s) holding selection or test data`);

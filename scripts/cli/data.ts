@@ -6,7 +6,15 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { AppError } from "../../lib/errors";
-import { checkMirror, DATA_BENCHMARKS, manifestUrl, pullBenchmark, SOURCES, datasetFileUrl, datasetTreeUrl } from "../../lib/data";
+import {
+  checkMirror,
+  DATA_BENCHMARKS,
+  manifestUrl,
+  pullBenchmark,
+  SOURCES,
+  datasetFileUrl,
+  datasetTreeUrl,
+} from "../../lib/data";
 
 export const DATA_USAGE = `usage:
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
@@ -60,7 +68,9 @@ function listSources(): string {
     const files = s.dataset
       ? s.dataset.files.kind === "files"
         ? s.dataset.files.paths.map((f) => datasetFileUrl(s.dataset!.repo, s.dataset!.revision, f))
-        : [`${datasetTreeUrl(s.dataset.repo, s.dataset.revision, s.dataset.files.dir)} → files matching ${s.dataset.files.match}`]
+        : [
+            `${datasetTreeUrl(s.dataset.repo, s.dataset.revision, s.dataset.files.dir)} → files matching ${s.dataset.files.match}`,
+          ]
       : [];
     return [
       `${b}: ${s.title}`,
@@ -72,10 +82,19 @@ function listSources(): string {
   }).join("\n\n");
 }
 
-export async function runDataCommand(argv: string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runDataCommand(
+  argv: string[],
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { out: { type: "string" }, mirror: { type: "string" }, force: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+    options: {
+      out: { type: "string" },
+      mirror: { type: "string" },
+      force: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -88,11 +107,13 @@ export async function runDataCommand(argv: string[], cwd = process.cwd(), env: N
     process.stdout.write(`${listSources()}\n`);
     return 0;
   }
-  if (sub !== "pull") throw new AppError("INVALID_REQUEST", `unknown data command '${sub}'; use 'data pull <benchmark>' or 'data list'`);
+  if (sub !== "pull")
+    throw new AppError("INVALID_REQUEST", `unknown data command '${sub}'; use 'data pull <benchmark>' or 'data list'`);
   if (!benchmark) throw new AppError("INVALID_REQUEST", `data pull needs a benchmark: ${DATA_BENCHMARKS.join(", ")}`);
   if (extra.length > 0) throw new AppError("INVALID_REQUEST", `unexpected argument '${extra[0]}'`);
   const fromEnv = env.SKILLOPT_DATA_MIRROR?.trim() ? env.SKILLOPT_DATA_MIRROR : undefined;
-  const mirror = values.mirror !== undefined ? checkMirror(values.mirror, "--mirror") : checkMirror(fromEnv, "SKILLOPT_DATA_MIRROR");
+  const mirror =
+    values.mirror !== undefined ? checkMirror(values.mirror, "--mirror") : checkMirror(fromEnv, "SKILLOPT_DATA_MIRROR");
   if (mirror) process.stderr.write(`using mirror ${mirror}\n`);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
@@ -108,10 +129,12 @@ export async function runDataCommand(argv: string[], cwd = process.cwd(), env: N
     log: (line) => process.stderr.write(`${line}\n`),
     signal: abort.signal,
   });
-  const result = await pulling.catch((err: unknown) => {
-    if (!abort.signal.aborted) throw err;
-    return null;
-  }).finally(() => process.off("SIGINT", onSigint));
+  const result = await pulling
+    .catch((err: unknown) => {
+      if (!abort.signal.aborted) throw err;
+      return null;
+    })
+    .finally(() => process.off("SIGINT", onSigint));
   if (result === null) {
     process.stderr.write("\ninterrupted: nothing was written\n");
     return 130;

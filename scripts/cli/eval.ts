@@ -26,7 +26,9 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   if (!args.config) throw new AppError("INVALID_REQUEST", "--config FILE is required", { field: "--config" });
   if (!args.skill) throw new AppError("INVALID_REQUEST", "--skill FILE is required", { field: "--skill" });
   if (!SPLITS.includes(args.split as EvalSplit)) {
-    throw new AppError("INVALID_REQUEST", `--split must be one of ${SPLITS.join(", ")} (got '${args.split}')`, { field: "--split" });
+    throw new AppError("INVALID_REQUEST", `--split must be one of ${SPLITS.join(", ")} (got '${args.split}')`, {
+      field: "--split",
+    });
   }
   const { config } = loadRunConfig(args.config, args.overrides);
   const skillPath = resolve(cwd, args.skill);
@@ -35,7 +37,10 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   const run = prepareRun({ config, rootDir: cwd, skillText: skill, env: process.env, trust: "local" });
   planRun(config, run.splits); // the eval refuses the same inconsistent sizes, but before anything is written
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
-  const out = resolve(cwd, args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`);
+  const out = resolve(
+    cwd,
+    args.out ?? `outputs/eval_${config.env.name}_${config.model.target.replaceAll("/", "-")}_${stamp}`,
+  );
   for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
@@ -54,7 +59,11 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
     skillLabel: skillPath,
     split: args.split as EvalSplit,
   });
-  const unanswered = describeUnanswered({ nErrors: summary.n_errors, nTimeouts: summary.n_timeouts, nTruncated: summary.n_truncated });
+  const unanswered = describeUnanswered({
+    nErrors: summary.n_errors,
+    nTimeouts: summary.n_timeouts,
+    nTruncated: summary.n_truncated,
+  });
   process.stdout.write(
     `eval ${summary.split}: ${summary.n_items} items, hard ${summary.hard.toFixed(3)}, soft ${summary.soft.toFixed(3)}` +
       `${unanswered ? ` over the answered items (${unanswered} not answered)` : ""}\n` +

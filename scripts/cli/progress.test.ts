@@ -30,29 +30,66 @@ describe("CLI progress lines", () => {
 
   it("shows the paired scores and what they were taken over when items went unanswered", () => {
     const e = gate({ nPaired: 7, nErrors: 2, nTruncated: 1, candidatePairedScore: 0.857, currentPairedScore: 0.714 });
-    expect(describeEvent(e, 9)).toBe("[step 3/9] gate: accept (candidate 0.857 vs current 0.714, scored on 7 of 10 items (2 errors, 1 truncated))");
+    expect(describeEvent(e, 9)).toBe(
+      "[step 3/9] gate: accept (candidate 0.857 vs current 0.714, scored on 7 of 10 items (2 errors, 1 truncated))",
+    );
   });
 
   it("says why a step was skipped", () => {
-    const reason = "4 of 10 selection items were not answered by both skills (4 errors), more than evaluation.max_error_share = 0.2";
+    const reason =
+      "4 of 10 selection items were not answered by both skills (4 errors), more than evaluation.max_error_share = 0.2";
     const e = gate({ action: "skip_errors", nPaired: 6, nErrors: 4, reason });
-    expect(describeEvent(e, 9)).toContain(`gate: skip_errors (candidate 0.900 vs current 0.600, scored on 6 of 10 items (4 errors); ${reason})`);
+    expect(describeEvent(e, 9)).toContain(
+      `gate: skip_errors (candidate 0.900 vs current 0.600, scored on 6 of 10 items (4 errors); ${reason})`,
+    );
   });
 
   it("counts unanswered rollout items apart", () => {
-    const e: EngineEvent = { type: "rolloutCompleted", step: 1, hard: 0.5, soft: 0.5, n: 10, nErrors: 1, nTimeouts: 0, nTruncated: 2, results: [] };
-    expect(describeEvent(e, 9)).toBe("[step 1/9] rollout hard 0.500 soft 0.500 on 10 items (1 error, 2 truncated not answered)");
+    const e: EngineEvent = {
+      type: "rolloutCompleted",
+      step: 1,
+      hard: 0.5,
+      soft: 0.5,
+      n: 10,
+      nErrors: 1,
+      nTimeouts: 0,
+      nTruncated: 2,
+      results: [],
+    };
+    expect(describeEvent(e, 9)).toBe(
+      "[step 1/9] rollout hard 0.500 soft 0.500 on 10 items (1 error, 2 truncated not answered)",
+    );
   });
 });
 
 describe("CLI summary", () => {
-  const base = { stop_reason: "completed", baseline_selection_hard: 0.5, best_selection_hard: 0.7, best_step: 2, total_steps: 4, total_accepts: 1, total_rejects: 1, total_skips: 0 };
+  const base = {
+    stop_reason: "completed",
+    baseline_selection_hard: 0.5,
+    best_selection_hard: 0.7,
+    best_step: 2,
+    total_steps: 4,
+    total_accepts: 1,
+    total_rejects: 1,
+    total_skips: 0,
+  };
   it("counts steps skipped for unanswered items and a final skill that could not be compared", () => {
-    const text = formatSummary({ ...base, total_error_skips: 2, final_selection_skip_reason: "no selection item was answered by both skills (10 errors)" }, { outDir: "out", simulated: false });
+    const text = formatSummary(
+      {
+        ...base,
+        total_error_skips: 2,
+        final_selection_skip_reason: "no selection item was answered by both skills (10 errors)",
+      },
+      { outDir: "out", simulated: false },
+    );
     expect(text).toContain("4 (1 accepted, 1 rejected, 0 skipped, 2 skipped: too many items not answered)");
-    expect(text).toContain("final skill          not compared with best: no selection item was answered by both skills (10 errors)");
+    expect(text).toContain(
+      "final skill          not compared with best: no selection item was answered by both skills (10 errors)",
+    );
   });
   it("reads as before without them", () => {
-    expect(formatSummary(base, { outDir: "out", simulated: false })).toContain("4 (1 accepted, 1 rejected, 0 skipped)\n");
+    expect(formatSummary(base, { outDir: "out", simulated: false })).toContain(
+      "4 (1 accepted, 1 rejected, 0 skipped)\n",
+    );
   });
 });

@@ -42,7 +42,8 @@ export function describeEvent(e: EngineEvent, totalSteps: number): string | null
     case "editsSelected":
       return `${s(e.step)} selected ${e.edits.length} (budget ${e.budget ?? "none"}${e.ranked ? ", ranked" : ""}${e.fallback ? ", ranking fallback" : ""})`;
     case "gateDecided": {
-      if (e.nPaired >= e.nItems) return `${s(e.step)} gate: ${e.action} (candidate ${f3(e.candidateScore)} vs current ${f3(e.currentScoreBefore)}, best ${f3(e.bestScore)})`;
+      if (e.nPaired >= e.nItems)
+        return `${s(e.step)} gate: ${e.action} (candidate ${f3(e.candidateScore)} vs current ${f3(e.currentScoreBefore)}, best ${f3(e.bestScore)})`;
       // Some items went unanswered: the comparison was over the items both skills answered.
       const basis = `candidate ${f3(e.candidatePairedScore)} vs current ${f3(e.currentPairedScore)}, ${describeCoverage(e)}`;
       return `${s(e.step)} gate: ${e.action} (${basis}${e.reason ? `; ${e.reason}` : ""})`;
@@ -72,7 +73,10 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(opts: { stream?: NodeJS.WriteStream; phaseTotals: Record<RolloutPhase, number> }): Progress {
+export function createProgress(opts: {
+  stream?: NodeJS.WriteStream;
+  phaseTotals: Record<RolloutPhase, number>;
+}): Progress {
   const stream = opts.stream ?? process.stderr;
   let totalSteps = 0;
   if (!stream.isTTY) {
@@ -108,12 +112,24 @@ export function createProgress(opts: { stream?: NodeJS.WriteStream; phaseTotals:
         steps.update(e.step, { info: `epoch ${e.epoch} · best ${best} · last ${e.action}` });
       }
       // A gated slow update or the final selection check can make a new best after the last step.
-      if ((e.type === "slowUpdateApplied" || e.type === "finalSelectionChecked") && e.bestScore !== undefined && e.bestScore !== null) {
+      if (
+        (e.type === "slowUpdateApplied" || e.type === "finalSelectionChecked") &&
+        e.bestScore !== undefined &&
+        e.bestScore !== null
+      ) {
         best = f3(e.bestScore);
         steps.update({ info: `best ${best}` });
       }
       const line = describeEvent(e, totalSteps);
-      if (line && (e.type === "gateDecided" || e.type === "slowUpdateApplied" || e.type === "finalSelectionChecked" || e.type === "testScored" || e.type === "runFailed")) multi.log(`${line}\n`);
+      if (
+        line &&
+        (e.type === "gateDecided" ||
+          e.type === "slowUpdateApplied" ||
+          e.type === "finalSelectionChecked" ||
+          e.type === "testScored" ||
+          e.type === "runFailed")
+      )
+        multi.log(`${line}\n`);
     },
     onItem(p) {
       if (p !== current) {

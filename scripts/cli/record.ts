@@ -30,18 +30,28 @@ export interface RecordInput {
 }
 
 /** A recorder for this run, or null with one warning line when the database cannot be used. */
-export async function openRecorder(input: RecordInput): Promise<{ recorder: CliRunRecorder; close(): Promise<void> } | null> {
+export async function openRecorder(
+  input: RecordInput,
+): Promise<{ recorder: CliRunRecorder; close(): Promise<void> } | null> {
   let url: string;
   try {
     url = env().DATABASE_URL;
     await migrateDatabase(url, { say: () => {}, attempts: 2, delayMs: 500 });
   } catch (e) {
-    warn(`warning: the dashboard database is not available (${errorLine(e).slice(0, 200)}); this run is kept in its output folder only (--no-db skips this)`);
+    warn(
+      `warning: the dashboard database is not available (${errorLine(e).slice(0, 200)}); this run is kept in its output folder only (--no-db skips this)`,
+    );
     return null;
   }
   const db = createDb(url);
   const usage = new UsageFlusher(() => input.run.policy.stats());
-  const recorder = new CliRunRecorder({ db, warn, takeUsage: () => usage.take(), hash: skillHash, onCancel: input.onCancel });
+  const recorder = new CliRunRecorder({
+    db,
+    warn,
+    takeUsage: () => usage.take(),
+    hash: skillHash,
+    onCancel: input.onCancel,
+  });
   const roles = resolveRoles(input.config.model);
   await recorder.start(
     {

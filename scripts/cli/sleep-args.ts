@@ -50,12 +50,15 @@ export function intFlag(flags: Flags, name: string, min = 0): number | undefined
   const v = flags[name];
   if (v === undefined) return undefined;
   if (typeof v !== "string" || !/^\d+$/.test(v.trim()) || Number(v) < min) {
-    throw new AppError("INVALID_REQUEST", `--${name} must be a whole number ≥ ${min} (got '${String(v)}')`, { field: `--${name}` });
+    throw new AppError("INVALID_REQUEST", `--${name} must be a whole number ≥ ${min} (got '${String(v)}')`, {
+      field: `--${name}`,
+    });
   }
   return Number(v);
 }
 
-const abs = (p: string | undefined, base: string) => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(base, p));
+const abs = (p: string | undefined, base: string) =>
+  p === undefined ? undefined : isAbsolute(p) ? p : resolve(base, p);
 
 /** The config overrides the common flags ask for (undefined entries are left to the file and the defaults). */
 export function overridesOf(f: Flags, cwd: string): Record<string, unknown> {
@@ -63,7 +66,8 @@ export function overridesOf(f: Flags, cwd: string): Record<string, unknown> {
   const project = abs(s("project"), cwd);
   const base = project ?? cwd;
   const scope = s("scope");
-  if (scope !== undefined && scope !== "all" && scope !== "invoked") throw new AppError("INVALID_REQUEST", `--scope must be all or invoked (got '${scope}')`, { field: "--scope" });
+  if (scope !== undefined && scope !== "all" && scope !== "invoked")
+    throw new AppError("INVALID_REQUEST", `--scope must be all or invoked (got '${scope}')`, { field: "--scope" });
   const db = s("opencode-db");
   return {
     invoked_project: project,
@@ -88,7 +92,10 @@ export function overridesOf(f: Flags, cwd: string): Record<string, unknown> {
     max_sessions_per_night: intFlag(f, "max-sessions", 1),
     max_tasks_per_night: intFlag(f, "max-tasks", 1),
     target_skill_path: abs(s("target-skill-path"), base),
-    skill_roots: Array.isArray(f["skill-root"]) && f["skill-root"].length > 0 ? f["skill-root"].map((r) => abs(r, base)!) : undefined,
+    skill_roots:
+      Array.isArray(f["skill-root"]) && f["skill-root"].length > 0
+        ? f["skill-root"].map((r) => abs(r, base)!)
+        : undefined,
     progress: f.progress === true ? true : undefined,
     auto_adopt: f["auto-adopt"] === true ? true : undefined,
     preferences: s("preferences"),

@@ -21,7 +21,9 @@ export interface CliDb {
 const NONE: CliDb = { db: null, close: async () => {} };
 
 function warn(reason: string): CliDb {
-  process.stderr.write(`[sleep] warning: this night is not recorded for the dashboard (${say(reason)}); --no-db silences this\n`);
+  process.stderr.write(
+    `[sleep] warning: this night is not recorded for the dashboard (${say(reason)}); --no-db silences this\n`,
+  );
   return NONE;
 }
 
@@ -30,7 +32,8 @@ export async function openCliDb(f: Flags): Promise<CliDb> {
   let url: string;
   try {
     url = env().DATABASE_URL;
-    if (providerOf(url) === "sqlite" && !existsSync(resolve(url.slice("file:".length)))) return warn(`no database at ${url}; run npm start once or npm run db:deploy`);
+    if (providerOf(url) === "sqlite" && !existsSync(resolve(url.slice("file:".length))))
+      return warn(`no database at ${url}; run npm start once or npm run db:deploy`);
   } catch (err) {
     return warn((err as Error).message);
   }
@@ -39,7 +42,9 @@ export async function openCliDb(f: Flags): Promise<CliDb> {
     await db.sleepNight.count();
   } catch (err) {
     await db.$disconnect().catch(() => {});
-    return warn(`the database at DATABASE_URL cannot record Sleep nights: ${(err as Error).message.split("\n").find((l) => l.trim()) ?? "unknown error"}`);
+    return warn(
+      `the database at DATABASE_URL cannot record Sleep nights: ${(err as Error).message.split("\n").find((l) => l.trim()) ?? "unknown error"}`,
+    );
   }
   return { db, recorder: createNightRecorder({ db, trigger: "cli" }), close: () => db.$disconnect() };
 }

@@ -41,12 +41,18 @@ function freeName(base: string, stamp: string): string {
 }
 
 /** Copies `[source, target]` pairs: all or nothing when a target was edited and there is no --force. */
-function installFiles(pairs: Array<[string, string]>, r: InstallRequest): Omit<InstallOutcome, "legacyRetired" | "message"> {
+function installFiles(
+  pairs: Array<[string, string]>,
+  r: InstallRequest,
+): Omit<InstallOutcome, "legacyRetired" | "message"> {
   const exportLine = `export SKILLOPT_SLEEP_REPO=${JSON.stringify(r.repo)}`;
   const texts = pairs.map(([src]) => readFileSync(src, "utf8"));
-  const state = pairs.map(([, dst], i) => (!existsSync(dst) ? "new" : readFileSync(dst, "utf8") === texts[i] ? "same" : "edited"));
+  const state = pairs.map(([, dst], i) =>
+    !existsSync(dst) ? "new" : readFileSync(dst, "utf8") === texts[i] ? "same" : "edited",
+  );
   const paths = pairs.map(([, dst]) => dst);
-  if (state.includes("edited") && !r.force) return { ok: false, action: "refused", paths, backups: [], export: exportLine };
+  if (state.includes("edited") && !r.force)
+    return { ok: false, action: "refused", paths, backups: [], export: exportLine };
   const backups: string[] = [];
   pairs.forEach(([, dst], i) => {
     if (state[i] === "same") return;
@@ -60,12 +66,19 @@ function installFiles(pairs: Array<[string, string]>, r: InstallRequest): Omit<I
     writeFileSync(tmp, texts[i]!);
     renameSync(tmp, dst);
   });
-  const action = state.every((s) => s === "same") ? "unchanged" : state.includes("edited") ? "updated" : state.includes("same") ? "updated" : "installed";
+  const action = state.every((s) => s === "same")
+    ? "unchanged"
+    : state.includes("edited")
+      ? "updated"
+      : state.includes("same")
+        ? "updated"
+        : "installed";
   return { ok: true, action, paths, backups, export: exportLine };
 }
 
 function describe(o: Omit<InstallOutcome, "legacyRetired" | "message">, what: string): string {
-  if (o.action === "refused") return `${what} at ${o.paths[0]} differs from this checkout's copy (edited by hand, or another version); nothing was written. Run again with --force to replace it (edited files are kept as .bak).`;
+  if (o.action === "refused")
+    return `${what} at ${o.paths[0]} differs from this checkout's copy (edited by hand, or another version); nothing was written. Run again with --force to replace it (edited files are kept as .bak).`;
   if (o.action === "unchanged") return `${what} is already up to date: ${o.paths[0]}`;
   return `${o.action} ${what}: ${o.paths[0]}${o.backups.length > 0 ? ` (previous files kept as ${o.backups.join(", ")})` : ""}`;
 }
@@ -83,19 +96,33 @@ export function installCodexSkill(r: InstallRequest): InstallOutcome {
   return { ...o, legacyRetired, message: describe(o, "the Codex skill") };
 }
 
-export const CURSOR_PLUGIN_FILES = [".cursor-plugin/plugin.json", "commands/skillopt-sleep.md", "skills/skillopt-sleep/SKILL.md", "README.md"];
+export const CURSOR_PLUGIN_FILES = [
+  ".cursor-plugin/plugin.json",
+  "commands/skillopt-sleep.md",
+  "skills/skillopt-sleep/SKILL.md",
+  "README.md",
+];
 
 export function installCursorPlugin(r: InstallRequest): InstallOutcome {
   const from = join(r.repo, "plugins", "cursor");
   const to = join(r.toolHome, "plugins", "local", "skillopt-sleep");
-  const o = installFiles(CURSOR_PLUGIN_FILES.map((f) => [join(from, f), join(to, f)]), r);
+  const o = installFiles(
+    CURSOR_PLUGIN_FILES.map((f) => [join(from, f), join(to, f)]),
+    r,
+  );
   return { ...o, legacyRetired: null, message: describe(o, "the Cursor plugin") };
 }
 
 async function run(f: Flags, kind: "codex" | "cursor"): Promise<number> {
   const home = homedir();
   const envHome = (kind === "codex" ? process.env.CODEX_HOME : process.env.CURSOR_HOME)?.trim();
-  const req = { home, toolHome: envHome || join(home, kind === "codex" ? ".codex" : ".cursor"), repo: REPO_ROOT, force: f.force === true, stamp: new Date().toISOString().replace(/[-:.]/g, "") };
+  const req = {
+    home,
+    toolHome: envHome || join(home, kind === "codex" ? ".codex" : ".cursor"),
+    repo: REPO_ROOT,
+    force: f.force === true,
+    stamp: new Date().toISOString().replace(/[-:.]/g, ""),
+  };
   const r = kind === "codex" ? installCodexSkill(req) : installCursorPlugin(req);
   if (f.json) {
     printJson(snakeKeys(r));
@@ -105,7 +132,11 @@ async function run(f: Flags, kind: "codex" | "cursor"): Promise<number> {
   if (r.legacyRetired) out.push(`[install] retired the old Codex prompt -> ${say(r.legacyRetired)}`);
   if (r.ok) {
     out.push("[install] add this to your shell profile so the integration finds SkillOpt:", `    ${say(r.export)}`);
-    out.push(kind === "codex" ? 'Then ask Codex: "Use the skillopt-sleep skill to show the sleep status of this project."' : "Then restart Cursor and try: /skillopt-sleep status");
+    out.push(
+      kind === "codex"
+        ? 'Then ask Codex: "Use the skillopt-sleep skill to show the sleep status of this project."'
+        : "Then restart Cursor and try: /skillopt-sleep status",
+    );
   }
   process.stdout.write(`${out.join("\n")}\n`);
   return r.ok ? 0 : 1;

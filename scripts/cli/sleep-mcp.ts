@@ -17,7 +17,11 @@ const TSX = createRequire(import.meta.url).resolve("tsx");
 
 const runSleep: SleepRunner = (args, signal) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", TSX, join(REPO_ROOT, "scripts", "cli.ts"), "sleep", ...args], { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", TSX, join(REPO_ROOT, "scripts", "cli.ts"), "sleep", ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => {

@@ -2,7 +2,17 @@
  * `sleep status`, `sleep adopt` and `sleep harvest`.
  */
 import { harvestSessions } from "../../lib/sleep/harvest";
-import { adoptNight, harvestAndMine, makeTasksPayload, managedSkillPathOf, MockBackend, promptRegistryFor, sleepStatus, snakeKeys, writeTasksFile } from "../../lib/sleep";
+import {
+  adoptNight,
+  harvestAndMine,
+  makeTasksPayload,
+  managedSkillPathOf,
+  MockBackend,
+  promptRegistryFor,
+  sleepStatus,
+  snakeKeys,
+  writeTasksFile,
+} from "../../lib/sleep";
 import { NoEvidence } from "../../lib/sleep/evidence";
 import { readLiveBaseline } from "../../lib/sleep/live";
 import { markNightAdoptedByStaging } from "../../lib/db/sleep-nights";
@@ -21,9 +31,12 @@ export async function runSleepStatus(f: Flags): Promise<number> {
   else {
     out.push(`[sleep] latest staged night: ${say(s.latestStaging)}`);
     if (s.stagingError) out.push(`[sleep] cannot read the latest staged night: ${say(s.stagingError)}`);
-    if (s.stagedSkills.length > 0) out.push("[sleep] per-skill proposals waiting:", ...s.stagedSkills.map((n) => `   ${say(n)}`));
-    if (s.adoptedSkills.length > 0) out.push("[sleep] already adopted from this night:", ...s.adoptedSkills.map((n) => `   ${say(n)}`));
-    if (s.hasManagedProposal) out.push("[sleep] a managed proposal is waiting (sleep adopt, or --legacy on a fan-out night)");
+    if (s.stagedSkills.length > 0)
+      out.push("[sleep] per-skill proposals waiting:", ...s.stagedSkills.map((n) => `   ${say(n)}`));
+    if (s.adoptedSkills.length > 0)
+      out.push("[sleep] already adopted from this night:", ...s.adoptedSkills.map((n) => `   ${say(n)}`));
+    if (s.hasManagedProposal)
+      out.push("[sleep] a managed proposal is waiting (sleep adopt, or --legacy on a fan-out night)");
     if (s.reportMd && !s.stagingError) out.push("", ...s.reportMd.split("\n").map(say));
   }
   process.stdout.write(`${out.join("\n")}\n`);
@@ -36,7 +49,9 @@ async function recordAdoption(f: Flags, stagingDir: string): Promise<void> {
   try {
     if (store.db) await markNightAdoptedByStaging(stagingDir, { db: store.db });
   } catch (err) {
-    process.stderr.write(`[sleep] warning: the dashboard's record of this night was not updated: ${say((err as Error).message)}\n`);
+    process.stderr.write(
+      `[sleep] warning: the dashboard's record of this night was not updated: ${say((err as Error).message)}\n`,
+    );
   } finally {
     await store.close();
   }
@@ -53,12 +68,25 @@ export async function runSleepAdopt(f: Flags): Promise<number> {
   });
   if (r.ok) await recordAdoption(f, r.stagingDir);
   if (f.json) {
-    printJson(snakeKeys(r.ok ? { ok: true, stagingDir: r.stagingDir, mode: r.mode, adoptedSkills: r.adoptedSkills, updatedPaths: r.updatedPaths } : r));
+    printJson(
+      snakeKeys(
+        r.ok
+          ? {
+              ok: true,
+              stagingDir: r.stagingDir,
+              mode: r.mode,
+              adoptedSkills: r.adoptedSkills,
+              updatedPaths: r.updatedPaths,
+            }
+          : r,
+      ),
+    );
     return r.ok ? 0 : r.code;
   }
   if (!r.ok) {
     process.stdout.write(`[sleep] ${say(r.message)}\n`);
-    for (const s of r.availableSkills ?? []) process.stdout.write(`   ${say(s.skillName)} -> ${say(s.liveSkillPath)}\n`);
+    for (const s of r.availableSkills ?? [])
+      process.stdout.write(`   ${say(s.skillName)} -> ${say(s.liveSkillPath)}\n`);
     return r.code;
   }
   process.stdout.write(`[sleep] adopted from ${say(r.stagingDir)}\n`);
@@ -72,10 +100,29 @@ export async function runSleepHarvest(f: Flags): Promise<number> {
   const cfg = configOf(f);
   const env = process.env;
   const prompts = promptRegistryFor(cfg, env);
-  const target = cfg.target_task_filter && cfg.target_skill_path ? readLiveBaseline(managedSkillPathOf(cfg), "skill") : null;
-  const deps = { config: cfg, harvest: harvestSessions, backend: new MockBackend(), prompts, env, now: () => Date.now(), platform: process.platform, evidence: new NoEvidence() };
-  const mined = await harvestAndMine(deps, null, target?.text ? { skillText: target.text, skillPath: target.path } : null);
-  const payload = makeTasksPayload(mined.tasks, { project: cfg.invoked_project, transcriptSource: cfg.transcript_source, nSessions: mined.digests.length, targetSkillPath: cfg.target_skill_path });
+  const target =
+    cfg.target_task_filter && cfg.target_skill_path ? readLiveBaseline(managedSkillPathOf(cfg), "skill") : null;
+  const deps = {
+    config: cfg,
+    harvest: harvestSessions,
+    backend: new MockBackend(),
+    prompts,
+    env,
+    now: () => Date.now(),
+    platform: process.platform,
+    evidence: new NoEvidence(),
+  };
+  const mined = await harvestAndMine(
+    deps,
+    null,
+    target?.text ? { skillText: target.text, skillPath: target.path } : null,
+  );
+  const payload = makeTasksPayload(mined.tasks, {
+    project: cfg.invoked_project,
+    transcriptSource: cfg.transcript_source,
+    nSessions: mined.digests.length,
+    targetSkillPath: cfg.target_skill_path,
+  });
   const output = typeof f.output === "string" ? writeTasksFile(f.output, payload) : "";
   if (f.json) {
     printJson(output ? { ...payload, output } : payload);

@@ -4,12 +4,25 @@
  */
 import { AppError } from "../../lib/errors";
 import { harvestSessions } from "../../lib/sleep/harvest";
-import { loadTasksFile, resolveSleepBackend, runHandoffNight, runSleepCycle, SleepBackendError, snakeKeys, StagingError, type CycleOutcome, type NightRecorder, type SleepConfig } from "../../lib/sleep";
+import {
+  loadTasksFile,
+  resolveSleepBackend,
+  runHandoffNight,
+  runSleepCycle,
+  SleepBackendError,
+  snakeKeys,
+  StagingError,
+  type CycleOutcome,
+  type NightRecorder,
+  type SleepConfig,
+} from "../../lib/sleep";
 import { configOf, printJson, say, type Flags } from "./sleep-args";
 import { openCliDb } from "./sleep-db";
 
 function isRealBackend(cfg: SleepConfig): boolean {
-  return [cfg.backend, cfg.optimizer_backend, cfg.target_backend].filter((b) => b.trim() !== "").some((b) => resolveSleepBackend(b, "backend") !== "mock");
+  return [cfg.backend, cfg.optimizer_backend, cfg.target_backend]
+    .filter((b) => b.trim() !== "")
+    .some((b) => resolveSleepBackend(b, "backend") !== "mock");
 }
 
 function failure(f: Flags, kind: string, message: string, code: number): number {
@@ -18,7 +31,10 @@ function failure(f: Flags, kind: string, message: string, code: number): number 
   return code;
 }
 
-export function runPayload(o: CycleOutcome, tasksMeta?: { tasksFile: string; reviewed: boolean }): Record<string, unknown> {
+export function runPayload(
+  o: CycleOutcome,
+  tasksMeta?: { tasksFile: string; reviewed: boolean },
+): Record<string, unknown> {
   const r = o.report;
   return {
     night: r.night,
@@ -47,15 +63,24 @@ export function runPayload(o: CycleOutcome, tasksMeta?: { tasksFile: string; rev
 function printReport(o: CycleOutcome): void {
   const r = o.report;
   const out: string[] = [`[sleep] night ${r.night}: ${r.nSessions} sessions -> ${r.nTasks} tasks`];
-  out.push(`[sleep] held-out ${r.baselineScore.toFixed(3)} -> ${r.candidateScore.toFixed(3)} => ${say(r.gateAction || "-")} (accepted=${r.accepted})`);
+  out.push(
+    `[sleep] held-out ${r.baselineScore.toFixed(3)} -> ${r.candidateScore.toFixed(3)} => ${say(r.gateAction || "-")} (accepted=${r.accepted})`,
+  );
   for (const e of r.edits) out.push(`   + [${say(e.target)}/${say(e.op)}] ${say(e.content)}`);
-  if (r.rejectedEdits.length > 0) out.push("[sleep] rejected by the gate:", ...r.rejectedEdits.map((e) => `   - [${say(e.target)}/${say(e.op)}] ${say(e.content)}`));
+  if (r.rejectedEdits.length > 0)
+    out.push(
+      "[sleep] rejected by the gate:",
+      ...r.rejectedEdits.map((e) => `   - [${say(e.target)}/${say(e.op)}] ${say(e.content)}`),
+    );
   for (const n of r.notes) out.push(`[sleep] note: ${say(n)}`);
   if (o.stagingDir) {
     out.push(`[sleep] staged: ${say(o.stagingDir)}`);
     if (o.stagedSkills.length > 0) {
       out.push("[sleep] staged per-skill proposals:", ...o.stagedSkills.map((s) => `   - ${say(s)}`));
-      out.push("        npm run skillopt -- sleep adopt --skill NAME   (repeatable)", "        npm run skillopt -- sleep adopt --all-skills");
+      out.push(
+        "        npm run skillopt -- sleep adopt --skill NAME   (repeatable)",
+        "        npm run skillopt -- sleep adopt --all-skills",
+      );
     } else if (!o.adopted) out.push("[sleep] review it, then: npm run skillopt -- sleep adopt");
   }
   if (o.adopted) out.push(`[sleep] auto-adopted: ${o.adoptedPaths.map(say).join(", ")}`);
@@ -70,10 +95,16 @@ export async function runSleepRun(f: Flags, dryRun: boolean): Promise<number> {
   if (tasksFile) {
     loaded = loadTasksFile(tasksFile, { valFraction: cfg.val_fraction, seed: cfg.seed });
     // A reviewed tasks file may name the skill it was mined for; an explicit flag still wins.
-    if (loaded.meta.targetSkillPath && f["target-skill-path"] === undefined) cfg = configOf(f, { target_skill_path: loaded.meta.targetSkillPath });
+    if (loaded.meta.targetSkillPath && f["target-skill-path"] === undefined)
+      cfg = configOf(f, { target_skill_path: loaded.meta.targetSkillPath });
     for (const w of loaded.warnings) process.stderr.write(`[sleep] warning: ${say(w)}\n`);
     if (isRealBackend(cfg) && !loaded.meta.reviewed) {
-      return failure(f, "unreviewed_tasks_file", `refusing to replay ${loaded.meta.tasksFile} with a real backend: inspect and redact it, then set "reviewed": true`, 2);
+      return failure(
+        f,
+        "unreviewed_tasks_file",
+        `refusing to replay ${loaded.meta.tasksFile} with a real backend: inspect and redact it, then set "reviewed": true`,
+        2,
+      );
     }
   }
   const store = await openCliDb(f);
@@ -84,16 +115,30 @@ export async function runSleepRun(f: Flags, dryRun: boolean): Promise<number> {
   }
 }
 
-async function runNightWith(f: Flags, o: { cfg: SleepConfig; loaded?: ReturnType<typeof loadTasksFile>; dryRun: boolean; recorder?: NightRecorder }): Promise<number> {
+async function runNightWith(
+  f: Flags,
+  o: { cfg: SleepConfig; loaded?: ReturnType<typeof loadTasksFile>; dryRun: boolean; recorder?: NightRecorder },
+): Promise<number> {
   const { cfg, loaded, dryRun } = o;
-  const deps = { config: cfg, now: () => Date.now(), env: process.env, harvest: harvestSessions, platform: process.platform, log: (l: string) => process.stderr.write(`${say(l)}\n`), recorder: o.recorder };
+  const deps = {
+    config: cfg,
+    now: () => Date.now(),
+    env: process.env,
+    harvest: harvestSessions,
+    platform: process.platform,
+    log: (l: string) => process.stderr.write(`${say(l)}\n`),
+    recorder: o.recorder,
+  };
   const meta = loaded ? { tasksFile: loaded.meta.tasksFile, reviewed: loaded.meta.reviewed } : undefined;
   try {
     if (resolveSleepBackend(cfg.backend, "backend") === "handoff") {
       const h = await runHandoffNight(deps, { seedTasks: loaded?.tasks, dryRun });
       if (h.kind === "pending") {
         if (f.json) printJson({ handoff_pending: h.pending, prompts: h.promptsPath, answers_dir: h.answersDir });
-        else process.stdout.write(`[sleep] handoff: ${h.pending} model call(s) need answers\n[sleep] prompts: ${say(h.promptsPath)}\n[sleep] write each raw answer to ${say(h.answersDir)}/<id>.md, then run this exact command again\n`);
+        else
+          process.stdout.write(
+            `[sleep] handoff: ${h.pending} model call(s) need answers\n[sleep] prompts: ${say(h.promptsPath)}\n[sleep] write each raw answer to ${say(h.answersDir)}/<id>.md, then run this exact command again\n`,
+          );
         return 3;
       }
       if (h.kind === "no_tasks") {

@@ -14,11 +14,19 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..
 
 function report(f: Flags, r: ScheduleOutcome, project: string): number {
   if (f.json) {
-    printJson({ ok: r.ok, project, message: r.message, ...(r.line !== undefined ? { line: r.line } : {}), ...(r.removed !== undefined ? { removed: r.removed } : {}), scheduled: r.scheduled });
+    printJson({
+      ok: r.ok,
+      project,
+      message: r.message,
+      ...(r.line !== undefined ? { line: r.line } : {}),
+      ...(r.removed !== undefined ? { removed: r.removed } : {}),
+      scheduled: r.scheduled,
+    });
     return r.ok ? 0 : 1;
   }
   const out = r.message.split("\n").map((l, i) => (i === 0 ? `[sleep] ${say(l)}` : say(l)));
-  if (r.ok && r.scheduled.length > 0) out.push("[sleep] currently scheduled:", ...r.scheduled.map((l) => `   ${say(l.slice(0, 160))}`));
+  if (r.ok && r.scheduled.length > 0)
+    out.push("[sleep] currently scheduled:", ...r.scheduled.map((l) => `   ${say(l.slice(0, 160))}`));
   process.stdout.write(`${out.join("\n")}\n`);
   return r.ok ? 0 : 1;
 }
@@ -28,7 +36,18 @@ export async function runSleepSchedule(f: Flags): Promise<number> {
   const hour = intFlag(f, "hour") ?? 3;
   const minute = intFlag(f, "minute") ?? 17;
   resolveSleepBackend(cfg.backend, "backend");
-  const r = schedule({ project: cfg.invoked_project, backend: cfg.backend, hour, minute, autoAdopt: f["auto-adopt"] === true, repo: REPO_ROOT, node: process.execPath }, process.env);
+  const r = schedule(
+    {
+      project: cfg.invoked_project,
+      backend: cfg.backend,
+      hour,
+      minute,
+      autoAdopt: f["auto-adopt"] === true,
+      repo: REPO_ROOT,
+      node: process.execPath,
+    },
+    process.env,
+  );
   return report(f, r, cfg.invoked_project);
 }
 
@@ -37,4 +56,3 @@ export async function runSleepUnschedule(f: Flags): Promise<number> {
   const all = f.all === true;
   return report(f, unschedule(all ? null : cfg.invoked_project, process.env), cfg.invoked_project);
 }
-

@@ -53,7 +53,8 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     return sub ? 0 : 2;
   }
   const parse = (extra: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {}) =>
-    parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...extra }, strict: true, allowPositionals: false }).values as Flags;
+    parseArgs({ args: rest, options: { ...COMMON_OPTIONS, ...extra }, strict: true, allowPositionals: false })
+      .values as Flags;
   switch (sub) {
     case "run":
       return runSleepRun(parse({ "no-db": bool }), false);
@@ -62,7 +63,15 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     case "status":
       return runSleepStatus(parse());
     case "adopt":
-      return runSleepAdopt(parse({ staging: str, skill: { type: "string", multiple: true }, "all-skills": bool, legacy: bool, "no-db": bool }));
+      return runSleepAdopt(
+        parse({
+          staging: str,
+          skill: { type: "string", multiple: true },
+          "all-skills": bool,
+          legacy: bool,
+          "no-db": bool,
+        }),
+      );
     case "harvest":
       return runSleepHarvest(parse({ output: str }));
     case "schedule":
@@ -70,11 +79,19 @@ export async function runSleepCommand(argv: string[]): Promise<number> {
     case "unschedule":
       return runSleepUnschedule(parse({ all: bool }));
     case "mcp":
-      if (rest.length > 0) throw new AppError("INVALID_REQUEST", "sleep mcp takes no options (each tool call carries its own)", { field: rest[0] });
+      if (rest.length > 0)
+        throw new AppError("INVALID_REQUEST", "sleep mcp takes no options (each tool call carries its own)", {
+          field: rest[0],
+        });
       return runSleepMcp();
     case "install-codex-skill":
     case "install-cursor-plugin": {
-      const flags = parseArgs({ args: rest, options: { force: bool, json: bool }, strict: true, allowPositionals: false }).values as Flags;
+      const flags = parseArgs({
+        args: rest,
+        options: { force: bool, json: bool },
+        strict: true,
+        allowPositionals: false,
+      }).values as Flags;
       return sub === "install-codex-skill" ? runSleepInstallCodexSkill(flags) : runSleepInstallCursorPlugin(flags);
     }
     case "experiment":

@@ -8,7 +8,14 @@ import { join, resolve } from "node:path";
 import { loadRunConfig, parseRunConfigText, type LoadedConfig } from "../../lib/config";
 import type { BestMeasuredBy } from "../../lib/contracts/best";
 import type { RunConfig } from "../../lib/contracts/run-config";
-import { planRun, RunCancelledError, runTraining, stopRunOf, type Environment, type RolloutPhase } from "../../lib/engine";
+import {
+  planRun,
+  RunCancelledError,
+  runTraining,
+  stopRunOf,
+  type Environment,
+  type RolloutPhase,
+} from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
@@ -34,10 +41,20 @@ const RUN_CONFIG = "run_config.yaml";
 
 function loadConfig(args: TrainArgs, cwd: string): LoadedConfig {
   if (args.config) return loadRunConfig(args.config, args.overrides);
-  if (!args.resume) throw new AppError("INVALID_REQUEST", "--config FILE is required (or --resume DIR of an earlier run)", { field: "--config" });
+  if (!args.resume)
+    throw new AppError("INVALID_REQUEST", "--config FILE is required (or --resume DIR of an earlier run)", {
+      field: "--config",
+    });
   const saved = join(resolve(cwd, args.resume), RUN_CONFIG);
-  if (!existsSync(saved)) throw new AppError("INVALID_REQUEST", `--resume: ${saved} not found; is this a SkillOpt output folder?`, { field: "--resume" });
-  return parseRunConfigText(readFileSync(saved, "utf8"), { sourceName: saved, baseDir: resolve(cwd, args.resume), overrides: args.overrides });
+  if (!existsSync(saved))
+    throw new AppError("INVALID_REQUEST", `--resume: ${saved} not found; is this a SkillOpt output folder?`, {
+      field: "--resume",
+    });
+  return parseRunConfigText(readFileSync(saved, "utf8"), {
+    sourceName: saved,
+    baseDir: resolve(cwd, args.resume),
+    overrides: args.overrides,
+  });
 }
 
 /**
@@ -47,9 +64,21 @@ function loadConfig(args: TrainArgs, cwd: string): LoadedConfig {
 function spentSoFar(dir: string, config: RunConfig): { usd: number; calls: number } | undefined {
   const file = join(dir, "runtime_state.json");
   if (!existsSync(file)) return undefined;
-  const tokens = (JSON.parse(readFileSync(file, "utf8")) as { token_summary?: Record<string, { calls: number; prompt_tokens: number; completion_tokens: number }> }).token_summary ?? {};
+  const tokens =
+    (
+      JSON.parse(readFileSync(file, "utf8")) as {
+        token_summary?: Record<string, { calls: number; prompt_tokens: number; completion_tokens: number }>;
+      }
+    ).token_summary ?? {};
   const roles = resolveRoles(config.model);
-  const usd = costOf(tokens, { optimizer: { backend: roles.optimizer, model: config.model.optimizer }, target: { backend: roles.target, model: config.model.target } }, withUserPrices(config.model.price_table as PriceTable | undefined));
+  const usd = costOf(
+    tokens,
+    {
+      optimizer: { backend: roles.optimizer, model: config.model.optimizer },
+      target: { backend: roles.target, model: config.model.target },
+    },
+    withUserPrices(config.model.price_table as PriceTable | undefined),
+  );
   return { usd: usd ?? 0, calls: Object.values(tokens).reduce((n, t) => n + t.calls, 0) };
 }
 
@@ -62,7 +91,11 @@ function outputDir(args: TrainArgs, config: RunConfig, cwd: string): string {
   if (args.resume) return resolve(cwd, args.resume);
   if (args.out) return resolve(cwd, args.out);
   if (config.env.out_root) return resolve(cwd, config.env.out_root);
-  return resolve(cwd, "outputs", `skillopt_${config.env.name}_${config.model.optimizer.replaceAll("/", "-")}_${stamp(new Date())}`);
+  return resolve(
+    cwd,
+    "outputs",
+    `skillopt_${config.env.name}_${config.model.optimizer.replaceAll("/", "-")}_${stamp(new Date())}`,
+  );
 }
 
 /** Wraps the environment so the progress display sees each finished item. */
@@ -86,11 +119,21 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
   const config = loaded.config;
   await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
   // The machine's own user: any path it names is read. Nothing is written until every check has passed.
-  const run = prepareRun({ config, rootDir: cwd, env: process.env, trust: "local", policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined } });
+  const run = prepareRun({
+    config,
+    rootDir: cwd,
+    env: process.env,
+    trust: "local",
+    policy: { spent: args.resume ? spentSoFar(resolve(cwd, args.resume), config) : undefined },
+  });
   const plan = planRun(config, run.splits);
   const out = outputDir(args, config, cwd);
   if (!args.resume && existsSync(join(out, "runtime_state.json"))) {
-    throw new AppError("CONFLICT", `${out} already holds a run; resume it with --resume ${out} or choose another --out`, { field: "--out" });
+    throw new AppError(
+      "CONFLICT",
+      `${out} already holds a run; resume it with --resume ${out} or choose another --out`,
+      { field: "--out" },
+    );
   }
   for (const w of [...loaded.warnings, ...run.warnings]) process.stderr.write(`warning: ${w}\n`);
   if (run.simulated) process.stderr.write("Simulated model — scores are synthetic.\n");
@@ -117,7 +160,17 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     process.stderr.write("\ncancelled from the dashboard; stopping after the calls in flight…\n");
     ac.abort();
   };
-  const db = args.noDb ? null : await openRecorder({ config, run, resolvedYaml: loaded.resolvedYaml, outDir: out, totalSteps: plan.totalSteps, resume: Boolean(args.resume), onCancel });
+  const db = args.noDb
+    ? null
+    : await openRecorder({
+        config,
+        run,
+        resolvedYaml: loaded.resolvedYaml,
+        outDir: out,
+        totalSteps: plan.totalSteps,
+        resume: Boolean(args.resume),
+        onCancel,
+      });
   let bestMeasuredBy: BestMeasuredBy | undefined;
   try {
     const summary = await runTraining({
@@ -141,20 +194,33 @@ export async function runTrainCommand(args: TrainArgs, cwd = process.cwd()): Pro
     });
     progress.stop();
     await db?.recorder.finish("succeeded");
-    process.stdout.write(formatSummary(summary, { outDir: out, simulated: run.simulated, backends: run.policy.stats(), bestMeasuredBy, metric: config.evaluation.gate_metric }));
+    process.stdout.write(
+      formatSummary(summary, {
+        outDir: out,
+        simulated: run.simulated,
+        backends: run.policy.stats(),
+        bestMeasuredBy,
+        metric: config.evaluation.gate_metric,
+      }),
+    );
     return 0;
   } catch (err) {
     progress.stop();
     if (err instanceof RunCancelledError) {
       if (db?.recorder.cancelRequested) await db.recorder.finish("cancelled", { stopReason: "cancelled by the user" });
-      else await db?.recorder.finish("interrupted", { errorMessage: "stopped from the command line; resume it there with train --resume" });
+      else
+        await db?.recorder.finish("interrupted", {
+          errorMessage: "stopped from the command line; resume it there with train --resume",
+        });
       process.stderr.write(`interrupted; resume with: npm run skillopt -- train --resume ${out}\n`);
       return 130;
     }
     if (stopRunOf(err) === "pause") {
       const message = err instanceof Error ? err.message : String(err);
       await db?.recorder.finish("budget_exhausted", { errorMessage: errorLine(err) });
-      process.stderr.write(`run paused: ${message}\nresume with a larger budget: npm run skillopt -- train --resume ${out} --cfg-options budget.max_usd=… budget.max_calls=…\n`);
+      process.stderr.write(
+        `run paused: ${message}\nresume with a larger budget: npm run skillopt -- train --resume ${out} --cfg-options budget.max_usd=… budget.max_calls=…\n`,
+      );
       return 3;
     }
     await db?.recorder.finish("failed", { errorMessage: errorLine(err) });

@@ -8,13 +8,24 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const SOURCES = ["app", "components", "lib", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "proxy.ts"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+  "proxy.ts",
+];
 const STAMP = ".next/skillopt-build.json";
 
 function files(p: string): string[] {
   if (!existsSync(p)) return [];
   if (!statSync(p).isDirectory()) return [p];
-  return readdirSync(p, { withFileTypes: true }).flatMap((e) => (e.name === "node_modules" ? [] : files(join(p, e.name))));
+  return readdirSync(p, { withFileTypes: true }).flatMap((e) =>
+    e.name === "node_modules" ? [] : files(join(p, e.name)),
+  );
 }
 
 export function sourceFingerprint(): string {
@@ -28,10 +39,15 @@ export function sourceFingerprint(): string {
 
 export async function ensureBuild(say: (m: string) => void): Promise<void> {
   const fp = sourceFingerprint();
-  const built = existsSync(".next/BUILD_ID") && existsSync(STAMP) && JSON.parse(readFileSync(STAMP, "utf8")).fingerprint === fp;
+  const built =
+    existsSync(".next/BUILD_ID") && existsSync(STAMP) && JSON.parse(readFileSync(STAMP, "utf8")).fingerprint === fp;
   if (built) return;
   say("building the dashboard (first start or changed sources; about 30 s)…");
-  const r = spawnSync("./node_modules/.bin/next", ["build"], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync("./node_modules/.bin/next", ["build"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
   writeFileSync(STAMP, JSON.stringify({ fingerprint: fp, at: new Date().toISOString() }));
 }

@@ -27,7 +27,13 @@ export function pendingSqliteMigrations(url: string, dir = SQLITE_MIGRATIONS): s
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
     if (!table) return wanted;
     const done = new Set(
-      (db.prepare("SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL").all() as { name: string }[]).map((r) => r.name),
+      (
+        db
+          .prepare(
+            "SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+          )
+          .all() as { name: string }[]
+      ).map((r) => r.name),
     );
     return wanted.filter((m) => !done.has(m));
   } finally {
@@ -62,7 +68,9 @@ export async function migrateDatabase(url: string, opts: MigrateOptions): Promis
     if (r.status === 0) return;
     const output = `${r.stdout}\n${r.stderr}`;
     if (!BUSY.test(output) || attempt >= attempts) throw new Error(`database migration failed:\n${output}`);
-    opts.say(`database is busy (another SkillOpt process is writing); migration attempt ${attempt + 1} of ${attempts}…`);
+    opts.say(
+      `database is busy (another SkillOpt process is writing); migration attempt ${attempt + 1} of ${attempts}…`,
+    );
     await sleep((opts.delayMs ?? 1_000) * attempt);
   }
 }

@@ -19,7 +19,11 @@ describe("ensureRedis", () => {
     expect(await pingRedis("127.0.0.1", own)).toBe(true);
     expect(lines.join("\n")).toMatch(/started a private redis-server/);
     // Its own process group, so a Ctrl-C in the terminal does not take Redis down before the worker stopped.
-    const pgrp = Number(readFileSync(`/proc/${h.pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
+    const pgrp = Number(
+      readFileSync(`/proc/${h.pid}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ")[2],
+    );
     expect(pgrp).toBe(h.pid);
     await h.stop();
     expect(await pingRedis("127.0.0.1", own)).toBe(false);
@@ -27,7 +31,9 @@ describe("ensureRedis", () => {
 
   it("an explicit REDIS_URL that does not answer is an error naming it", async () => {
     const port = await freePort();
-    await expect(ensureRedis(`redis://127.0.0.1:${port}`, { explicit: true, say: () => {} })).rejects.toThrow(`REDIS_URL=redis://127.0.0.1:${port} does not answer`);
+    await expect(ensureRedis(`redis://127.0.0.1:${port}`, { explicit: true, say: () => {} })).rejects.toThrow(
+      `REDIS_URL=redis://127.0.0.1:${port} does not answer`,
+    );
   });
 
   it("without redis-server it installs the package (when allowed), then starts the private server", async () => {
@@ -48,7 +54,10 @@ describe("ensureRedis", () => {
     });
     expect(installs).toBe(1);
     expect(await pingRedis("127.0.0.1", Number(new URL(h.url).port))).toBe(true);
-    expect(lines).toEqual(["redis: running: apt-get install -y redis-server", expect.stringMatching(/started a private redis-server/)]);
+    expect(lines).toEqual([
+      "redis: running: apt-get install -y redis-server",
+      expect.stringMatching(/started a private redis-server/),
+    ]);
     await h.stop();
   });
 
@@ -59,7 +68,11 @@ describe("ensureRedis", () => {
       say: () => {},
       bin: join(dir, "not-installed"),
       installServer: async () => ({
-        ok: false, missing: ["redis-server"], reason: "not running as root, and sudo asks for a password", command: "sudo apt-get install -y redis-server", message: "",
+        ok: false,
+        missing: ["redis-server"],
+        reason: "not running as root, and sudo asks for a password",
+        command: "sudo apt-get install -y redis-server",
+        message: "",
       }),
     });
     await expect(attempt).rejects.toThrow(
@@ -70,7 +83,11 @@ describe("ensureRedis", () => {
   it("with redis-server present it never asks for an install", async () => {
     const port = await freePort();
     const h = await ensureRedis(`redis://127.0.0.1:${port}`, {
-      explicit: false, say: () => {}, installServer: () => { throw new Error("must not be called"); },
+      explicit: false,
+      say: () => {},
+      installServer: () => {
+        throw new Error("must not be called");
+      },
     });
     await h.stop();
   });

@@ -52,7 +52,11 @@ export interface EnsureRedisOptions {
 }
 
 const installRedisPackage = (say: (m: string) => void) =>
-  ensurePackages(requirementsFor("redis"), { purpose: "npm start", say: (line) => say(`redis: ${line}`), env: process.env });
+  ensurePackages(requirementsFor("redis"), {
+    purpose: "npm start",
+    say: (line) => say(`redis: ${line}`),
+    env: process.env,
+  });
 
 const hasBinary = (bin: string) => !spawnSync(bin, ["--version"], { stdio: "ignore" }).error;
 
@@ -64,18 +68,29 @@ export async function ensureRedis(url: string, opts: EnsureRedisOptions): Promis
     say(`redis: ${u.hostname}:${port}`);
     return { url, stop: async () => {} };
   }
-  if (explicit) throw new Error(`REDIS_URL=${url} does not answer; start that Redis or unset REDIS_URL to let SkillOpt start its own`);
+  if (explicit)
+    throw new Error(
+      `REDIS_URL=${url} does not answer; start that Redis or unset REDIS_URL to let SkillOpt start its own`,
+    );
   if (!hasBinary(bin)) {
     const installed = await installServer(say);
     const alternatives = "or set REDIS_URL=redis://host:port (on macOS: brew install redis)";
-    if (!installed.ok) throw new Error(`no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${installed.reason}. Install it with: ${installed.command}, ${alternatives}`);
-    if (!hasBinary(bin)) throw new Error(`no Redis answers at ${u.hostname}:${port} and ${bin} cannot be run; ${alternatives}`);
+    if (!installed.ok)
+      throw new Error(
+        `no Redis answers at ${u.hostname}:${port} and redis-server is not installed: ${installed.reason}. Install it with: ${installed.command}, ${alternatives}`,
+      );
+    if (!hasBinary(bin))
+      throw new Error(`no Redis answers at ${u.hostname}:${port} and ${bin} cannot be run; ${alternatives}`);
   }
   const own = await freePort();
   mkdirSync(".skillopt/redis", { recursive: true });
   // Its own process group: a Ctrl-C in the terminal reaches the dashboard and the worker but not Redis,
   // which stays up until they have stopped (the worker puts its active runs back in the queue on the way out).
-  const child = spawn(bin, ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"], { stdio: "ignore", detached: true });
+  const child = spawn(
+    bin,
+    ["--port", String(own), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", ".skillopt/redis"],
+    { stdio: "ignore", detached: true },
+  );
   for (let i = 0; i < 50 && !(await pingRedis("127.0.0.1", own)); i++) await new Promise((r) => setTimeout(r, 100));
   if (!(await pingRedis("127.0.0.1", own))) throw new Error(`the private redis-server on port ${own} did not start`);
   say(`redis: started a private redis-server on 127.0.0.1:${own}`);

@@ -19,7 +19,11 @@ let sqliteTemplate: string | null = null;
 let pgTemplate: string | null = null;
 
 function migrate(url: string): void {
-  const r = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { cwd: root, env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`migrate deploy failed for ${url}:\n${r.stdout}\n${r.stderr}`);
 }
 

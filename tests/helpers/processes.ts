@@ -47,7 +47,11 @@ export async function startRedisServer(): Promise<RedisServer> {
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+      proc = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+        { stdio: "ignore" },
+      );
       for (let i = 0; i < 100; i++) {
         if (spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout?.includes("PONG")) return;
         await sleep(50);
@@ -79,7 +83,14 @@ export interface WorkerProcess {
 export function startWorkerProcess(id: string, env: Record<string, string>): WorkerProcess {
   const proc = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
     cwd: root,
-    env: { ...process.env, WORKER_ID: id, WORKER_LOCK_MS: "4000", WORKER_STALLED_INTERVAL_MS: "1500", WORKER_CONCURRENCY: "2", ...env },
+    env: {
+      ...process.env,
+      WORKER_ID: id,
+      WORKER_LOCK_MS: "4000",
+      WORKER_STALLED_INTERVAL_MS: "1500",
+      WORKER_CONCURRENCY: "2",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.add(proc);
@@ -90,7 +101,9 @@ export function startWorkerProcess(id: string, env: Record<string, string>): Wor
       if (out.includes(" ready (")) resolve();
     });
     proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    proc.once("exit", (code, signal) => reject(new Error(`worker ${id} exited (${code ?? signal}) before it was ready:\n${out}`)));
+    proc.once("exit", (code, signal) =>
+      reject(new Error(`worker ${id} exited (${code ?? signal}) before it was ready:\n${out}`)),
+    );
   });
   ready.catch(() => {});
   proc.on("exit", (code, signal) => {
@@ -122,7 +135,12 @@ export async function stopWorkers(): Promise<void> {
 }
 
 /** Polls `fn` until `ok` holds; the error names the last value. */
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000, what = "condition"): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  ms = 60_000,
+  what = "condition",
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

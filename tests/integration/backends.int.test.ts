@@ -33,9 +33,17 @@ const req = (o: Partial<CompletionRequest> = {}): CompletionRequest => ({
   ...o,
 });
 
-function makeClient(server: MockLlmServer, backend: string, extra: RunConfigInput & { model?: Record<string, unknown> } = {}, role: Role = "target") {
+function makeClient(
+  server: MockLlmServer,
+  backend: string,
+  extra: RunConfigInput & { model?: Record<string, unknown> } = {},
+  role: Role = "target",
+) {
   const config = RunConfigSchema.parse({ ...extra, model: { ...modelFor(backend, server.url), ...extra.model } });
-  const run = new RunPolicy(config, { rootDir: mkdtempSync(join(tmpdir(), "backends-int-")), retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  const run = new RunPolicy(config, {
+    rootDir: mkdtempSync(join(tmpdir(), "backends-int-")),
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
   const client: ModelClient = createModelClient(role, config, { simKnowledge: null, env: ENV, run });
   return { client, run };
 }
@@ -43,15 +51,20 @@ function makeClient(server: MockLlmServer, backend: string, extra: RunConfigInpu
 describe("SDK backends against the mock LLM server", () => {
   const mock = useMockServer();
 
-  it.each(["openai", "openai-responses", "azure-openai", "anthropic", "openai-compatible"])("%s answers through its SDK", async (backend) => {
-    const server = await mock({ requireKey: KEY });
-    const { client } = makeClient(server, backend);
-    const res = await client.complete(req());
-    expect(res.text).toContain(GUIDED);
-    expect(res.usage.promptTokens).toBeGreaterThan(0);
-    const endpoint = { "openai-responses": "responses", "azure-openai": "azure.chat.completions", anthropic: "messages" }[backend] ?? "chat.completions";
-    expect(server.stats().byEndpoint).toEqual({ [endpoint]: 1 });
-  });
+  it.each(["openai", "openai-responses", "azure-openai", "anthropic", "openai-compatible"])(
+    "%s answers through its SDK",
+    async (backend) => {
+      const server = await mock({ requireKey: KEY });
+      const { client } = makeClient(server, backend);
+      const res = await client.complete(req());
+      expect(res.text).toContain(GUIDED);
+      expect(res.usage.promptTokens).toBeGreaterThan(0);
+      const endpoint =
+        { "openai-responses": "responses", "azure-openai": "azure.chat.completions", anthropic: "messages" }[backend] ??
+        "chat.completions";
+      expect(server.stats().byEndpoint).toEqual({ [endpoint]: 1 });
+    },
+  );
 
   it("records usage and cost from the provider's token counts", async () => {
     const server = await mock();
@@ -95,14 +108,21 @@ describe("SDK backends against the mock LLM server", () => {
   it("a malformed JSON body is a classified transient error", async () => {
     const server = await mock({ faults: { malformedJsonRate: 1 } });
     const { client } = makeClient(server, "openai-compatible", { model: { max_retries: 1 } });
-    await expect(client.complete(req())).rejects.toMatchObject({ name: "BackendError", kind: "transient", message: expect.stringMatching(/malformed response body/) });
+    await expect(client.complete(req())).rejects.toMatchObject({
+      name: "BackendError",
+      kind: "transient",
+      message: expect.stringMatching(/malformed response body/),
+    });
     expect(server.stats().requests).toBe(2);
   });
 
   it("a hung request times out", async () => {
     const server = await mock({ faults: { hangRate: 1 } });
     const { client } = makeClient(server, "openai", { model: { timeout_seconds: 0.3, max_retries: 0 } });
-    await expect(client.complete(req())).rejects.toMatchObject({ kind: "transient", message: "openai: timed out after 0.3s" });
+    await expect(client.complete(req())).rejects.toMatchObject({
+      kind: "transient",
+      message: "openai: timed out after 0.3s",
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(server.stats()).toMatchObject({ aborted: 1, inFlight: 0 });
   });

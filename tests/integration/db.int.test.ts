@@ -20,11 +20,29 @@ async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
   const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
   const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const id = randomUUID();
-  await createRun({ id, name: "t", config, sourceYaml: resolvedYaml, seedSkill: prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 6 }, { db });
+  await createRun(
+    {
+      id,
+      name: "t",
+      config,
+      sourceYaml: resolvedYaml,
+      seedSkill: prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal: 6,
+    },
+    { db },
+  );
   return { id, config, prepared, usage: new UsageFlusher(() => prepared.policy.stats()) };
 }
 
-async function train(db: Db, run: Awaited<ReturnType<typeof newRun>>, signal?: AbortSignal, onEvent?: (t: string, step?: number) => void) {
+async function train(
+  db: Db,
+  run: Awaited<ReturnType<typeof newRun>>,
+  signal?: AbortSignal,
+  onEvent?: (t: string, step?: number) => void,
+) {
   return runTraining({
     config: run.config,
     splits: run.prepared.splits,
@@ -93,7 +111,9 @@ describe.each(PROVIDERS)("database layer on %s", (provider) => {
     expect(best).toBe(cp);
     const files = unzipSync(await buildBundle(done.id, { db }));
     expect(strFromU8(files["best_skill.md"]!)).toBe(best);
-    expect(strFromU8(files["EDITS.md"]!)).toMatch(/^# Accepted edits\n\n## Step 1 \(epoch 1\) — accept_new_best, gate 0\.\d{4} → 0\.\d{4} \(Δ \+0\.\d{4}\)/);
+    expect(strFromU8(files["EDITS.md"]!)).toMatch(
+      /^# Accepted edits\n\n## Step 1 \(epoch 1\) — accept_new_best, gate 0\.\d{4} → 0\.\d{4} \(Δ \+0\.\d{4}\)/,
+    );
     expect(JSON.parse(strFromU8(files["summary.json"]!)).best_selection_hard).toBeGreaterThan(0);
     expect(strFromU8(files["config.yaml"]!)).toContain("searchqa");
   });
@@ -103,14 +123,32 @@ describe.each(PROVIDERS)("database layer on %s", (provider) => {
     await train(db, a);
     const b = await newRun(db);
     const ac = new AbortController();
-    await expect(train(db, b, ac.signal, (t, step) => t === "candidateBuilt" && step === 4 && ac.abort())).rejects.toThrow(RunCancelledError);
+    await expect(
+      train(db, b, ac.signal, (t, step) => t === "candidateBuilt" && step === 4 && ac.abort()),
+    ).rejects.toThrow(RunCancelledError);
     await train(db, b);
     expect(await getBestSkill(b.id, { db })).toBe(await getBestSkill(a.id, { db }));
-    const stepsA = await db.step.findMany({ where: { runId: a.id }, orderBy: { step: "asc" }, select: { step: true, action: true, candidateScore: true } });
-    const stepsB = await db.step.findMany({ where: { runId: b.id }, orderBy: { step: "asc" }, select: { step: true, action: true, candidateScore: true } });
+    const stepsA = await db.step.findMany({
+      where: { runId: a.id },
+      orderBy: { step: "asc" },
+      select: { step: true, action: true, candidateScore: true },
+    });
+    const stepsB = await db.step.findMany({
+      where: { runId: b.id },
+      orderBy: { step: "asc" },
+      select: { step: true, action: true, candidateScore: true },
+    });
     expect(stepsB).toEqual(stepsA);
-    const usageA = await db.usageStat.findMany({ where: { runId: a.id }, orderBy: { stage: "asc" }, select: { stage: true, calls: true } });
-    const usageB = await db.usageStat.findMany({ where: { runId: b.id }, orderBy: { stage: "asc" }, select: { stage: true, calls: true } });
+    const usageA = await db.usageStat.findMany({
+      where: { runId: a.id },
+      orderBy: { stage: "asc" },
+      select: { stage: true, calls: true },
+    });
+    const usageB = await db.usageStat.findMany({
+      where: { runId: b.id },
+      orderBy: { stage: "asc" },
+      select: { stage: true, calls: true },
+    });
     expect(usageB).toEqual(usageA);
   });
 
@@ -141,7 +179,9 @@ describe.each(PROVIDERS)("database layer on %s", (provider) => {
     expect(page2.runs[0]!.id).not.toBe(page1.runs[1]!.id);
     expect((await listRuns({ status: "cancelled" }, { db })).runs.every((r) => r.status === "cancelled")).toBe(true);
     expect((await listRuns({ env: "livemath" }, { db })).runs).toHaveLength(0);
-    const done = (await db.step.findMany({ distinct: ["runId"], select: { runId: true } })).map((s) => s.runId).slice(0, 2);
+    const done = (await db.step.findMany({ distinct: ["runId"], select: { runId: true } }))
+      .map((s) => s.runId)
+      .slice(0, 2);
     const c = await compareRuns(done, { db });
     expect(c.runs).toHaveLength(2);
     expect(c.runs[0]!.curve.length).toBeGreaterThan(1);

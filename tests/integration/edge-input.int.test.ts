@@ -30,7 +30,8 @@ type Body = string | Uint8Array<ArrayBuffer> | FormData | null;
 function request(method: string, path: string, body: Body = null, headers: Record<string, string> = {}): Request {
   const h: Record<string, string> = { ...headers };
   if (typeof body === "string" && h["content-type"] === undefined) h["content-type"] = "application/json";
-  if (typeof body === "string" || body instanceof Uint8Array) h["content-length"] ??= String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+  if (typeof body === "string" || body instanceof Uint8Array)
+    h["content-length"] ??= String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   return new Request(`${base}${path}`, { method, body, headers: h });
 }
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
@@ -61,20 +62,33 @@ describe("size and depth limits", () => {
     const body = JSON.stringify({ preset: "searchqa/sample.yaml", skill: "# skill ".repeat(2.5 * 1024 * 1024) });
     for (const route of [runsRoute, estimateRoute]) {
       const err = await errorOf(await route.POST(request("POST", "/api/runs", body)));
-      expect(err).toEqual({ status: 413, code: "PAYLOAD_TOO_LARGE", field: "body", message: "body: the request body is 20.0 MB; the limit is 2 MB (the skill may be at most 200 KB)" });
+      expect(err).toEqual({
+        status: 413,
+        code: "PAYLOAD_TOO_LARGE",
+        field: "body",
+        message: "body: the request body is 20.0 MB; the limit is 2 MB (the skill may be at most 200 KB)",
+      });
     }
     expect(await db.run.count()).toBe(0);
   });
 
   it("a skill just over 200 KB says so, on the skill field", async () => {
-    const err = await errorOf(await runsRoute.POST(request("POST", "/api/runs", JSON.stringify({ preset: "searchqa/sample.yaml", skill: "x".repeat(201 * 1024) }))));
+    const err = await errorOf(
+      await runsRoute.POST(
+        request("POST", "/api/runs", JSON.stringify({ preset: "searchqa/sample.yaml", skill: "x".repeat(201 * 1024) })),
+      ),
+    );
     expect(err).toMatchObject({ status: 422, field: "skill", message: "skill: the skill is over 200 KB" });
   });
 
   it("thousands of overrides are refused at once instead of keeping the config loader busy", async () => {
     const overrides = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`train.k${i}`, i]));
     const started = performance.now();
-    const err = await errorOf(await estimateRoute.POST(request("POST", "/api/runs/estimate", JSON.stringify({ preset: "searchqa/sample.yaml", overrides }))));
+    const err = await errorOf(
+      await estimateRoute.POST(
+        request("POST", "/api/runs/estimate", JSON.stringify({ preset: "searchqa/sample.yaml", overrides })),
+      ),
+    );
     expect(err).toMatchObject({ status: 422, field: "overrides", message: "overrides: at most 500 overrides" });
     // Generous: before the cap this took tens of seconds.
     expect(performance.now() - started).toBeLessThan(5_000);
@@ -82,19 +96,43 @@ describe("size and depth limits", () => {
 
   it("deeply nested JSON bodies are 422s naming the field and the limit, with nothing written", async () => {
     const deep = `{"preset":"searchqa/sample.yaml","overrides":${nested(10_000)}}`;
-    expect(await errorOf(await runsRoute.POST(request("POST", "/api/runs", deep)))).toMatchObject({ status: 422, field: "overrides", message: "overrides: nested deeper than 64 levels" });
-    expect(await errorOf(await estimateRoute.POST(request("POST", "/api/runs/estimate", deep)))).toMatchObject({ status: 422, field: "overrides" });
-    const patch = await runRoute.PATCH(request("PATCH", "/x", `{"action":"resume","budget":${nested(100)}}`), params({ runId: MISSING_RUN }));
-    expect(await errorOf(patch)).toMatchObject({ status: 422, field: "budget", message: "budget: nested deeper than 64 levels" });
+    expect(await errorOf(await runsRoute.POST(request("POST", "/api/runs", deep)))).toMatchObject({
+      status: 422,
+      field: "overrides",
+      message: "overrides: nested deeper than 64 levels",
+    });
+    expect(await errorOf(await estimateRoute.POST(request("POST", "/api/runs/estimate", deep)))).toMatchObject({
+      status: 422,
+      field: "overrides",
+    });
+    const patch = await runRoute.PATCH(
+      request("PATCH", "/x", `{"action":"resume","budget":${nested(100)}}`),
+      params({ runId: MISSING_RUN }),
+    );
+    expect(await errorOf(patch)).toMatchObject({
+      status: 422,
+      field: "budget",
+      message: "budget: nested deeper than 64 levels",
+    });
     expect(await db.run.count()).toBe(0);
   });
 
   it("a deeply nested JSONL upload is a 422 naming the line, and nothing lands under .skillopt/uploads", async () => {
     const before = uploadsSnapshot();
     const form = new FormData();
-    form.set("file", new File([`{"question":"q","answer":"a"}\n{"question":"q","answer":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n`], "deep.jsonl"));
+    form.set(
+      "file",
+      new File(
+        [`{"question":"q","answer":"a"}\n{"question":"q","answer":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n`],
+        "deep.jsonl",
+      ),
+    );
     const err = await errorOf(await uploadsRoute.POST(request("POST", "/api/uploads", form)));
-    expect(err).toMatchObject({ status: 422, field: "file", message: expect.stringMatching(/^file: deep\.jsonl: line 2 nests deeper than 64 levels/) });
+    expect(err).toMatchObject({
+      status: 422,
+      field: "file",
+      message: expect.stringMatching(/^file: deep\.jsonl: line 2 nests deeper than 64 levels/),
+    });
     expect(uploadsSnapshot()).toEqual(before);
   });
 
@@ -105,7 +143,12 @@ describe("size and depth limits", () => {
     const body = new Uint8Array(await new Response(form).arrayBuffer());
     const type = new Response(form).headers.get("content-type")!;
     const err = await errorOf(await uploadsRoute.POST(request("POST", "/api/uploads", body, { "content-type": type })));
-    expect(err).toEqual({ status: 413, code: "PAYLOAD_TOO_LARGE", field: "file", message: "file: the upload is 23.4 MB; the limit is 20 MB" });
+    expect(err).toEqual({
+      status: 413,
+      code: "PAYLOAD_TOO_LARGE",
+      field: "file",
+      message: "file: the upload is 23.4 MB; the limit is 20 MB",
+    });
     expect(uploadsSnapshot()).toEqual(before);
   });
 });
@@ -122,15 +165,40 @@ const JUNK_BODIES: Array<[string, Body, Record<string, string>?]> = [
   ["invalid UTF-8", new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])],
   ["lone surrogate", '{"preset":"\\ud800.yaml","name":"\\udfff"}'],
   ["wrong types", '{"preset":1,"overrides":[],"skill":5,"name":{}}'],
-  ["override values of the wrong type", '{"preset":"searchqa/sample.yaml","overrides":{"train.num_epochs":{"x":1},"env.name":[1]}}'],
-  ["prototype keys", '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"preset":"searchqa/sample.yaml","overrides":{"__proto__":1}}'],
-  ["huge override value", JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": "9".repeat(1_000_000) } })],
-  ["many override keys", JSON.stringify({ preset: "searchqa/sample.yaml", overrides: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`train.k${i}`, i])) })],
+  [
+    "override values of the wrong type",
+    '{"preset":"searchqa/sample.yaml","overrides":{"train.num_epochs":{"x":1},"env.name":[1]}}',
+  ],
+  [
+    "prototype keys",
+    '{"__proto__":{"admin":true},"constructor":{"prototype":{}},"preset":"searchqa/sample.yaml","overrides":{"__proto__":1}}',
+  ],
+  [
+    "huge override value",
+    JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": "9".repeat(1_000_000) } }),
+  ],
+  [
+    "many override keys",
+    JSON.stringify({
+      preset: "searchqa/sample.yaml",
+      overrides: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`train.k${i}`, i])),
+    }),
+  ],
   ["unicode everywhere", JSON.stringify({ preset: "ñ/ü😀.yaml", name: "名前\u202e", overrides: { "env.name": "😀" } })],
   ["a traversal preset", JSON.stringify({ preset: "../../../../etc/hosts.yaml" })],
   ["an absolute preset", JSON.stringify({ preset: "/etc/ssl/openssl.yaml" })],
-  ["extreme numbers", JSON.stringify({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1e308, "train.batch_size": -1e308, "train.seed": 1.5 } })],
-  ["multipart where JSON is expected", "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n--b--\r\n", { "content-type": "multipart/form-data; boundary=b" }],
+  [
+    "extreme numbers",
+    JSON.stringify({
+      preset: "searchqa/sample.yaml",
+      overrides: { "train.num_epochs": 1e308, "train.batch_size": -1e308, "train.seed": 1.5 },
+    }),
+  ],
+  [
+    "multipart where JSON is expected",
+    '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n',
+    { "content-type": "multipart/form-data; boundary=b" },
+  ],
 ];
 
 const JUNK_IDS = ["", "%00", "x".repeat(5000), "😀", "../../etc/passwd", MISSING_RUN.toUpperCase(), MISSING_RUN];
@@ -142,8 +210,14 @@ function expectNo500(label: string, res: Response) {
 describe("fuzz: no bad input reaches a 500", () => {
   it.each(JUNK_BODIES)("JSON routes: %s", async (_label, body, headers) => {
     expectNo500("POST /api/runs", await runsRoute.POST(request("POST", "/api/runs", body, headers)));
-    expectNo500("POST /api/runs/estimate", await estimateRoute.POST(request("POST", "/api/runs/estimate", body, headers)));
-    expectNo500("PATCH /api/runs/:id", await runRoute.PATCH(request("PATCH", "/x", body, headers), params({ runId: MISSING_RUN })));
+    expectNo500(
+      "POST /api/runs/estimate",
+      await estimateRoute.POST(request("POST", "/api/runs/estimate", body, headers)),
+    );
+    expectNo500(
+      "PATCH /api/runs/:id",
+      await runRoute.PATCH(request("PATCH", "/x", body, headers), params({ runId: MISSING_RUN })),
+    );
     expectNo500("POST /api/uploads", await uploadsRoute.POST(request("POST", "/api/uploads", body, headers)));
   });
 
@@ -188,16 +262,35 @@ describe("fuzz: no bad input reaches a 500", () => {
       expectNo500(`dataset ${id}`, await datasetRoute.GET(request("GET", "/x"), p));
       expectNo500(`evals ${id}`, await evalsRoute.GET(request("GET", "/x?step=abc&label=" + "x".repeat(100)), p));
       expectNo500(`export ${id}`, await exportRoute.GET(request("GET", "/x?what=evil"), p));
-      expectNo500(`events ${id}`, await eventsRoute.GET(request("GET", "/x?cursor=-1", null, { "last-event-id": "1e999" }), p));
+      expectNo500(
+        `events ${id}`,
+        await eventsRoute.GET(request("GET", "/x?cursor=-1", null, { "last-event-id": "1e999" }), p),
+      );
       for (const step of ["", "0", "-1", "1e999", "0x10", "1.5", "😀"]) {
         expectNo500(`step ${id}/${step}`, await stepRoute.GET(request("GET", "/x"), params({ runId: id, step })));
       }
     }
-    for (const q of ["status=bogus", "limit=-1", "limit=1e999", "cursor=abc", "env=" + "x".repeat(10_000), "status=queued&status=failed"]) {
+    for (const q of [
+      "status=bogus",
+      "limit=-1",
+      "limit=1e999",
+      "cursor=abc",
+      "env=" + "x".repeat(10_000),
+      "status=queued&status=failed",
+    ]) {
       expectNo500(`list ${q}`, await runsRoute.GET(request("GET", `/api/runs?${q}`)));
     }
-    for (const ids of ["", ",,,", "a,b", Array.from({ length: 1000 }, () => MISSING_RUN).join(","), `${MISSING_RUN},${MISSING_RUN.replace(/0$/, "1")}`]) {
-      expectNo500(`compare ${ids.slice(0, 40)}`, await compareRoute.GET(request("GET", `/api/runs/compare?ids=${ids}`)));
+    for (const ids of [
+      "",
+      ",,,",
+      "a,b",
+      Array.from({ length: 1000 }, () => MISSING_RUN).join(","),
+      `${MISSING_RUN},${MISSING_RUN.replace(/0$/, "1")}`,
+    ]) {
+      expectNo500(
+        `compare ${ids.slice(0, 40)}`,
+        await compareRoute.GET(request("GET", `/api/runs/compare?ids=${ids}`)),
+      );
     }
     expectNo500("presets", await presetsRoute.GET());
     expectNo500("backends", await backendsRoute.GET());

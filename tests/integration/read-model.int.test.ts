@@ -27,15 +27,37 @@ async function newRun(db: Db, overrides: string[]): Promise<string> {
   const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
   const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const id = randomUUID();
-  await createRun({ id, name: "read model", config, sourceYaml: resolvedYaml, seedSkill: prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 6 }, { db });
+  await createRun(
+    {
+      id,
+      name: "read model",
+      config,
+      sourceYaml: resolvedYaml,
+      seedSkill: prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal: 6,
+    },
+    { db },
+  );
   return id;
 }
 
-const ctx = (workerId: string, shutdown = new AbortController().signal) => ({ workerId, rootDir: process.cwd(), shutdown, staleAfterMs: 60_000, publish: () => {}, log: quiet });
+const ctx = (workerId: string, shutdown = new AbortController().signal) => ({
+  workerId,
+  rootDir: process.cwd(),
+  shutdown,
+  staleAfterMs: 60_000,
+  publish: () => {},
+  log: quiet,
+});
 const local = (path: string) => new Request(`http://127.0.0.1:7860${path}`, { headers: { host: "127.0.0.1:7860" } });
 
 async function surfaces(id: string, other: string) {
-  const detail = (await (await runRoute.GET(local(`/api/runs/${id}`), { params: Promise.resolve({ runId: id }) })).json()) as RunDetail;
+  const detail = (await (
+    await runRoute.GET(local(`/api/runs/${id}`), { params: Promise.resolve({ runId: id }) })
+  ).json()) as RunDetail;
   const list = (await (await runsRoute.GET(local("/api/runs"))).json()) as RunListResponse;
   const cmp = (await (await compareRoute.GET(local(`/api/runs/compare?ids=${id},${other}`))).json()) as CompareResponse;
   const list0 = list.runs.find((r) => r.id === id)!;
@@ -45,8 +67,20 @@ async function surfaces(id: string, other: string) {
     list: { score: list0.bestScore, origin: list0.bestOrigin, measuredBy: list0.bestMeasuredBy },
     compare: { score: cmp0.bestScore, origin: cmp0.bestOrigin, measuredBy: cmp0.bestMeasuredBy },
   };
-  const pick = (r: { calls: number; promptTokens: number; completionTokens: number; costUsd: number | null }) => ({ calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens, costUsd: r.costUsd });
-  return { detail: pick(detail), list: pick(list.runs.find((r) => r.id === id)!), compare: pick(cmp0), best, raw: detail, byStage: sumUsage(detail.usage.map((u) => ({ ...u, costUsd: 0 }))) };
+  const pick = (r: { calls: number; promptTokens: number; completionTokens: number; costUsd: number | null }) => ({
+    calls: r.calls,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    costUsd: r.costUsd,
+  });
+  return {
+    detail: pick(detail),
+    list: pick(list.runs.find((r) => r.id === id)!),
+    compare: pick(cmp0),
+    best,
+    raw: detail,
+    byStage: sumUsage(detail.usage.map((u) => ({ ...u, costUsd: 0 }))),
+  };
 }
 
 describe.each(PROVIDERS)("the run read model on %s", (provider) => {
@@ -71,7 +105,11 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     expect(s.list).toEqual(truth);
     expect(s.compare).toEqual(truth);
     const { calls, promptTokens, completionTokens } = truth;
-    expect({ calls: s.byStage.calls, promptTokens: s.byStage.promptTokens, completionTokens: s.byStage.completionTokens }).toEqual({ calls, promptTokens, completionTokens });
+    expect({
+      calls: s.byStage.calls,
+      promptTokens: s.byStage.promptTokens,
+      completionTokens: s.byStage.completionTokens,
+    }).toEqual({ calls, promptTokens, completionTokens });
     return { truth, rows };
   }
 
@@ -83,11 +121,24 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     const { truth, rows } = await expectSurfacesAgree(id, other);
     // The engine's own count at the end (summary.json's token_summary._total) agrees with the read model.
     const summary = await db.checkpoint.findUnique({ where: { runId_key: { runId: id, key: "summary.json" } } });
-    const total = (JSON.parse(summary!.value) as { token_summary: { _total: { calls: number; prompt_tokens: number; completion_tokens: number } } }).token_summary._total;
-    expect({ calls: total.calls, promptTokens: total.prompt_tokens, completionTokens: total.completion_tokens }).toEqual({ calls: truth.calls, promptTokens: truth.promptTokens, completionTokens: truth.completionTokens });
+    const total = (
+      JSON.parse(summary!.value) as {
+        token_summary: { _total: { calls: number; prompt_tokens: number; completion_tokens: number } };
+      }
+    ).token_summary._total;
+    expect({
+      calls: total.calls,
+      promptTokens: total.prompt_tokens,
+      completionTokens: total.completion_tokens,
+    }).toEqual({ calls: truth.calls, promptTokens: truth.promptTokens, completionTokens: truth.completionTokens });
     // The last step commit saw fewer calls: the end-of-run work (test evaluations, final slow update …) is counted too.
-    const lastCommit = await db.runEvent.findFirst({ where: { runId: id, type: "stepCommitted" }, orderBy: { seq: "desc" } });
-    const atLastCommit = Object.values((JSON.parse(lastCommit!.payload) as { tokens: Record<string, { calls: number }> }).tokens);
+    const lastCommit = await db.runEvent.findFirst({
+      where: { runId: id, type: "stepCommitted" },
+      orderBy: { seq: "desc" },
+    });
+    const atLastCommit = Object.values(
+      (JSON.parse(lastCommit!.payload) as { tokens: Record<string, { calls: number }> }).tokens,
+    );
     expect(truth.calls).toBeGreaterThan(atLastCommit.reduce((n, t) => n + t.calls, 0));
     const stages = new Set(rows.map((r) => r.stage));
     for (const stage of ["rollout", "analyst", "slow_update", "meta_skill"]) expect(stages).toContain(stage);
@@ -101,10 +152,17 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     expect(s.best.detail).toEqual(expected);
     expect(s.best.list).toEqual(expected);
     expect(s.best.compare).toEqual(expected);
-    const summary = JSON.parse((await db.checkpoint.findUniqueOrThrow({ where: { runId_key: { runId: id, key: "summary.json" } } })).value) as Record<string, unknown>;
-    expect({ score: summary.best_selection_hard, origin: summary.best_origin }).toEqual({ score: 1, origin: "slow_update_epoch_02" });
+    const summary = JSON.parse(
+      (await db.checkpoint.findUniqueOrThrow({ where: { runId_key: { runId: id, key: "summary.json" } } })).value,
+    ) as Record<string, unknown>;
+    expect({ score: summary.best_selection_hard, origin: summary.best_origin }).toEqual({
+      score: 1,
+      origin: "slow_update_epoch_02",
+    });
     // The page's sentence; scripts/cli.test.ts checks that the CLI prints the same one for this run.
-    expect(bestSentence({ ...s.best.detail, metric: s.raw.config.evaluation.gate_metric })).toBe("Best skill: slow update after epoch 2, selection 1.000 (final selection check)");
+    expect(bestSentence({ ...s.best.detail, metric: s.raw.config.evaluation.gate_metric })).toBe(
+      "Best skill: slow update after epoch 2, selection 1.000 (final selection check)",
+    );
     const best = await getBestSkill(id);
     expect(s.raw.bestSkillHash).toBe(skillHash(best));
     expect(s.raw.bestBytes).toBe(Buffer.byteLength(best, "utf8"));
@@ -141,7 +199,10 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     const id = await newRun(db, ["train.num_epochs=1"]);
     await db.run.update({ where: { id }, data: { source: "cli", outDir: "/tmp/out/x", status: "interrupted" } });
     expect((await listRunsToReconcile()).some((r) => r.id === id)).toBe(false);
-    await expect(resumeRun(id, { staleAfterMs: 60_000 })).rejects.toMatchObject({ code: "CONFLICT", userMessage: expect.stringContaining("train --resume /tmp/out/x") });
+    await expect(resumeRun(id, { staleAfterMs: 60_000 })).rejects.toMatchObject({
+      code: "CONFLICT",
+      userMessage: expect.stringContaining("train --resume /tmp/out/x"),
+    });
     expect((await db.run.findUniqueOrThrow({ where: { id } })).status).toBe("interrupted");
   });
 });

@@ -17,7 +17,14 @@ import { closeQueue, getRunQueue, listRunsWithLiveJobs } from "../../lib/queue/p
 import { createRunFromRequest, validateRunRequest } from "../../lib/runs/create";
 import { reconcileOnce } from "../../worker/reconcile";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
-import { startRedisServer, startWorkerProcess, stopWorkers, until, type RedisServer, type WorkerProcess } from "../helpers/processes";
+import {
+  startRedisServer,
+  startWorkerProcess,
+  stopWorkers,
+  until,
+  type RedisServer,
+  type WorkerProcess,
+} from "../helpers/processes";
 
 const SAMPLE = "searchqa/sample.yaml";
 const quiet = { info: () => {}, warn: () => {} };
@@ -61,25 +68,59 @@ async function progress(runId: string): Promise<number> {
   return (await db.checkpoint.count({ where: { runId } })) + (await db.checkpointRow.count({ where: { runId } }));
 }
 
-const waitStatus = (id: string, status: string, ms = 150_000) => until(() => findRun(id), (r) => r?.status === status, ms, `run ${id} to be ${status}`);
-const eventTypes = async (runId: string) => (await db.runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => e.type);
-const bestSkill = async (runId: string) => (await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
+const waitStatus = (id: string, status: string, ms = 150_000) =>
+  until(
+    () => findRun(id),
+    (r) => r?.status === status,
+    ms,
+    `run ${id} to be ${status}`,
+  );
+const eventTypes = async (runId: string) =>
+  (await db.runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => e.type);
+const bestSkill = async (runId: string) =>
+  (await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
 
 /** Waits until `w` owns the run and made `minNew` new memo rows after its claim (and `minSteps` steps), then kills it. */
-async function killAfterProgress(w: WorkerProcess, runId: string, opts: { minSteps?: number; signal?: NodeJS.Signals } = {}): Promise<void> {
-  await until(() => findRun(runId), (r) => r?.workerId === w.id && r.status === "running", 120_000, `run claimed by ${w.id}`);
+async function killAfterProgress(
+  w: WorkerProcess,
+  runId: string,
+  opts: { minSteps?: number; signal?: NodeJS.Signals } = {},
+): Promise<void> {
+  await until(
+    () => findRun(runId),
+    (r) => r?.workerId === w.id && r.status === "running",
+    120_000,
+    `run claimed by ${w.id}`,
+  );
   const base = await progress(runId);
-  await until(async () => ({ p: await progress(runId), steps: (await findRun(runId))!.stepsDone }), (v) => v.p >= base + 3 && v.steps >= (opts.minSteps ?? 0), 120_000, "progress");
+  await until(
+    async () => ({ p: await progress(runId), steps: (await findRun(runId))!.stepsDone }),
+    (v) => v.p >= base + 3 && v.steps >= (opts.minSteps ?? 0),
+    120_000,
+    "progress",
+  );
   await w.kill(opts.signal ?? "SIGKILL");
 }
 
 describe("recovery without a person (SQLite, real worker processes)", () => {
   it("(g) two reconcilers at once queue a lost or job-less run exactly once", async () => {
     const v = await validateRunRequest({ preset: SAMPLE, overrides: {} }, process.cwd());
-    const base = { name: "reconcile race", config: v.prepared.config, sourceYaml: v.resolvedYaml, seedSkill: v.prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 9 };
+    const base = {
+      name: "reconcile race",
+      config: v.prepared.config,
+      sourceYaml: v.resolvedYaml,
+      seedSkill: v.prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal: 9,
+    };
     const queued = await createRun({ ...base, id: crypto.randomUUID() });
     const lost = await createRun({ ...base, id: crypto.randomUUID() });
-    await db.run.update({ where: { id: lost.id }, data: { status: "running", workerId: "ghost", heartbeatAt: new Date(Date.now() - 60_000), startedAt: new Date() } });
+    await db.run.update({
+      where: { id: lost.id },
+      data: { status: "running", workerId: "ghost", heartbeatAt: new Date(Date.now() - 60_000), startedAt: new Date() },
+    });
     const deps = { queue: getRunQueue(), staleAfterMs: 5_000, maxAutoRestarts: 5, log: quiet, graceMs: 0 };
     await Promise.all([reconcileOnce(deps), reconcileOnce(deps)]);
     await reconcileOnce(deps); // a third pass finds both with a job: nothing more
@@ -89,7 +130,10 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       expect(await findRun(id)).toMatchObject({ status: "queued", jobGen: 1 });
     }
     expect((await findRun(lost.id))!.autoRestarts).toBe(1);
-    expect((await eventTypes(lost.id)).filter((t) => t === "workerLost" || t === "runQueued")).toEqual(["workerLost", "runQueued"]);
+    expect((await eventTypes(lost.id)).filter((t) => t === "workerLost" || t === "runQueued")).toEqual([
+      "workerLost",
+      "runQueued",
+    ]);
     // Out of the way of the workers the next tests start.
     await db.run.updateMany({ where: { id: { in: [queued.id, lost.id] } }, data: { status: "cancelled" } });
     await getRunQueue().obliterate({ force: true });
@@ -98,15 +142,32 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
   it("(i) Resume works on a run whose worker died (stale heartbeat, no page load), and a second click adds no job", async () => {
     const v = await validateRunRequest({ preset: SAMPLE, overrides: {} }, process.cwd());
     const id = crypto.randomUUID();
-    await createRun({ id, name: "stale owner", config: v.prepared.config, sourceYaml: v.resolvedYaml, seedSkill: v.prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 9 });
-    await db.run.update({ where: { id }, data: { status: "running", workerId: "dead", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date() } });
+    await createRun({
+      id,
+      name: "stale owner",
+      config: v.prepared.config,
+      sourceYaml: v.resolvedYaml,
+      seedSkill: v.prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal: 9,
+    });
+    await db.run.update({
+      where: { id },
+      data: { status: "running", workerId: "dead", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date() },
+    });
     const first = await runRoute.PATCH(patch(id, { action: "resume" }), params(id));
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ status: "queued", queued: true });
     const second = await runRoute.PATCH(patch(id, { action: "resume" }), params(id));
     expect(await second.json()).toEqual({ status: "queued", queued: true });
     expect(await eventTypes(id)).toEqual(["workerLost", "runResumeRequested"]);
-    expect((await getRunQueue().getJobs(["waiting"])).filter((j) => (j.data as { runId: string }).runId === id).map((j) => j.id)).toEqual([`${id}-j1`]);
+    expect(
+      (await getRunQueue().getJobs(["waiting"]))
+        .filter((j) => (j.data as { runId: string }).runId === id)
+        .map((j) => j.id),
+    ).toEqual([`${id}-j1`]);
     await db.run.update({ where: { id }, data: { status: "cancelled" } });
     await getRunQueue().obliterate({ force: true });
   });
@@ -114,12 +175,26 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
   it("(h) a failed run's error reaches the API as one line, without a Prisma dump or server paths", async () => {
     const v = await validateRunRequest({ preset: SAMPLE, overrides: {} }, process.cwd());
     const id = crypto.randomUUID();
-    await createRun({ id, name: "failed with a dump", config: v.prepared.config, sourceYaml: v.resolvedYaml, seedSkill: v.prepared.initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 9 });
+    await createRun({
+      id,
+      name: "failed with a dump",
+      config: v.prepared.config,
+      sourceYaml: v.resolvedYaml,
+      seedSkill: v.prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal: 9,
+    });
     // What an older build stored: Prisma's whole invocation dump.
     const dump = `\nInvalid \`tx.runEvent.create()\` invocation in\n${process.cwd()}/lib/db/engine-events.ts:204:26\n\n  201 \n→ 204     await tx.runEvent.create(\nOperation has timed out`;
     await db.run.update({ where: { id }, data: { status: "failed", errorMessage: dump } });
-    const detail = (await (await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))).json()) as { errorMessage: string };
-    const list = (await (await runsRoute.GET(new Request(`${base}/api/runs?status=failed`))).json()) as { runs: { id: string; errorMessage: string }[] };
+    const detail = (await (await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))).json()) as {
+      errorMessage: string;
+    };
+    const list = (await (await runsRoute.GET(new Request(`${base}/api/runs?status=failed`))).json()) as {
+      runs: { id: string; errorMessage: string }[];
+    };
     for (const shown of [detail.errorMessage, list.runs.find((r) => r.id === id)!.errorMessage]) {
       expect(shown).toBe("database error: Operation has timed out");
     }
@@ -146,7 +221,11 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     for (const id of [reference, victim]) {
       const sum = sumUsage(await db.llmUsage.findMany({ where: { runId: id } }));
       const row = (await findRun(id))!;
-      expect({ calls: row.calls, promptTokens: row.promptTokens, completionTokens: row.completionTokens }).toEqual({ calls: sum.calls, promptTokens: sum.promptTokens, completionTokens: sum.completionTokens });
+      expect({ calls: row.calls, promptTokens: row.promptTokens, completionTokens: row.completionTokens }).toEqual({
+        calls: sum.calls,
+        promptTokens: sum.promptTokens,
+        completionTokens: sum.completionTokens,
+      });
     }
     expect((await findRun(victim))!.calls).toBeGreaterThanOrEqual((await findRun(reference))!.calls);
   }, 600_000);
@@ -181,18 +260,35 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     await killAfterProgress(w1, id);
     const killedAt = Date.now();
     const w2 = worker("b2", limit);
-    await until(() => findRun(id), (r) => r?.workerId === "b2" && r.status === "running", 60_000, "automatic restart on b2");
+    await until(
+      () => findRun(id),
+      (r) => r?.workerId === "b2" && r.status === "running",
+      60_000,
+      "automatic restart on b2",
+    );
     expect(Date.now() - killedAt).toBeLessThan(45_000);
-    const lost = (await db.runEvent.findMany({ where: { runId: id, type: "workerLost" } })).map((e) => JSON.parse(e.payload) as { detectedBy: string; workerId: string });
+    const lost = (await db.runEvent.findMany({ where: { runId: id, type: "workerLost" } })).map(
+      (e) => JSON.parse(e.payload) as { detectedBy: string; workerId: string },
+    );
     // Whichever recovery path notices first — BullMQ failing the stalled job, or b2's start-up reconcile seeing a
     // stale heartbeat and no job (it wins on a loaded machine) — the run is lost exactly once and restarted.
-    expect(lost).toEqual([expect.objectContaining({ workerId: "b1", detectedBy: expect.stringMatching(/stalled more than allowable limit|^reconcile: no heartbeat/) })]);
+    expect(lost).toEqual([
+      expect.objectContaining({
+        workerId: "b1",
+        detectedBy: expect.stringMatching(/stalled more than allowable limit|^reconcile: no heartbeat/),
+      }),
+    ]);
     const requeued = await db.runEvent.findFirst({ where: { runId: id, type: "runQueued" } });
     expect(JSON.parse(requeued!.payload)).toMatchObject({ autoRestart: { count: 1, limit: 1 } });
 
     await killAfterProgress(w2, id);
     const w3 = worker("b3", limit);
-    const held = await until(() => findRun(id), (r) => r?.status === "interrupted" && r.errorMessage !== null, 60_000, "the hold");
+    const held = await until(
+      () => findRun(id),
+      (r) => r?.status === "interrupted" && r.errorMessage !== null,
+      60_000,
+      "the hold",
+    );
     expect(held!.errorMessage).toBe(holdMessage(1));
     await new Promise((r) => setTimeout(r, 4_000));
     expect((await findRun(id))!.status).toBe("interrupted");
@@ -219,7 +315,10 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     let types = await eventTypes(id);
     expect(types).not.toContain("runCancelled");
     expect(types.filter((t) => t === "runClaimed")).toHaveLength(1); // the stopping worker did not take it back
-    const shutdownEvent = await db.runEvent.findFirst({ where: { runId: id, type: "runQueued" }, orderBy: { seq: "desc" } });
+    const shutdownEvent = await db.runEvent.findFirst({
+      where: { runId: id, type: "runQueued" },
+      orderBy: { seq: "desc" },
+    });
     expect(JSON.parse(shutdownEvent!.payload).reason).toMatch(/^worker shut down/);
     const b = worker("f2");
     expect(await waitStatus(id, "succeeded")).toMatchObject({ workerId: "f2", autoRestarts: 0 });
@@ -235,7 +334,12 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     await w.ready;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(await newRun({ "train.num_epochs": 1 }, `redis restart ${i}`));
-    await until(async () => Promise.all(ids.map(async (id) => (await findRun(id))!.status)), (s) => s.filter((x) => x === "running").length === 1, 60_000, "one running");
+    await until(
+      async () => Promise.all(ids.map(async (id) => (await findRun(id))!.status)),
+      (s) => s.filter((x) => x === "running").length === 1,
+      60_000,
+      "one running",
+    );
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1_000));
     await redis.start();
@@ -269,9 +373,13 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     expect(retry.res.status).toBe(200);
     expect(retry.json.id).toBe(first.json.id);
     expect(await db.run.count({ where: { name: body.name } })).toBe(1);
-    const other = await timed(() => runsRoute.POST(post("/api/runs", { ...body, name: "resumed while Redis is down" })));
+    const other = await timed(() =>
+      runsRoute.POST(post("/api/runs", { ...body, name: "resumed while Redis is down" })),
+    );
     await db.run.update({ where: { id: other.json.id }, data: { status: "failed", errorMessage: "boom" } });
-    const resumed = await timed(() => runRoute.PATCH(patch(other.json.id, { action: "resume" }), params(other.json.id)));
+    const resumed = await timed(() =>
+      runRoute.PATCH(patch(other.json.id, { action: "resume" }), params(other.json.id)),
+    );
     expect(resumed.ms).toBeLessThan(5_000);
     expect(resumed.res.status).toBe(202);
 
@@ -290,5 +398,10 @@ function post(path: string, body: unknown, idempotencyKey?: string): Request {
   if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
   return new Request(`${base}${path}`, { method: "POST", body: JSON.stringify(body), headers });
 }
-const patch = (id: string, body: unknown) => new Request(`${base}/api/runs/${id}`, { method: "PATCH", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const patch = (id: string, body: unknown) =>
+  new Request(`${base}/api/runs/${id}`, {
+    method: "PATCH",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const params = (runId: string) => ({ params: Promise.resolve({ runId }) });

@@ -18,7 +18,12 @@ import { optimizeRunProcessor } from "../../worker/processors/optimize-run";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
 
 const base = "http://127.0.0.1:7860";
-const post = (path: string, body: unknown) => new Request(`${base}${path}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } });
+const post = (path: string, body: unknown) =>
+  new Request(`${base}${path}`, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 
 let db: Db;
@@ -31,7 +36,14 @@ beforeAll(async () => {
   await getRunQueue().obliterate({ force: true });
   worker = new Worker(
     QUEUES.optimizeRun,
-    optimizeRunProcessor({ workerId: "routes", rootDir: process.cwd(), shutdown: new AbortController().signal, staleAfterMs: 60_000, log: { info: () => {}, warn: () => {} }, publish: () => {} }),
+    optimizeRunProcessor({
+      workerId: "routes",
+      rootDir: process.cwd(),
+      shutdown: new AbortController().signal,
+      staleAfterMs: 60_000,
+      log: { info: () => {}, warn: () => {} },
+      publish: () => {},
+    }),
     { connection: redisOptions() },
   );
 });
@@ -43,10 +55,13 @@ afterAll(async () => {
 
 describe("POST /api/runs", () => {
   it("creates a run, queues it, and the worker trains it", async () => {
-    const res = await runsRoute.POST(post("/api/runs", { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1 }, name: "route test" }));
+    const res = await runsRoute.POST(
+      post("/api/runs", { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1 }, name: "route test" }),
+    );
     expect(res.status).toBe(201);
     runId = ((await res.json()) as { id: string }).id;
-    for (let i = 0; i < 300 && (await findRun(runId))?.status !== "succeeded"; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && (await findRun(runId))?.status !== "succeeded"; i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect((await findRun(runId))!.status).toBe("succeeded");
   });
 
@@ -107,12 +122,26 @@ describe("reading runs", () => {
 
   it("resumes a budget-exhausted run with a raised budget; other resumes are 409s", async () => {
     const src = await db.run.findUniqueOrThrow({ where: { id: runId } });
-    const paused = await db.run.create({ data: { ...src, id: randomUUID(), status: "budget_exhausted", errorMessage: "budget exhausted: 10 of 10 calls", lastEventSeq: 0 } });
+    const paused = await db.run.create({
+      data: {
+        ...src,
+        id: randomUUID(),
+        status: "budget_exhausted",
+        errorMessage: "budget exhausted: 10 of 10 calls",
+        lastEventSeq: 0,
+      },
+    });
     const req = (body: unknown) => new Request(`${base}/x`, { method: "PATCH", body: JSON.stringify(body) });
-    const bad = await runRoute.PATCH(req({ action: "resume", budget: { max_calls: -1 } }), params({ runId: paused.id }));
+    const bad = await runRoute.PATCH(
+      req({ action: "resume", budget: { max_calls: -1 } }),
+      params({ runId: paused.id }),
+    );
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { error: { field: string } }).error.field).toBe("budget.max_calls");
-    const ok = await runRoute.PATCH(req({ action: "resume", budget: { max_usd: null, max_calls: 5000 } }), params({ runId: paused.id }));
+    const ok = await runRoute.PATCH(
+      req({ action: "resume", budget: { max_usd: null, max_calls: 5000 } }),
+      params({ runId: paused.id }),
+    );
     expect(ok.status).toBe(200);
     const after = await db.run.findUniqueOrThrow({ where: { id: paused.id } });
     expect(after.status).toBe("queued");
@@ -127,14 +156,24 @@ describe("reading runs", () => {
     expect(await skill.text()).toBe(cp!.value);
     const zip = await exportRoute.GET(new Request(`${base}/x?what=bundle`), params({ runId }));
     expect(zip.headers.get("content-type")).toBe("application/zip");
-    const queued = await db.run.create({ data: { ...(await db.run.findUniqueOrThrow({ where: { id: runId } })), id: randomUUID(), status: "queued", lastEventSeq: 0 } });
+    const queued = await db.run.create({
+      data: {
+        ...(await db.run.findUniqueOrThrow({ where: { id: runId } })),
+        id: randomUUID(),
+        status: "queued",
+        lastEventSeq: 0,
+      },
+    });
     const early = await exportRoute.GET(new Request(`${base}/x?what=skill`), params({ runId: queued.id }));
     expect(early.status).toBe(409);
     expect(((await early.json()) as { error: { message: string } }).error.message).toMatch(/no best skill yet/i);
   });
 
   it("streams the stored events over SSE and ends for a finished run", async () => {
-    const res = await eventsRoute.GET(new Request(`${base}/x`, { headers: { "last-event-id": "3" } }), params({ runId }));
+    const res = await eventsRoute.GET(
+      new Request(`${base}/x`, { headers: { "last-event-id": "3" } }),
+      params({ runId }),
+    );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
@@ -152,17 +191,30 @@ describe("reading runs", () => {
 
 describe("form support", () => {
   it("lists presets with their seed skill, and backends with sim always available", async () => {
-    const presets = (await (await presetsRoute.GET()).json()) as { presets: Array<{ path: string; initialSkill: string; simulated: boolean }> };
+    const presets = (await (await presetsRoute.GET()).json()) as {
+      presets: Array<{ path: string; initialSkill: string; simulated: boolean }>;
+    };
     const sample = presets.presets.find((p) => p.path === "searchqa/sample.yaml")!;
     expect(sample.simulated).toBe(true);
     expect(sample.initialSkill).toContain("# ");
-    const backends = (await (await backendsRoute.GET()).json()) as { backends: Array<{ name: string; available: boolean; note: string }> };
-    expect(backends.backends.find((b) => b.name === "sim")).toMatchObject({ available: true, note: "Simulated model — scores are synthetic" });
+    const backends = (await (await backendsRoute.GET()).json()) as {
+      backends: Array<{ name: string; available: boolean; note: string }>;
+    };
+    expect(backends.backends.find((b) => b.name === "sim")).toMatchObject({
+      available: true,
+      note: "Simulated model — scores are synthetic",
+    });
   });
 
   it("estimates calls and tokens per phase before launch", async () => {
-    const res = await estimateRoute.POST(post("/api/runs/estimate", { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2 } }));
-    const est = (await res.json()) as { totalCalls: number; costUsd: number | null; phases: Array<{ phase: string; calls: number }> };
+    const res = await estimateRoute.POST(
+      post("/api/runs/estimate", { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2 } }),
+    );
+    const est = (await res.json()) as {
+      totalCalls: number;
+      costUsd: number | null;
+      phases: Array<{ phase: string; calls: number }>;
+    };
     expect(est.phases.find((p) => p.phase === "train rollouts")!.calls).toBe(60);
     expect(est.costUsd).toBe(0);
     expect(est.totalCalls).toBeGreaterThan(100);

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client";
-import { claimNight, createNightRecorder, createQueuedNight, getNight, listGateRows, listNights, markNightStatus } from "../../lib/db/sleep-nights";
-import { createSleepProject, listScheduledSleepProjects, listSleepProjects, updateSleepProject } from "../../lib/db/sleep-projects";
+import {
+  claimNight,
+  createNightRecorder,
+  createQueuedNight,
+  getNight,
+  listGateRows,
+  listNights,
+  markNightStatus,
+} from "../../lib/db/sleep-nights";
+import {
+  createSleepProject,
+  listScheduledSleepProjects,
+  listSleepProjects,
+  updateSleepProject,
+} from "../../lib/db/sleep-projects";
 import { SleepProjectInputSchema } from "../../lib/contracts/sleep";
 import { runSleepCycle, type CycleDeps, type SleepConfig } from "../../lib/sleep";
 import { PERSONAS } from "../../lib/sleep/experiment/personas";
@@ -27,11 +40,23 @@ describe.each(PROVIDERS)("Sleep nights in the database (%s)", (provider) => {
 
   it("a CLI night is recorded with its splits, scores, edits, gate rows and a redacted report, joined to its project", async () => {
     const s = sandbox();
-    const project = await createSleepProject(SleepProjectInputSchema.parse({ name: "demo", directory: s.project }), { db });
+    const project = await createSleepProject(SleepProjectInputSchema.parse({ name: "demo", directory: s.project }), {
+      db,
+    });
     const recorder = createNightRecorder({ db, trigger: "cli" });
     const out = await runSleepCycle(deps(testConfig(s), recorder), { seedTasks: persona() });
     const row = await getNight(recorder.nightId()!, { db });
-    expect(row).toMatchObject({ projectId: project.id, projectDir: s.project, trigger: "cli", status: "staged", night: 1, backend: "mock", accepted: true, gateAction: "accept_new_best", stagingDir: out.stagingDir });
+    expect(row).toMatchObject({
+      projectId: project.id,
+      projectDir: s.project,
+      trigger: "cli",
+      status: "staged",
+      night: 1,
+      backend: "mock",
+      accepted: true,
+      gateAction: "accept_new_best",
+      stagingDir: out.stagingDir,
+    });
     expect(row.nTasks).toBe(out.report.nTasks);
     expect(row.nTrain + row.nVal + row.nTest).toBe(out.report.nTasks);
     expect(row.nVal).toBeGreaterThan(0);
@@ -48,7 +73,11 @@ describe.each(PROVIDERS)("Sleep nights in the database (%s)", (provider) => {
     const s = sandbox();
     const recorder = createNightRecorder({ db, trigger: "cli" });
     await recorder.started({ night: 3, project: s.project, dryRun: false, backend: "mock", startedAt: Date.now() });
-    await recorder.failed({ message: "backend said: api_key=sk-abcdefghijklmnopqrstuvwxyz0123456789", pending: false, endedAt: Date.now() });
+    await recorder.failed({
+      message: "backend said: api_key=sk-abcdefghijklmnopqrstuvwxyz0123456789",
+      pending: false,
+      endedAt: Date.now(),
+    });
     const row = await getNight(recorder.nightId()!, { db });
     expect(row.status).toBe("failed");
     expect(row.error).not.toContain("sk-abcdefghijklmnopqrstuvwxyz0123456789");
@@ -71,7 +100,10 @@ describe.each(PROVIDERS)("Sleep nights in the database (%s)", (provider) => {
   it("a queued night is claimed once, then moves through the allowed statuses only", async () => {
     const s = sandbox();
     const p = await createSleepProject(SleepProjectInputSchema.parse({ name: "q", directory: s.project }), { db });
-    const n = await createQueuedNight({ projectId: p.id, projectDir: s.project, trigger: "manual", dryRun: true }, { db });
+    const n = await createQueuedNight(
+      { projectId: p.id, projectDir: s.project, trigger: "manual", dryRun: true },
+      { db },
+    );
     expect(await claimNight(n.id, { db })).toBe(true);
     expect(await claimNight(n.id, { db })).toBe(false);
     await expect(markNightStatus(n.id, ["staged"], "adopted", { db })).rejects.toThrow(/is running, not staged/);

@@ -20,13 +20,26 @@ const ROOT = mkdtempSync(join(tmpdir(), "sleep-routes-"));
 process.env.SKILLOPT_SLEEP_ROOTS = ROOT;
 const quiet = { info: () => {}, warn: () => {} };
 
-const json = (body: unknown, method = "POST") => new Request("http://127.0.0.1/api", { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const json = (body: unknown, method = "POST") =>
+  new Request("http://127.0.0.1/api", {
+    method,
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const ctx = <K extends string>(key: K, id: string) => ({ params: Promise.resolve({ [key]: id } as Record<K, string>) });
 
 function fixture(name: string) {
   const dir = join(ROOT, name);
   mkdirSync(join(dir, "project"), { recursive: true });
-  const tasksFile = writeTasksFile(join(dir, "tasks.json"), makeTasksPayload(PERSONAS.researcher(), { project: join(dir, "project"), transcriptSource: "claude", nSessions: 0, targetSkillPath: "" }));
+  const tasksFile = writeTasksFile(
+    join(dir, "tasks.json"),
+    makeTasksPayload(PERSONAS.researcher(), {
+      project: join(dir, "project"),
+      transcriptSource: "claude",
+      nSessions: 0,
+      targetSkillPath: "",
+    }),
+  );
   return { name, directory: join(dir, "project"), transcriptHome: join(dir, "claude"), tasksFile, backend: "mock" };
 }
 
@@ -36,7 +49,9 @@ async function runNight(projectId: string): Promise<SleepNightDetail> {
   const { id } = (await res.json()) as { id: string };
   await getSleepQueue().remove(`sleep-${id}`); // this test drives the handler itself
   expect(await handleSleepNight(id, { log: quiet, home: ROOT })).toBe("done");
-  return (await (await nightRoute.GET(new Request("http://127.0.0.1/x"), ctx("nightId", id))).json()) as SleepNightDetail;
+  return (await (
+    await nightRoute.GET(new Request("http://127.0.0.1/x"), ctx("nightId", id))
+  ).json()) as SleepNightDetail;
 }
 
 describe("Sleep API", () => {
@@ -80,7 +95,10 @@ describe("Sleep API", () => {
     const p = (await res.json()) as SleepProjectView;
     expect(p.nextRunAt).not.toBeNull();
     expect(await getSleepQueue().getJobScheduler(sleepSchedulerId(p.id))).toMatchObject({ pattern: "0 3 * * *" });
-    const put = await projectRoute.PUT(json({ ...fixture("good"), directory: p.directory, enabled: false, cronPattern: "0 3 * * *" }, "PUT"), ctx("projectId", p.id));
+    const put = await projectRoute.PUT(
+      json({ ...fixture("good"), directory: p.directory, enabled: false, cronPattern: "0 3 * * *" }, "PUT"),
+      ctx("projectId", p.id),
+    );
     expect(put.status).toBe(200);
     expect(await getSleepQueue().getJobScheduler(sleepSchedulerId(p.id))).toBeFalsy();
 
@@ -89,7 +107,9 @@ describe("Sleep API", () => {
     expect(night.gates.map((g) => g.status)).toContain("improved");
     const skill = night.proposals.find((x) => x.label === "skill")!;
     expect(skill).toMatchObject({ liveText: "", liveChanged: false, adopted: false });
-    const list = (await (await nightsRoute.GET(new Request(`http://127.0.0.1/api/sleep/nights?projectId=${p.id}`))).json()) as Array<{ id: string }>;
+    const list = (await (
+      await nightsRoute.GET(new Request(`http://127.0.0.1/api/sleep/nights?projectId=${p.id}`))
+    ).json()) as Array<{ id: string }>;
     expect(list.map((n) => n.id)).toEqual([night.id]);
 
     const adopt = await nightRoute.PATCH(json({ action: "adopt" }, "PATCH"), ctx("nightId", night.id));
@@ -105,7 +125,9 @@ describe("Sleep API", () => {
     const skill = night.proposals.find((x) => x.label === "skill")!;
     mkdirSync(join(skill.livePath, ".."), { recursive: true });
     writeFileSync(skill.livePath, "edited by hand\n");
-    const detail = (await (await nightRoute.GET(new Request("http://127.0.0.1/x"), ctx("nightId", night.id))).json()) as SleepNightDetail;
+    const detail = (await (
+      await nightRoute.GET(new Request("http://127.0.0.1/x"), ctx("nightId", night.id))
+    ).json()) as SleepNightDetail;
     expect(detail.proposals.find((x) => x.label === "skill")!.liveChanged).toBe(true);
     const res = await nightRoute.PATCH(json({ action: "adopt" }, "PATCH"), ctx("nightId", night.id));
     expect(res.status).toBe(409);

@@ -8,7 +8,14 @@ import { createQueuedNight, getNight, listGateRows, listNights } from "../../lib
 import { createSleepProject } from "../../lib/db/sleep-projects";
 import { redisOptions } from "../../lib/queue";
 import { SLEEP_JOBS, SLEEP_QUEUE } from "../../lib/queue/contracts";
-import { closeSleepQueue, enqueueSleepNight, getSleepQueue, reconcileSleepSchedules, sleepSchedulerId, syncSleepSchedule } from "../../lib/queue/sleep";
+import {
+  closeSleepQueue,
+  enqueueSleepNight,
+  getSleepQueue,
+  reconcileSleepSchedules,
+  sleepSchedulerId,
+  syncSleepSchedule,
+} from "../../lib/queue/sleep";
 import { makeTasksPayload, writeTasksFile } from "../../lib/sleep";
 import { PERSONAS } from "../../lib/sleep/experiment/personas";
 import { stagingRoot } from "../../lib/sleep/staging/root";
@@ -32,8 +39,22 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000
 /** A project folder with a tasks file of the researcher persona (mock backend) and an isolated agent home. */
 async function newProject(db: Db, extra: Record<string, unknown> = {}) {
   const s = sandbox();
-  const tasksFile = writeTasksFile(join(s.root, "tasks.json"), makeTasksPayload(PERSONAS.researcher(), { project: s.project, transcriptSource: "claude", nSessions: 0, targetSkillPath: "" }));
-  const input = SleepProjectInputSchema.parse({ name: "w", directory: s.project, transcriptHome: join(s.home, ".claude"), tasksFile, ...extra });
+  const tasksFile = writeTasksFile(
+    join(s.root, "tasks.json"),
+    makeTasksPayload(PERSONAS.researcher(), {
+      project: s.project,
+      transcriptSource: "claude",
+      nSessions: 0,
+      targetSkillPath: "",
+    }),
+  );
+  const input = SleepProjectInputSchema.parse({
+    name: "w",
+    directory: s.project,
+    transcriptHome: join(s.home, ".claude"),
+    tasksFile,
+    ...extra,
+  });
   return { s, project: await createSleepProject(input, { db }) };
 }
 
@@ -46,7 +67,10 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
     useAsDefaultDb(db);
     home = sandbox().home;
     await getSleepQueue().obliterate({ force: true });
-    worker = new Worker(SLEEP_QUEUE, sleepNightProcessor({ log: quiet, home }), { connection: redisOptions(), concurrency: 1 });
+    worker = new Worker(SLEEP_QUEUE, sleepNightProcessor({ log: quiet, home }), {
+      connection: redisOptions(),
+      concurrency: 1,
+    });
   });
   afterAll(async () => {
     await worker?.close();
@@ -56,19 +80,37 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
 
   it("Run now: a queued night is run by the worker and staged, with its gate rows", async () => {
     const { s, project } = await newProject(db);
-    const night = await createQueuedNight({ projectId: project.id, projectDir: s.project, trigger: "manual", dryRun: false }, { db });
+    const night = await createQueuedNight(
+      { projectId: project.id, projectDir: s.project, trigger: "manual", dryRun: false },
+      { db },
+    );
     await enqueueSleepNight(night.id);
-    const done = await until(() => getNight(night.id, { db }), (n) => !["queued", "running"].includes(n.status));
-    expect(done).toMatchObject({ status: "staged", accepted: true, gateAction: "accept_new_best", backend: "mock", night: 1 });
+    const done = await until(
+      () => getNight(night.id, { db }),
+      (n) => !["queued", "running"].includes(n.status),
+    );
+    expect(done).toMatchObject({
+      status: "staged",
+      accepted: true,
+      gateAction: "accept_new_best",
+      backend: "mock",
+      night: 1,
+    });
     expect(existsSync(join(done.stagingDir, "proposed_SKILL.md"))).toBe(true);
     expect((await listGateRows(night.id, { db })).some((g) => g.status === "improved")).toBe(true);
   });
 
   it("Dry run: nothing is staged", async () => {
     const { s, project } = await newProject(db);
-    const night = await createQueuedNight({ projectId: project.id, projectDir: s.project, trigger: "manual", dryRun: true }, { db });
+    const night = await createQueuedNight(
+      { projectId: project.id, projectDir: s.project, trigger: "manual", dryRun: true },
+      { db },
+    );
     await enqueueSleepNight(night.id);
-    const done = await until(() => getNight(night.id, { db }), (n) => !["queued", "running"].includes(n.status));
+    const done = await until(
+      () => getNight(night.id, { db }),
+      (n) => !["queued", "running"].includes(n.status),
+    );
     expect(done).toMatchObject({ status: "dry_run", stagingDir: "", dryRun: true });
     expect(existsSync(stagingRoot(s.project))).toBe(false);
   });
@@ -79,12 +121,20 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
     expect(await run({ name: SLEEP_JOBS.scheduled, data: { projectId: project.id }, id: "x" } as Job)).toBe("disabled");
     await db.sleepProject.update({ where: { id: project.id }, data: { enabled: true, cronPattern: "0 3 * * *" } });
     expect(await run({ name: SLEEP_JOBS.scheduled, data: { projectId: project.id }, id: "x" } as Job)).toBe("done");
-    expect((await listNights({ projectId: project.id }, { db }))[0]).toMatchObject({ trigger: "schedule", status: "staged" });
+    expect((await listNights({ projectId: project.id }, { db }))[0]).toMatchObject({
+      trigger: "schedule",
+      status: "staged",
+    });
     const bad = await newProject(db, { tasksFile: "/nonexistent/tasks.json" });
-    const n = await createQueuedNight({ projectId: bad.project.id, projectDir: bad.s.project, trigger: "manual", dryRun: false }, { db });
+    const n = await createQueuedNight(
+      { projectId: bad.project.id, projectDir: bad.s.project, trigger: "manual", dryRun: false },
+      { db },
+    );
     await expect(run({ name: SLEEP_JOBS.run, data: { nightId: n.id }, id: "y" } as Job)).rejects.toThrow(/tasks\.json/);
     expect((await getNight(n.id, { db })).status).toBe("failed");
-    await expect(run({ name: SLEEP_JOBS.run, data: { nightId: "not-an-id" }, id: "z" } as Job)).rejects.toThrow(/invalid payload/);
+    await expect(run({ name: SLEEP_JOBS.run, data: { nightId: "not-an-id" }, id: "z" } as Job)).rejects.toThrow(
+      /invalid payload/,
+    );
     await expect(run({ name: "other", data: {}, id: "z" } as Job)).rejects.toThrow(/unknown Sleep job/);
   });
 

@@ -9,7 +9,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from "../../lib/db/client";
 import { findRun } from "../../lib/db/runs";
 import { closeQueue, getRunQueue } from "../../lib/queue/producer";
-import { spawnWorker, startReaders, stopWorker, submitRuns, waitForRuns, workerReady, type WorkerProcess } from "../../scripts/bench/sqlite-load";
+import {
+  spawnWorker,
+  startReaders,
+  stopWorker,
+  submitRuns,
+  waitForRuns,
+  workerReady,
+  type WorkerProcess,
+} from "../../scripts/bench/sqlite-load";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
 
 const SAMPLE = { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2 } };
@@ -33,11 +41,21 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms: number)
 /** The parts of a run row these tests look at (a failure message stays readable). */
 const stateOf = async (id: string) => {
   const r = await findRun(id);
-  return r && { status: r.status, stepsDone: r.stepsDone, stepsTotal: r.stepsTotal, workerId: r.workerId, errorMessage: r.errorMessage };
+  return (
+    r && {
+      status: r.status,
+      stepsDone: r.stepsDone,
+      stepsTotal: r.stepsTotal,
+      workerId: r.workerId,
+      errorMessage: r.errorMessage,
+    }
+  );
 };
 
 async function startWorkers(n: number): Promise<WorkerProcess[]> {
-  workers = Array.from({ length: n }, (_, i) => spawnWorker(`load-w${i}`, { DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL!, WORKER_CONCURRENCY: 2 }));
+  workers = Array.from({ length: n }, (_, i) =>
+    spawnWorker(`load-w${i}`, { DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL!, WORKER_CONCURRENCY: 2 }),
+  );
   await Promise.all(workers.map((w) => workerReady(w)));
   return workers;
 }
@@ -74,7 +92,8 @@ describe("SQLite under load", () => {
     const { sub, outcome, clients } = await loadRound(10, 5);
     // A create whose enqueue outlasts its timeout on a saturated machine is a 202 (saved, started by the
     // worker's reconcile pass); it must still succeed like the rest.
-    if (sub.deferred.length) console.info(`${sub.deferred.length} of 10 creates were 202 (queue slow); all must still succeed`);
+    if (sub.deferred.length)
+      console.info(`${sub.deferred.length} of 10 creates were 202 (queue slow); all must still succeed`);
     expect(sub.errors).toEqual([]);
     expect(outcome.failures).toEqual({});
     expect(outcome.byStatus).toEqual({ succeeded: 10 });
@@ -89,7 +108,11 @@ describe("SQLite under load", () => {
     expect(outcome.byStatus).toEqual({ succeeded: 10 });
     expect(outcome.orphaned).toEqual([]);
     expect(clients.errors).toEqual([]);
-    const owners = await db.run.groupBy({ by: ["workerId"], where: { status: "succeeded", workerId: { in: [a!.id, b!.id] } }, _count: true });
+    const owners = await db.run.groupBy({
+      by: ["workerId"],
+      where: { status: "succeeded", workerId: { in: [a!.id, b!.id] } },
+      _count: true,
+    });
     expect(owners.length).toBe(2); // both workers really wrote at the same time
   }, 240_000);
 });
@@ -106,11 +129,25 @@ describe("a worker busy with the simulated model stays responsive", () => {
     const { ids } = await submitRuns(1, LONG);
     const id = ids[0]!;
     const watching = startReaders(5, () => ids, stopReaders.signal);
-    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 3, 90_000);
-    const res = await runRoute.PATCH(new Request(`http://127.0.0.1:7860/api/runs/${id}`, { method: "PATCH", body: JSON.stringify({ action: "cancel" }) }), { params: Promise.resolve({ runId: id }) });
+    await until(
+      () => stateOf(id),
+      (r) => (r?.stepsDone ?? 0) >= 3,
+      90_000,
+    );
+    const res = await runRoute.PATCH(
+      new Request(`http://127.0.0.1:7860/api/runs/${id}`, {
+        method: "PATCH",
+        body: JSON.stringify({ action: "cancel" }),
+      }),
+      { params: Promise.resolve({ runId: id }) },
+    );
     expect(res.status).toBe(200);
     const t0 = Date.now();
-    const run = await until(() => stateOf(id), (r) => r?.status === "cancelled", 15_000);
+    const run = await until(
+      () => stateOf(id),
+      (r) => r?.status === "cancelled",
+      15_000,
+    );
     expect(Date.now() - t0).toBeLessThan(15_000);
     console.info(`cancel → cancelled in ${Date.now() - t0} ms`);
     expect(run!.stepsDone).toBeLessThan(run!.stepsTotal);
@@ -123,7 +160,11 @@ describe("a worker busy with the simulated model stays responsive", () => {
     const { ids } = await submitRuns(1, LONG);
     const id = ids[0]!;
     const watching = startReaders(5, () => ids, stopReaders.signal);
-    await until(() => stateOf(id), (r) => (r?.stepsDone ?? 0) >= 3, 90_000);
+    await until(
+      () => stateOf(id),
+      (r) => (r?.stepsDone ?? 0) >= 3,
+      90_000,
+    );
     const exitMs = await stopWorker(w!, 15_000);
     expect(exitMs, `worker ignored SIGTERM:\n${w!.lines.slice(-20).join("\n")}`).not.toBeNull();
     expect(w!.child.exitCode).toBe(0);

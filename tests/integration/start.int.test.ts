@@ -21,7 +21,9 @@ function processTable(): Map<number, { ppid: number; state: string }> {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const [state, ppid] = readFileSync(`/proc/${name}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+      const [state, ppid] = readFileSync(`/proc/${name}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
       out.set(Number(name), { ppid: Number(ppid), state: state! });
     } catch {
       // exited while we looked
@@ -59,9 +61,18 @@ afterAll(() => {
 describe("npm start", () => {
   it("one Ctrl-C stops the dashboard, the worker and every helper within seconds, mid-run", async () => {
     const port = await freePort();
-    const env = { ...process.env, DATABASE_URL: `file:${join(dir, "start.db")}`, REDIS_URL: process.env.REDIS_URL!, WORKER_ID: "start-test" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: `file:${join(dir, "start.db")}`,
+      REDIS_URL: process.env.REDIS_URL!,
+      WORKER_ID: "start-test",
+    };
     // Detached = its own process group, like a shell job; a signal to the group is what Ctrl-C does.
-    start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--dev", "--port", String(port)], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--dev", "--port", String(port)], {
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     start.stdout!.on("data", (d: Buffer) => (out += d.toString()));
     start.stderr!.on("data", (d: Buffer) => (out += d.toString()));

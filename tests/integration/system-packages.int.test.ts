@@ -18,7 +18,12 @@ import { createRunFromRequest } from "../../lib/runs/create";
 import { optimizeRunProcessor } from "../../worker/processors/optimize-run";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
 
-const post = (path: string, body: unknown) => new Request(`http://127.0.0.1:7860${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const post = (path: string, body: unknown) =>
+  new Request(`http://127.0.0.1:7860${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const request = { preset: "spreadsheetbench/sample.yaml", overrides: { "train.num_epochs": 1 } };
 const emptyBin = mkdtempSync(join(tmpdir(), "skillopt-nobin-"));
 const saved = { PATH: process.env.PATH, SKILLOPT_NO_AUTO_INSTALL: process.env.SKILLOPT_NO_AUTO_INSTALL };
@@ -46,7 +51,8 @@ afterAll(async () => {
   rmSync(emptyBin, { recursive: true, force: true });
 });
 
-const NEEDS = /^SpreadsheetBench needs these system packages: (python3-openpyxl, )?bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set\. Install them with: (sudo )?apt-get install -y (python3-openpyxl )?bubblewrap \(or set env\.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust\)$/;
+const NEEDS =
+  /^SpreadsheetBench needs these system packages: (python3-openpyxl, )?bubblewrap — SKILLOPT_NO_AUTO_INSTALL is set\. Install them with: (sudo )?apt-get install -y (python3-openpyxl )?bubblewrap \(or set env\.allow_unsandboxed: true in a config file to run model-written code without a sandbox, on a machine you trust\)$/;
 
 describe("SpreadsheetBench without its system packages", () => {
   it("the estimate answers 503 naming the packages and the command", async () => {
@@ -72,11 +78,19 @@ describe("SpreadsheetBench without its system packages", () => {
     withoutPackages();
     const worker = new Worker(
       QUEUES.optimizeRun,
-      optimizeRunProcessor({ workerId: "sysreq", rootDir: process.cwd(), shutdown: new AbortController().signal, staleAfterMs: 60_000, log: { info: () => {}, warn: () => {} }, publish: () => {} }),
+      optimizeRunProcessor({
+        workerId: "sysreq",
+        rootDir: process.cwd(),
+        shutdown: new AbortController().signal,
+        staleAfterMs: 60_000,
+        log: { info: () => {}, warn: () => {} },
+        publish: () => {},
+      }),
       { connection: redisOptions() },
     );
     try {
-      for (let i = 0; i < 600 && (await findRun(id))?.status !== "failed"; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && (await findRun(id))?.status !== "failed"; i++)
+        await new Promise((r) => setTimeout(r, 50));
     } finally {
       await worker.close();
     }

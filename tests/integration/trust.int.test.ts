@@ -23,7 +23,12 @@ import { freshDb, useAsDefaultDb } from "../helpers/db";
 
 const base = "http://127.0.0.1:7860";
 const cwd = process.cwd();
-const post = (path: string, body: unknown) => new Request(`${base}${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const post = (path: string, body: unknown) =>
+  new Request(`${base}${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const SIM = { "model.backend": "sim", "model.optimizer": "sim-optimizer", "model.target": "sim-target" };
 
 const outside = mkdtempSync(join(tmpdir(), "trust-int-"));
@@ -36,14 +41,28 @@ let worker: Worker | null = null;
 /** What a refusal might have written: the project's .skillopt tree and any generated-split folder. */
 function writtenState(): string[] {
   const walk = (dir: string, rel = ""): string[] =>
-    !existsSync(dir) ? [] : readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`]));
-  return [...walk(join(cwd, ".skillopt")), ...(existsSync(join(cwd, "_generated_splits")) ? ["_generated_splits"] : [])].sort();
+    !existsSync(dir)
+      ? []
+      : readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(dir, e.name), `${rel}${e.name}/`) : [`${rel}${e.name}`],
+        );
+  return [
+    ...walk(join(cwd, ".skillopt")),
+    ...(existsSync(join(cwd, "_generated_splits")) ? ["_generated_splits"] : []),
+  ].sort();
 }
 
 function startWorker(): void {
   worker = new Worker(
     QUEUES.optimizeRun,
-    optimizeRunProcessor({ workerId: "trust", rootDir: cwd, shutdown: new AbortController().signal, staleAfterMs: 60_000, log: { info: () => {}, warn: () => {} }, publish: () => {} }),
+    optimizeRunProcessor({
+      workerId: "trust",
+      rootDir: cwd,
+      shutdown: new AbortController().signal,
+      staleAfterMs: 60_000,
+      log: { info: () => {}, warn: () => {} },
+      publish: () => {},
+    }),
     { connection: redisOptions() },
   );
 }
@@ -67,7 +86,9 @@ async function upload(name: string, text: string): Promise<string> {
   return path;
 }
 
-const example = Array.from({ length: 12 }, (_, i) => JSON.stringify({ uid: `u${i}`, prompt: `What is ${i}?`, gold: String(i), passage: `${i} is ${i}.` })).join("\n");
+const example = Array.from({ length: 12 }, (_, i) =>
+  JSON.stringify({ uid: `u${i}`, prompt: `What is ${i}?`, gold: String(i), passage: `${i} is ${i}.` }),
+).join("\n");
 
 beforeAll(async () => {
   db = (await freshDb("sqlite")).db;
@@ -103,12 +124,22 @@ async function expectRefused(body: Record<string, unknown>, field: string, messa
 
 describe("finding 1: files outside the allowed roots are never read", () => {
   it.each(["/proc/self/environ", "/etc/passwd", "../../../../etc/passwd"])("env.skill_init=%s", async (path) => {
-    await expectRefused({ preset: "searchqa/sample.yaml", overrides: { "env.skill_init": path } }, "env.skill_init", /is outside the folders the dashboard may read \(configs\/, data\//);
+    await expectRefused(
+      { preset: "searchqa/sample.yaml", overrides: { "env.skill_init": path } },
+      "env.skill_init",
+      /is outside the folders the dashboard may read \(configs\/, data\//,
+    );
   });
 
   it("a JSON data file outside the roots: refused before it is opened, its keys never in the message", async () => {
-    await expectRefused({ preset: "custom/sample.yaml", overrides: { "env.data_path": join(outside, "keys.json") } }, "env.data_path");
-    await expectRefused({ preset: "custom/sample.yaml", overrides: { "env.split_mode": "split_dir", "env.split_dir": outside } }, "env.split_dir");
+    await expectRefused(
+      { preset: "custom/sample.yaml", overrides: { "env.data_path": join(outside, "keys.json") } },
+      "env.data_path",
+    );
+    await expectRefused(
+      { preset: "custom/sample.yaml", overrides: { "env.split_mode": "split_dir", "env.split_dir": outside } },
+      "env.split_dir",
+    );
   });
 
   it("a symlink inside an allowed root (the uploads) that leads outside", async () => {
@@ -118,54 +149,91 @@ describe("finding 1: files outside the allowed roots are never read", () => {
     await expectRefused({ preset: "custom/sample.yaml", overrides: { "env.data_path": link } }, "env.data_path");
   });
 
-  it.each(["../../etc/passwd.yaml", "searchqa/../../../etc/x.yaml", "/etc/x.yaml"])("preset %s stays inside configs/", async (preset) => {
-    await expectRefused({ preset }, "preset");
-  });
+  it.each(["../../etc/passwd.yaml", "searchqa/../../../etc/x.yaml", "/etc/x.yaml"])(
+    "preset %s stays inside configs/",
+    async (preset) => {
+      await expectRefused({ preset }, "preset");
+    },
+  );
 });
 
 describe("finding 3: programs, endpoints, variables and output folders come only from the server", () => {
   it.each([
     [{ "model.target_backend": "codex-exec", "model.codex_exec_path": "/bin/sh" }, "model.codex_exec_path"],
     [{ "model.target_backend": "codex-exec", "model.codex_bin": "/bin/sh" }, "model.codex_exec_path"],
-    [{ "model.target_backend": "claude-code-exec", "model.claude_code_exec_path": "/bin/sh" }, "model.claude_code_exec_path"],
+    [
+      { "model.target_backend": "claude-code-exec", "model.claude_code_exec_path": "/bin/sh" },
+      "model.claude_code_exec_path",
+    ],
     [{ "model.backend": "openai", "model.openai_base_url": "http://evil.example/v1" }, "model.openai_base_url"],
-    [{ "model.optimizer_backend": "anthropic", "model.optimizer_anthropic_base_url": "http://evil.example" }, "model.optimizer_anthropic_base_url"],
-    [{ "model.backend": "azure", "model.target_azure_openai_endpoint": "http://evil.example" }, "model.target_azure_openai_endpoint"],
-    [{ "model.backend": "openai-compatible", "model.compatible_base_url": "http://evil.example/v1" }, "model.compatible_base_url"],
+    [
+      { "model.optimizer_backend": "anthropic", "model.optimizer_anthropic_base_url": "http://evil.example" },
+      "model.optimizer_anthropic_base_url",
+    ],
+    [
+      { "model.backend": "azure", "model.target_azure_openai_endpoint": "http://evil.example" },
+      "model.target_azure_openai_endpoint",
+    ],
+    [
+      { "model.backend": "openai-compatible", "model.compatible_base_url": "http://evil.example/v1" },
+      "model.compatible_base_url",
+    ],
     [{ "model.backend": "openai-compatible", "model.compatible_preset": "vllm" }, "model.compatible_preset"],
     [{ "model.cache": true, "model.cache_dir": "/tmp/elsewhere" }, "model.cache_dir"],
     [{ "env.out_root": "/tmp/elsewhere" }, "env.out_root"],
   ])("%j → 422 naming %s", async (overrides, field) => {
-    await expectRefused({ preset: "searchqa/sample.yaml", overrides }, field, /cannot be chosen from the dashboard; set it in the server's environment or a config file under configs\//);
+    await expectRefused(
+      { preset: "searchqa/sample.yaml", overrides },
+      field,
+      /cannot be chosen from the dashboard; set it in the server's environment or a config file under configs\//,
+    );
   });
 
   it("OfficeQA's search endpoint and the variable whose value it receives", async () => {
     const search = { "env.split_mode": "split_dir", "env.search_mode": "custom_search" };
-    await expectRefused({ preset: "officeqa/sample.yaml", overrides: { ...search, "env.search_api_url": "http://evil.example/q" } }, "env.search_api_url");
-    await expectRefused({ preset: "officeqa/sample.yaml", overrides: { ...search, "env.search_auth_env": "OPENAI_API_KEY" } }, "env.search_auth_env");
+    await expectRefused(
+      { preset: "officeqa/sample.yaml", overrides: { ...search, "env.search_api_url": "http://evil.example/q" } },
+      "env.search_api_url",
+    );
+    await expectRefused(
+      { preset: "officeqa/sample.yaml", overrides: { ...search, "env.search_auth_env": "OPENAI_API_KEY" } },
+      "env.search_auth_env",
+    );
   });
 
   it("sizes no real run needs are refused with the bound in the message", async () => {
-    await expectRefused({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1e9 } }, "train.num_epochs", /at most 1000/);
+    await expectRefused(
+      { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1e9 } },
+      "train.num_epochs",
+      /at most 1000/,
+    );
   });
 });
 
 describe("finding 4: reads and refusals write nothing", () => {
   it("split_output_dir from a request is refused on the estimate and on create, and no folder appears", async () => {
     const target = join(outside, "created-by-request");
-    await expectRefused({ preset: "custom/sample.yaml", overrides: { "env.split_output_dir": target } }, "env.split_output_dir");
+    await expectRefused(
+      { preset: "custom/sample.yaml", overrides: { "env.split_output_dir": target } },
+      "env.split_output_dir",
+    );
     expect(existsSync(target)).toBe(false);
   });
 
   it("a ratio-split run refused for another reason writes no split files and no row", async () => {
     const data = await upload("ten.jsonl", example);
-    await expectRefused({ preset: "custom/sample.yaml", overrides: { "env.data_path": data, "train.train_size": 7 } }, "train.train_size");
+    await expectRefused(
+      { preset: "custom/sample.yaml", overrides: { "env.data_path": data, "train.train_size": 7 } },
+      "train.train_size",
+    );
   });
 
   it("the estimate of an uploaded file answers and writes nothing", async () => {
     const data = await upload("est.jsonl", example);
     const state = writtenState();
-    const res = await estimateRoute.POST(post("/api/runs/estimate", { preset: "custom/sample.yaml", overrides: { ...SIM, "env.data_path": data } }));
+    const res = await estimateRoute.POST(
+      post("/api/runs/estimate", { preset: "custom/sample.yaml", overrides: { ...SIM, "env.data_path": data } }),
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(writtenState()).toEqual(state);
   });
@@ -178,14 +246,18 @@ describe("the worker: split files only for a created run, and its files checked 
     const link = join(uploadsDir, `swap-${randomUUID()}.jsonl`);
     symlinkSync(join(cwd, "configs/custom/example.jsonl"), link);
     cleanup.push(link);
-    const res = await runsRoute.POST(post("/api/runs", { preset: "custom/sample.yaml", overrides: { "env.data_path": link, "train.num_epochs": 1 } }));
+    const res = await runsRoute.POST(
+      post("/api/runs", { preset: "custom/sample.yaml", overrides: { "env.data_path": link, "train.num_epochs": 1 } }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     swapped = ((await res.json()) as { id: string }).id;
     rmSync(link);
     symlinkSync(join(outside, "data.jsonl"), link);
     startWorker();
     expect(await finalStatus(swapped)).toBe("failed");
-    expect((await findRun(swapped))!.errorMessage).toMatch(/^env\.data_path: .* is outside the folders the dashboard may read/);
+    expect((await findRun(swapped))!.errorMessage).toMatch(
+      /^env\.data_path: .* is outside the folders the dashboard may read/,
+    );
     const dataset = await datasetRoute.GET(new Request(`${base}/x`), { params: Promise.resolve({ runId: swapped }) });
     expect(dataset.status).toBe(422);
   });
@@ -195,7 +267,9 @@ describe("the worker: split files only for a created run, and its files checked 
     const before = existsSync(splitsDir) ? readdirSync(splitsDir) : [];
     const presetFolder = join(splitsDir, "custom-example");
     const presetFolderBefore = existsSync(presetFolder);
-    const res = await runsRoute.POST(post("/api/runs", { preset: "custom/sample.yaml", overrides: { "env.data_path": data, "train.num_epochs": 1 } }));
+    const res = await runsRoute.POST(
+      post("/api/runs", { preset: "custom/sample.yaml", overrides: { "env.data_path": data, "train.num_epochs": 1 } }),
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const { id } = (await res.json()) as { id: string };
     expect(await finalStatus(id)).toBe("succeeded");

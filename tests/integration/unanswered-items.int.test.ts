@@ -13,7 +13,13 @@ import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { getRunDetail, getStepDetail } from "../../lib/db/run-views";
 import { createRun } from "../../lib/db/runs";
-import { MemoryCheckpointStore, runTraining, skillHash, type CheckpointStore, type ModelClient } from "../../lib/engine";
+import {
+  MemoryCheckpointStore,
+  runTraining,
+  skillHash,
+  type CheckpointStore,
+  type ModelClient,
+} from "../../lib/engine";
 import { useMockServer } from "../../lib/mock-llm/testing";
 import type { MockFaults, MockLlmServer } from "../../lib/mock-llm/types";
 import { prepareRun } from "../../lib/runs/prepare";
@@ -32,12 +38,24 @@ interface TrainOptions {
 
 async function train(opts: TrainOptions) {
   const { config } = loadRunConfig(PRESET, opts.overrides);
-  const run = prepareRun({ config, rootDir: process.cwd(), trust: "local", env: opts.env, policy: { retry: { baseDelayMs: 2, maxDelayMs: 10 } } });
+  const run = prepareRun({
+    config,
+    rootDir: process.cwd(),
+    trust: "local",
+    env: opts.env,
+    policy: { retry: { baseDelayMs: 2, maxDelayMs: 10 } },
+  });
   const events: EngineEvent[] = [];
   const store = opts.store ?? new MemoryCheckpointStore();
   const target = opts.target ? opts.target(run.target) : run.target;
   await runTraining({
-    config, splits: run.splits, initialSkill: run.initialSkill, env: run.env, optimizer: run.optimizer, target, store,
+    config,
+    splits: run.splits,
+    initialSkill: run.initialSkill,
+    env: run.env,
+    optimizer: run.optimizer,
+    target,
+    store,
     events: {
       emit: async (e) => {
         events.push(e);
@@ -52,8 +70,13 @@ async function train(opts: TrainOptions) {
 
 /** Both roles on the openai backend (Chat Completions through the SDK), pointed at the mock. */
 const viaMock = (server: MockLlmServer, extra: string[] = []) => [
-  "model.backend=openai", "model.optimizer=gpt-4o", "model.target=gpt-4o", `model.openai_base_url=${server.url}/v1`,
-  "model.max_retries=2", "train.num_epochs=2", ...extra,
+  "model.backend=openai",
+  "model.optimizer=gpt-4o",
+  "model.target=gpt-4o",
+  `model.openai_base_url=${server.url}/v1`,
+  "model.max_retries=2",
+  "train.num_epochs=2",
+  ...extra,
 ];
 const ENV = { OPENAI_API_KEY: "sk-mock" };
 
@@ -118,7 +141,11 @@ describe("training through the openai SDK against the mock LLM server", () => {
     expect(r.best).toBe(reference.best);
     expect(r.of("gateDecided").map((g) => g.action)).toEqual(reference.of("gateDecided").map((g) => g.action));
     // The same run scoring cut-off answers as they came (the old behaviour) ends with another best skill.
-    const silent = (c: ModelClient): ModelClient => ({ backend: c.backend, model: c.model, complete: async (req) => ({ ...(await c.complete(req)), truncated: false }) });
+    const silent = (c: ModelClient): ModelClient => ({
+      backend: c.backend,
+      model: c.model,
+      complete: async (req) => ({ ...(await c.complete(req)), truncated: false }),
+    });
     const old = await train({ overrides: overrides(await mock({ faults })), env: ENV, target: silent });
     expect(old.best).not.toBe(reference.best);
   });
@@ -135,19 +162,45 @@ describe.each(PROVIDERS)("the run page's read model on %s", (provider) => {
 
   it("each step says what its gate was scored on, and a skipped step why", async () => {
     // Truncated selection answers with no retry: some steps are decided on fewer items, some skipped.
-    const overrides = ["model.sim_truncate_rate=0.3", "env.truncation_retry_max_tokens=16384", "evaluation.max_error_share=0.5", "train.num_epochs=1"];
+    const overrides = [
+      "model.sim_truncate_rate=0.3",
+      "env.truncation_retry_max_tokens=16384",
+      "evaluation.max_error_share=0.5",
+      "train.num_epochs=1",
+    ];
     const { config, resolvedYaml } = loadRunConfig(PRESET, overrides);
     const id = randomUUID();
-    await createRun({ id, name: "unanswered", config, sourceYaml: resolvedYaml, seedSkill: prepareRun({ config, rootDir: process.cwd(), trust: "local" }).initialSkill, optimizerBackend: "sim", targetBackend: "sim", simulated: true, stepsTotal: 3 }, { db });
-    await train({ overrides, store: new DbCheckpointStore(id, db), emit: async (e) => {
-      await persistEngineEvent(id, e, skillHash, db);
-    } });
+    await createRun(
+      {
+        id,
+        name: "unanswered",
+        config,
+        sourceYaml: resolvedYaml,
+        seedSkill: prepareRun({ config, rootDir: process.cwd(), trust: "local" }).initialSkill,
+        optimizerBackend: "sim",
+        targetBackend: "sim",
+        simulated: true,
+        stepsTotal: 3,
+      },
+      { db },
+    );
+    await train({
+      overrides,
+      store: new DbCheckpointStore(id, db),
+      emit: async (e) => {
+        await persistEngineEvent(id, e, skillHash, db);
+      },
+    });
 
     const detail = await getRunDetail(id, { db });
     const skipped = detail.steps.find((s) => s.action === "skip_errors")!;
     expect(skipped.coverage).toMatchObject({ nItems: 15, nTruncated: 15 - skipped.coverage!.nPaired });
-    expect(skipped.coverage!.skipReason).toMatch(/selection items were not answered by both skills \(\d+ truncated; candidate \d+, current skill \d+ unanswered\), more than evaluation.max_error_share = 0.5$/);
-    const decided = detail.steps.find((s) => s.action !== "skip_errors" && s.coverage !== null && s.coverage.nPaired < s.coverage.nItems)!;
+    expect(skipped.coverage!.skipReason).toMatch(
+      /selection items were not answered by both skills \(\d+ truncated; candidate \d+, current skill \d+ unanswered\), more than evaluation.max_error_share = 0.5$/,
+    );
+    const decided = detail.steps.find(
+      (s) => s.action !== "skip_errors" && s.coverage !== null && s.coverage.nPaired < s.coverage.nItems,
+    )!;
     expect(decided.coverage!.skipReason).toBeNull();
 
     const step = await getStepDetail(id, skipped.step, skillHash, { db });

@@ -16,7 +16,14 @@ function startWorker(id: string, shutdown = new AbortController()) {
   const pub = new Redis(redisOptions());
   const worker = new Worker(
     QUEUES.optimizeRun,
-    optimizeRunProcessor({ workerId: id, rootDir: process.cwd(), shutdown: shutdown.signal, staleAfterMs: 60_000, log: quiet, publish: (r, s) => void pub.publish(runChannel(r), String(s)) }),
+    optimizeRunProcessor({
+      workerId: id,
+      rootDir: process.cwd(),
+      shutdown: shutdown.signal,
+      staleAfterMs: 60_000,
+      log: quiet,
+      publish: (r, s) => void pub.publish(runChannel(r), String(s)),
+    }),
     { connection: redisOptions(), concurrency: 2 },
   );
   return { worker, shutdown, close: async () => (await worker.close(), await pub.quit()) };
@@ -50,8 +57,14 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     await sub.psubscribe("skillopt:run:*");
     sub.on("pmessage", (_p, channel) => seen.set(channel, (seen.get(channel) ?? 0) + 1));
     const w = startWorker("w-a");
-    const { id } = await createRunFromRequest({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1 } }, process.cwd());
-    const run = await until(() => findRun(id), (r) => r?.status === "succeeded");
+    const { id } = await createRunFromRequest(
+      { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 1 } },
+      process.cwd(),
+    );
+    const run = await until(
+      () => findRun(id),
+      (r) => r?.status === "succeeded",
+    );
     await w.close();
     await sub.quit();
     expect(run!.workerId).toBe("w-a");
@@ -74,17 +87,29 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
     const before = done.lastEventSeq;
     const w = startWorker("w-b");
     await enqueueRun(done.id, { gen: 99 });
-    await until(() => getRunQueue().getJobCounts("completed"), (c) => (c.completed ?? 0) >= 2);
+    await until(
+      () => getRunQueue().getJobCounts("completed"),
+      (c) => (c.completed ?? 0) >= 2,
+    );
     await w.close();
     expect((await findRun(done.id))!.lastEventSeq).toBe(before);
   });
 
   it("cancel stops a running run at the next safe point", async () => {
     const w = startWorker("w-c");
-    const { id } = await createRunFromRequest({ preset: "searchqa/sample.yaml", overrides: { "model.sim_latency_ms": 15 } }, process.cwd());
-    await until(() => findRun(id), (r) => (r?.stepsDone ?? 0) >= 1);
+    const { id } = await createRunFromRequest(
+      { preset: "searchqa/sample.yaml", overrides: { "model.sim_latency_ms": 15 } },
+      process.cwd(),
+    );
+    await until(
+      () => findRun(id),
+      (r) => (r?.stepsDone ?? 0) >= 1,
+    );
     expect(await requestCancel(id)).toBe("cancelling");
-    const run = await until(() => findRun(id), (r) => r?.status === "cancelled");
+    const run = await until(
+      () => findRun(id),
+      (r) => r?.status === "cancelled",
+    );
     await w.close();
     expect(run!.stepsDone).toBeLessThan(9);
     const types = (await db.runEvent.findMany({ where: { runId: id } })).map((e) => e.type);
@@ -93,17 +118,36 @@ describe.each(PROVIDERS)("queue → worker → database on %s", (provider) => {
 
   it("worker shutdown puts the run back in the queue and the next worker finishes it identically", async () => {
     const ref = startWorker("w-ref");
-    const a = await createRunFromRequest({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2 } }, process.cwd());
-    await until(() => findRun(a.id), (r) => r?.status === "succeeded");
+    const a = await createRunFromRequest(
+      { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2 } },
+      process.cwd(),
+    );
+    await until(
+      () => findRun(a.id),
+      (r) => r?.status === "succeeded",
+    );
     await ref.close();
     const first = startWorker("w-d");
-    const b = await createRunFromRequest({ preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2, "model.sim_latency_ms": 10 } }, process.cwd());
-    await until(() => findRun(b.id), (r) => (r?.stepsDone ?? 0) >= 2);
+    const b = await createRunFromRequest(
+      { preset: "searchqa/sample.yaml", overrides: { "train.num_epochs": 2, "model.sim_latency_ms": 10 } },
+      process.cwd(),
+    );
+    await until(
+      () => findRun(b.id),
+      (r) => (r?.stepsDone ?? 0) >= 2,
+    );
     first.shutdown.abort();
-    await until(() => findRun(b.id), (r) => r?.status === "queued");
+    await until(
+      () => findRun(b.id),
+      (r) => r?.status === "queued",
+    );
     await first.close();
     const second = startWorker("w-e");
-    const run = await until(() => findRun(b.id), (r) => r?.status === "succeeded", 60_000);
+    const run = await until(
+      () => findRun(b.id),
+      (r) => r?.status === "succeeded",
+      60_000,
+    );
     await second.close();
     expect(run!.workerId).toBe("w-e");
     expect(await getBestSkill(b.id)).toBe(await getBestSkill(a.id));

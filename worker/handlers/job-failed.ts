@@ -37,10 +37,19 @@ export async function recoverAfterJobFailure(
   // An older job of a run that has been queued again since (Resume, restart) is history.
   if (gen !== null && gen < run.jobGen) return;
   const hasJob = (await listRunsWithLiveJobs(deps.queue, REDIS_TIMEOUT_MS)).has(runId);
-  const action = decideReconcile({ run, hasJob, now: Date.now(), staleAfterMs: deps.staleAfterMs, graceMs: 0, maxAutoRestarts: deps.maxAutoRestarts });
+  const action = decideReconcile({
+    run,
+    hasJob,
+    now: Date.now(),
+    staleAfterMs: deps.staleAfterMs,
+    graceMs: 0,
+    maxAutoRestarts: deps.maxAutoRestarts,
+  });
   if (action.kind === "enqueue") {
     // Failed before any worker claimed it: the periodic reconcile queues it again, at most once a minute.
-    deps.log.warn(`run ${runId}: job ${job.id} failed before the run started (${reason}); the reconcile loop queues it again`);
+    deps.log.warn(
+      `run ${runId}: job ${job.id} failed before the run started (${reason}); the reconcile loop queues it again`,
+    );
     return;
   }
   if (action.kind === "none" && OWNED.has(run.status)) {

@@ -29,9 +29,20 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
     const config = runConfigOf(run);
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
-    await ensureRunPackages(config, { install: true, env: process.env, say: (m) => ctx.log.info(`[run ${runId}] ${m}`) });
+    await ensureRunPackages(config, {
+      install: true,
+      env: process.env,
+      say: (m) => ctx.log.info(`[run ${runId}] ${m}`),
+    });
     // Created through the API: its paths are checked again (a file may have changed since), then a ratio split is written.
-    const prepared = prepareRun({ config, rootDir: ctx.rootDir, skillText: run.seedSkill, env: process.env, policy: { spent }, trust: "request" });
+    const prepared = prepareRun({
+      config,
+      rootDir: ctx.rootDir,
+      skillText: run.seedSkill,
+      env: process.env,
+      policy: { spent },
+      trust: "request",
+    });
     prepared.materialiseSplits();
     for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
     const sink = createEventSink({
@@ -64,7 +75,8 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
     return await endAfterError(runId, err, watch, ctx);
   } finally {
     // Calls made after the last commit (a cancel, a failure) are still counted.
-    if (watch.cause() !== "lost") await flush().catch((e: unknown) => ctx.log.warn(`[run ${runId}] usage not saved: ${String(e)}`));
+    if (watch.cause() !== "lost")
+      await flush().catch((e: unknown) => ctx.log.warn(`[run ${runId}] usage not saved: ${String(e)}`));
     watch.stop();
   }
 }

@@ -14,7 +14,8 @@ import type { HandlerContext } from "./context";
 const WATCH_POLL_MS = 1_000;
 
 /** Heartbeats come well within the stale limit, so a live owner never looks dead. */
-export const heartbeatMs = (staleAfterMs: number): number => Math.max(500, Math.min(5_000, Math.floor(staleAfterMs / 3)));
+export const heartbeatMs = (staleAfterMs: number): number =>
+  Math.max(500, Math.min(5_000, Math.floor(staleAfterMs / 3)));
 
 /**
  * True when this worker now owns the run. A run that ran before (its worker was lost, shut down, or the
@@ -56,7 +57,10 @@ export function startRunWatch(runId: string, ctx: HandlerContext): RunWatch {
   const onShutdown = () => abort("shutdown", "worker shutting down");
   if (ctx.shutdown.aborted) onShutdown();
   ctx.shutdown.addEventListener("abort", onShutdown, { once: true });
-  const beat = setInterval(() => void heartbeat(runId, ctx.workerId).catch((e: unknown) => ctx.log.warn(`heartbeat failed: ${String(e)}`)), heartbeatMs(ctx.staleAfterMs));
+  const beat = setInterval(
+    () => void heartbeat(runId, ctx.workerId).catch((e: unknown) => ctx.log.warn(`heartbeat failed: ${String(e)}`)),
+    heartbeatMs(ctx.staleAfterMs),
+  );
   const poll = setInterval(() => {
     void watchRun(runId, ctx.workerId).then(
       (state) => {
@@ -93,12 +97,14 @@ export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext)
     // The run goes back to the queue and resumes from its checkpoint on the next worker.
     const gen = await requeueAfterShutdown(runId, ctx.workerId);
     if (gen !== null) {
-      const onError = (e: unknown) => ctx.log.warn(`[run ${runId}] not queued (${errorLine(e)}); the reconcile loop queues it`);
+      const onError = (e: unknown) =>
+        ctx.log.warn(`[run ${runId}] not queued (${errorLine(e)}); the reconcile loop queues it`);
       await tryEnqueueRun(runId, { gen, onError });
     } else {
       // A cancel arrived together with the shutdown: honour the cancel.
       const run = await getDb().run.findUnique({ where: { id: runId }, select: { status: true } });
-      if (run?.status === "cancelling") await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" }, owner);
+      if (run?.status === "cancelling")
+        await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" }, owner);
     }
   } else if (end.kind === "succeeded") {
     const run = await getDb().run.findUnique({ where: { id: runId }, select: { stopReason: true } });
@@ -110,9 +116,14 @@ export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext)
     await markRunFinished(runId, "budget_exhausted", { errorMessage: errorLine(end.error) }, owner);
   } else {
     // One clean line for the API and the page; the full error (stack, driver dump) is in the worker log.
-    ctx.log.warn(`[run ${runId}] failed: ${end.error instanceof Error ? (end.error.stack ?? end.error.message) : String(end.error)}`);
+    ctx.log.warn(
+      `[run ${runId}] failed: ${end.error instanceof Error ? (end.error.stack ?? end.error.message) : String(end.error)}`,
+    );
     await markRunFinished(runId, "failed", { errorMessage: errorLine(end.error) }, owner);
   }
-  const { lastEventSeq } = await getDb().run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventSeq: true } });
+  const { lastEventSeq } = await getDb().run.findUniqueOrThrow({
+    where: { id: runId },
+    select: { lastEventSeq: true },
+  });
   ctx.publish(runId, lastEventSeq);
 }

@@ -6,7 +6,13 @@
  */
 import { homedir } from "node:os";
 import { UnrecoverableError } from "bullmq";
-import { loadSleepConfig, loadTasksFile, resolveSleepBackend, type SleepConfig, type TaskRecord } from "../../lib/sleep";
+import {
+  loadSleepConfig,
+  loadTasksFile,
+  resolveSleepBackend,
+  type SleepConfig,
+  type TaskRecord,
+} from "../../lib/sleep";
 import type { SleepProjectRow } from "../../lib/db/sleep-projects";
 
 /** The config key each transcript source reads its home from. */
@@ -25,7 +31,9 @@ export function projectConfig(p: SleepProjectRow, home = homedir()): SleepConfig
   const key = HOME_KEY[p.transcriptSource];
   if (key === undefined) throw new UnrecoverableError(`transcriptSource: unknown source '${p.transcriptSource}'`);
   if (resolveSleepBackend(p.backend, "backend") === "handoff") {
-    throw new UnrecoverableError("backend: the handoff backend needs a person to answer its prompts; run it with `npm run skillopt -- sleep run --backend handoff`");
+    throw new UnrecoverableError(
+      "backend: the handoff backend needs a person to answer its prompts; run it with `npm run skillopt -- sleep run --backend handoff`",
+    );
   }
   return loadSleepConfig({
     home,
@@ -44,13 +52,21 @@ export function projectConfig(p: SleepProjectRow, home = homedir()): SleepConfig
 }
 
 /** The tasks of the project's tasks file, or undefined to harvest. */
-export function projectTasks(p: SleepProjectRow, cfg: SleepConfig, warn: (line: string) => void): TaskRecord[] | undefined {
+export function projectTasks(
+  p: SleepProjectRow,
+  cfg: SleepConfig,
+  warn: (line: string) => void,
+): TaskRecord[] | undefined {
   if (!p.tasksFile) return undefined;
   const loaded = loadTasksFile(p.tasksFile, { valFraction: cfg.val_fraction, seed: cfg.seed });
   for (const w of loaded.warnings) warn(w);
-  const real = [cfg.backend, cfg.optimizer_backend, cfg.target_backend].filter((b) => b.trim() !== "").some((b) => resolveSleepBackend(b, "backend") !== "mock");
+  const real = [cfg.backend, cfg.optimizer_backend, cfg.target_backend]
+    .filter((b) => b.trim() !== "")
+    .some((b) => resolveSleepBackend(b, "backend") !== "mock");
   if (real && !loaded.meta.reviewed) {
-    throw new UnrecoverableError(`tasksFile: refusing to replay ${p.tasksFile} with a real backend: inspect and redact it, then set "reviewed": true`);
+    throw new UnrecoverableError(
+      `tasksFile: refusing to replay ${p.tasksFile} with a real backend: inspect and redact it, then set "reviewed": true`,
+    );
   }
   return loaded.tasks;
 }

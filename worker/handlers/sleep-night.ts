@@ -6,7 +6,13 @@
  * schedule's next firing, never twice by accident).
  */
 import { UnrecoverableError } from "bullmq";
-import { createNightRecorder, claimNight, createQueuedNight, findNight, markNightFailed } from "../../lib/db/sleep-nights";
+import {
+  createNightRecorder,
+  claimNight,
+  createQueuedNight,
+  findNight,
+  markNightFailed,
+} from "../../lib/db/sleep-nights";
 import { findSleepProject } from "../../lib/db/sleep-projects";
 import { errorLine } from "../../lib/contracts/error-line";
 import { runSleepCycle } from "../../lib/sleep";
@@ -28,7 +34,12 @@ export async function handleScheduledNight(projectId: string, ctx: SleepHandlerC
     return "missing";
   }
   if (!project.enabled) return "disabled";
-  const night = await createQueuedNight({ projectId, projectDir: project.directory, trigger: "schedule", dryRun: false });
+  const night = await createQueuedNight({
+    projectId,
+    projectDir: project.directory,
+    trigger: "schedule",
+    dryRun: false,
+  });
   return handleSleepNight(night.id, ctx);
 }
 
@@ -46,10 +57,20 @@ export async function handleSleepNight(nightId: string, ctx: SleepHandlerContext
     const seedTasks = projectTasks(project, config, (w) => ctx.log.warn(`[sleep ${nightId}] ${w}`));
     const recorder = createNightRecorder({ nightId, trigger: night.trigger === "schedule" ? "schedule" : "manual" });
     const out = await runSleepCycle(
-      { config, now: () => Date.now(), env: process.env, harvest: harvestSessions, platform: process.platform, recorder, log: (l) => ctx.log.info(`[sleep ${nightId}] ${l}`) },
+      {
+        config,
+        now: () => Date.now(),
+        env: process.env,
+        harvest: harvestSessions,
+        platform: process.platform,
+        recorder,
+        log: (l) => ctx.log.info(`[sleep ${nightId}] ${l}`),
+      },
       { seedTasks, dryRun: night.dryRun },
     );
-    ctx.log.info(`[sleep ${nightId}] night ${out.report.night}: ${out.report.nTasks} tasks, ${out.report.gateAction || "no gate"}${out.stagingDir ? `, staged ${out.stagingDir}` : ""}`);
+    ctx.log.info(
+      `[sleep ${nightId}] night ${out.report.night}: ${out.report.nTasks} tasks, ${out.report.gateAction || "no gate"}${out.stagingDir ? `, staged ${out.stagingDir}` : ""}`,
+    );
     return "done";
   } catch (err) {
     await markNightFailed(nightId, errorLine(err));

@@ -13,7 +13,8 @@ const HANDBACK_DELAY_MS = 1_000;
 export function optimizeRunProcessor(ctx: HandlerContext) {
   return async (job: Job, token?: string): Promise<string> => {
     const parsed = OptimizeRunPayloadSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid payload for job ${job.id}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new UnrecoverableError(`invalid payload for job ${job.id}: ${parsed.error.issues[0]?.message}`);
     if (ctx.shutdown.aborted) {
       await job.moveToDelayed(Date.now() + HANDBACK_DELAY_MS, token);
       throw new DelayedError();

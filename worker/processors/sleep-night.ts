@@ -8,10 +8,16 @@ import { handleScheduledNight, handleSleepNight, type SleepHandlerContext } from
 
 export function sleepNightProcessor(ctx: SleepHandlerContext) {
   return async (job: Job): Promise<string> => {
-    const schema = job.name === SLEEP_JOBS.run ? SleepNightPayloadSchema : job.name === SLEEP_JOBS.scheduled ? SleepScheduledPayloadSchema : null;
+    const schema =
+      job.name === SLEEP_JOBS.run
+        ? SleepNightPayloadSchema
+        : job.name === SLEEP_JOBS.scheduled
+          ? SleepScheduledPayloadSchema
+          : null;
     if (!schema) throw new UnrecoverableError(`unknown Sleep job '${job.name}'`);
     const parsed = schema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`invalid payload for job ${job.id}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new UnrecoverableError(`invalid payload for job ${job.id}: ${parsed.error.issues[0]?.message}`);
     const data = parsed.data as { nightId?: string; projectId?: string };
     return data.nightId ? handleSleepNight(data.nightId, ctx) : handleScheduledNight(data.projectId!, ctx);
   };

@@ -1,4 +1,10 @@
-import { IdempotencyKeySchema, ListRunsQuerySchema, type CreateRunInput, type CreateRunResponse, type RunListResponse } from "@/lib/contracts/api";
+import {
+  IdempotencyKeySchema,
+  ListRunsQuerySchema,
+  type CreateRunInput,
+  type CreateRunResponse,
+  type RunListResponse,
+} from "@/lib/contracts/api";
 import { listRunEnvs, listRuns } from "@/lib/db/runs";
 import { markStaleRunsInterrupted } from "@/lib/db/run-recovery";
 import { toListItem } from "@/lib/db/run-views";
@@ -24,7 +30,10 @@ function requestKeyOf(req: Request): string | undefined {
   const raw = req.headers.get("idempotency-key");
   if (raw === null) return undefined;
   const parsed = IdempotencyKeySchema.safeParse(raw);
-  if (!parsed.success) throw new AppError("INVALID_REQUEST", `Idempotency-Key: ${parsed.error.issues[0]!.message}`, { field: "Idempotency-Key" });
+  if (!parsed.success)
+    throw new AppError("INVALID_REQUEST", `Idempotency-Key: ${parsed.error.issues[0]!.message}`, {
+      field: "Idempotency-Key",
+    });
   return parsed.data;
 }
 
@@ -35,10 +44,15 @@ export function POST(req: Request) {
     const body = (await jsonBody(req, RUN_REQUEST_BODY)) as CreateRunInput;
     const run = await createRunFromRequest(body, process.cwd(), { requestKey });
     const headers = { Location: `/runs/${run.id}` };
-    if (run.replayed) return Response.json({ id: run.id, queued: true } satisfies CreateRunResponse, { status: 200, headers });
+    if (run.replayed)
+      return Response.json({ id: run.id, queued: true } satisfies CreateRunResponse, { status: 200, headers });
     if (!run.queued) {
-      const message = "The run is saved and queued, but the queue (Redis) is not answering; it starts as soon as Redis is back.";
-      return Response.json({ id: run.id, queued: false, message } satisfies CreateRunResponse, { status: 202, headers });
+      const message =
+        "The run is saved and queued, but the queue (Redis) is not answering; it starts as soon as Redis is back.";
+      return Response.json({ id: run.id, queued: false, message } satisfies CreateRunResponse, {
+        status: 202,
+        headers,
+      });
     }
     return Response.json({ id: run.id, queued: true } satisfies CreateRunResponse, { status: 201, headers });
   });

@@ -34,7 +34,11 @@ function thinkingOf(model: ModelSection, role: Role, env: EnvVars): Thinking {
   if (found.value.toLowerCase() === "adaptive") return { type: "adaptive" };
   const n = Number(found.value);
   if (!Number.isInteger(n) || n < 1024) {
-    throw new AppError("INVALID_REQUEST", `${found.source}: expected 0 (off), 'adaptive' or an integer ≥ 1024, got '${found.value}'`, { field: found.source });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${found.source}: expected 0 (off), 'adaptive' or an integer ≥ 1024, got '${found.value}'`,
+      { field: found.source },
+    );
   }
   return { type: "enabled", budget_tokens: n };
 }
@@ -53,7 +57,11 @@ export function anthropicSettings(model: ModelSection, role: Role, env: EnvVars)
 type Block = Anthropic.Messages.ContentBlockParam;
 
 /** The Messages API body for `req`. */
-export function anthropicBody(req: CompletionRequest, model: string, thinking: Thinking): Anthropic.Messages.MessageCreateParamsNonStreaming {
+export function anthropicBody(
+  req: CompletionRequest,
+  model: string,
+  thinking: Thinking,
+): Anthropic.Messages.MessageCreateParamsNonStreaming {
   const messages = req.messages.map((m): Anthropic.Messages.MessageParam => {
     if (typeof m.content === "string") return { role: m.role, content: m.content };
     const content = m.content.map((p): Block =>
@@ -82,10 +90,23 @@ function anthropicTransport(client: Anthropic, model: string, thinking: Thinking
       const blocks = Array.isArray(res?.content) ? res.content : [];
       const text = blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
       if (!text && res.stop_reason === "max_tokens") {
-        throw new BackendError({ kind: "fatal", backend: "anthropic", message: `anthropic: the answer was cut off at max_tokens before any text (raise the max tokens or the thinking budget)` });
+        throw new BackendError({
+          kind: "fatal",
+          backend: "anthropic",
+          message: `anthropic: the answer was cut off at max_tokens before any text (raise the max tokens or the thinking budget)`,
+        });
       }
-      if (!res?.usage) throw new BackendError({ kind: "transient", backend: "anthropic", message: "anthropic: malformed response (no usage)" });
-      return { text, truncated: res.stop_reason === "max_tokens", usage: { promptTokens: res.usage.input_tokens ?? 0, completionTokens: res.usage.output_tokens ?? 0 } };
+      if (!res?.usage)
+        throw new BackendError({
+          kind: "transient",
+          backend: "anthropic",
+          message: "anthropic: malformed response (no usage)",
+        });
+      return {
+        text,
+        truncated: res.stop_reason === "max_tokens",
+        usage: { promptTokens: res.usage.input_tokens ?? 0, completionTokens: res.usage.output_tokens ?? 0 },
+      };
     },
   };
 }
@@ -94,5 +115,9 @@ export const createAnthropicProvider: ProviderFactory = (a) => {
   const s = anthropicSettings(a.config.model, a.role, a.env);
   // An explicit timeout also stops the SDK from refusing large non-streaming max_tokens up front.
   const client = new Anthropic({ apiKey: s.apiKey, baseURL: s.baseURL, ...sdkOptions(a.transport) });
-  return { transport: anthropicTransport(client, a.model, s.thinking), endpoint: s.baseURL, authHint: `check ${s.keyVar}` };
+  return {
+    transport: anthropicTransport(client, a.model, s.thinking),
+    endpoint: s.baseURL,
+    authHint: `check ${s.keyVar}`,
+  };
 };

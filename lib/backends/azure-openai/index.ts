@@ -16,7 +16,15 @@ import type { Role } from "../../engine/ports";
 import { AppError } from "../../errors";
 import { apiStyleOf, openaiTransport, type ApiStyle } from "../openai/index";
 import { sdkOptions, type ProviderFactory } from "../provider";
-import { checkHttpUrl, fromEnv, requireSecret, roleEnvNames, stringSetting, type EnvVars, type ModelSection } from "../settings";
+import {
+  checkHttpUrl,
+  fromEnv,
+  requireSecret,
+  roleEnvNames,
+  stringSetting,
+  type EnvVars,
+  type ModelSection,
+} from "../settings";
 
 export const AZURE_DEFAULT_API_VERSION = "2024-12-01-preview";
 
@@ -30,7 +38,13 @@ export interface AzureSettings {
 
 export function azureSettings(model: ModelSection, role: Role, env: EnvVars, modelName: string): AzureSettings {
   const R = role.toUpperCase();
-  const ep = stringSetting(model, role, "azure_openai_endpoint", roleEnvNames(role, "AZURE_OPENAI_ENDPOINT", [`AZURE_OPENAI_${R}_ENDPOINT`]), env);
+  const ep = stringSetting(
+    model,
+    role,
+    "azure_openai_endpoint",
+    roleEnvNames(role, "AZURE_OPENAI_ENDPOINT", [`AZURE_OPENAI_${R}_ENDPOINT`]),
+    env,
+  );
   if (!ep) {
     throw new AppError(
       "INVALID_REQUEST",
@@ -38,13 +52,32 @@ export function azureSettings(model: ModelSection, role: Role, env: EnvVars, mod
       { field: `model.${role}_backend` },
     );
   }
-  const version = stringSetting(model, role, "azure_openai_api_version", [`${R}_AZURE_OPENAI_API_VERSION`, "AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION"], env);
-  const deployment = stringSetting(model, role, "azure_openai_deployment", [`${R}_DEPLOYMENT`, `${R}_AZURE_OPENAI_DEPLOYMENT`], env);
+  const version = stringSetting(
+    model,
+    role,
+    "azure_openai_api_version",
+    [`${R}_AZURE_OPENAI_API_VERSION`, "AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION"],
+    env,
+  );
+  const deployment = stringSetting(
+    model,
+    role,
+    "azure_openai_deployment",
+    [`${R}_DEPLOYMENT`, `${R}_AZURE_OPENAI_DEPLOYMENT`],
+    env,
+  );
   const keyNames = roleEnvNames(role, "AZURE_OPENAI_API_KEY", [`AZURE_OPENAI_${R}_API_KEY`]);
   const key = fromEnv(env, keyNames);
   const auth = key
     ? { kind: "key" as const, ...key }
-    : { kind: "token" as const, ...requireSecret(env, [...roleEnvNames(role, "AZURE_OPENAI_AD_TOKEN")], { role, backend: "azure-openai", what: "an API key (AZURE_OPENAI_API_KEY) or an Entra ID token" }) };
+    : {
+        kind: "token" as const,
+        ...requireSecret(env, [...roleEnvNames(role, "AZURE_OPENAI_AD_TOKEN")], {
+          role,
+          backend: "azure-openai",
+          what: "an API key (AZURE_OPENAI_API_KEY) or an Entra ID token",
+        }),
+      };
   return {
     endpoint: checkHttpUrl(ep.value, ep.source),
     apiVersion: version?.value ?? AZURE_DEFAULT_API_VERSION,
@@ -71,6 +104,16 @@ export const createAzureOpenAIProvider: ProviderFactory = (a) => {
     webhookSecret: null,
     ...sdkOptions(a.transport),
   });
-  const transport = openaiTransport({ client, backend: "azure-openai", model: s.deployment, style: s.style, capabilitiesOf: a.model });
-  return { transport, endpoint: `${s.endpoint}/openai/deployments/${s.deployment}`, authHint: `check ${s.auth.source}` };
+  const transport = openaiTransport({
+    client,
+    backend: "azure-openai",
+    model: s.deployment,
+    style: s.style,
+    capabilitiesOf: a.model,
+  });
+  return {
+    transport,
+    endpoint: `${s.endpoint}/openai/deployments/${s.deployment}`,
+    authHint: `check ${s.auth.source}`,
+  };
 };

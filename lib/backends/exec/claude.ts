@@ -63,10 +63,13 @@ export function summariseClaudeRun(out: CliOutput): ExecAttempt & { failure?: st
     return { answer: "", promptTokens: 0, completionTokens: 0, traceLines: lines, failure };
   }
   const usage = obj(result.usage);
-  const promptTokens = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+  const promptTokens =
+    num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
   const completionTokens = num(usage.output_tokens);
   const cost = typeof result.total_cost_usd === "number" ? ` · cost $${result.total_cost_usd.toFixed(4)}` : "";
-  lines.push(`turns: ${num(result.num_turns)} · ${(num(result.duration_ms) / 1000).toFixed(1)} s${cost} · ${str(result.subtype) ?? "?"}`);
+  lines.push(
+    `turns: ${num(result.num_turns)} · ${(num(result.duration_ms) / 1000).toFixed(1)} s${cost} · ${str(result.subtype) ?? "?"}`,
+  );
   lines.push(`tokens: in ${promptTokens} out ${completionTokens}`);
   const answer = str(result.result) ?? "";
   let failure: string | undefined;
@@ -88,7 +91,8 @@ export function claudeEffort(effort: string | undefined): string | undefined {
 
 const claudeDriver: ExecDriver = {
   kind: "claude",
-  header: (s) => `claude-code-exec · ${s.sandbox} · model ${s.model ?? "(CLI default)"} · effort ${claudeEffort(s.reasoningEffort) ?? "(CLI default)"}`,
+  header: (s) =>
+    `claude-code-exec · ${s.sandbox} · model ${s.model ?? "(CLI default)"} · effort ${claudeEffort(s.reasoningEffort) ?? "(CLI default)"}`,
   args(s, ws) {
     const args = ["-p", "--output-format", "json", "--verbose", "--permission-mode", "bypassPermissions"];
     args.push("--add-dir", ws.dir, "--allowedTools", "Read,Bash");

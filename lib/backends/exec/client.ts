@@ -42,11 +42,14 @@ export function resolveSettings(kind: ExecKind, s: ExecSettings): ResolvedExecSe
   const timeoutMs = s.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = s.emptyResponseRetries ?? DEFAULT_EMPTY_RESPONSE_RETRIES;
   const sandbox = s.sandbox ?? "read-only";
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalid("timeoutMs", "must be a positive number of milliseconds");
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw invalid("timeoutMs", "must be a positive number of milliseconds");
   if (!Number.isInteger(retries) || retries < 0) throw invalid("emptyResponseRetries", "must be a whole number ≥ 0");
-  if (sandbox !== "read-only" && sandbox !== "workspace-write") throw invalid("sandbox", "must be read-only or workspace-write");
+  if (sandbox !== "read-only" && sandbox !== "workspace-write")
+    throw invalid("sandbox", "must be read-only or workspace-write");
   const effort = s.reasoningEffort?.trim() || undefined;
-  if (effort !== undefined && !/^[A-Za-z0-9_-]+$/.test(effort)) throw invalid("reasoningEffort", `unsupported value '${effort}'`);
+  if (effort !== undefined && !/^[A-Za-z0-9_-]+$/.test(effort))
+    throw invalid("reasoningEffort", `unsupported value '${effort}'`);
   const model = s.model?.trim() || undefined;
   return {
     bin: resolveBin(s.bin?.trim() || DEFAULT_BIN[kind]),
@@ -66,7 +69,12 @@ function withTrace(err: unknown, trace: string): unknown {
   return err;
 }
 
-async function keepArtifacts(ws: Workspace, out: CliOutput | null, trace: string, s: ResolvedExecSettings): Promise<void> {
+async function keepArtifacts(
+  ws: Workspace,
+  out: CliOutput | null,
+  trace: string,
+  s: ResolvedExecSettings,
+): Promise<void> {
   await mkdir(ws.dir, { recursive: true }); // an agent allowed to write may have removed its own folder
   await writeFile(join(ws.dir, ".skillopt_trace.txt"), `${trace}\n`);
   if (!out) return;
@@ -110,7 +118,13 @@ export function createExecClient(driver: ExecDriver, settings: ExecSettings): Mo
         const text = got.answer.trim();
         if (text !== "") {
           const latencyMs = Math.round(performance.now() - started);
-          return { text, usage: { promptTokens, completionTokens }, latencyMs, cached: false, trace: buildTrace(lines, s.env) };
+          return {
+            text,
+            usage: { promptTokens, completionTokens },
+            latencyMs,
+            cached: false,
+            trace: buildTrace(lines, s.env),
+          };
         }
       } catch (err) {
         lines.push(`failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -120,7 +134,10 @@ export function createExecClient(driver: ExecDriver, settings: ExecSettings): Mo
         else await removeWorkspace(ws.dir);
       }
     }
-    throw withTrace(fail(`empty final answer after ${s.emptyResponseRetries + 1} attempt(s)`), buildTrace(lines, s.env));
+    throw withTrace(
+      fail(`empty final answer after ${s.emptyResponseRetries + 1} attempt(s)`),
+      buildTrace(lines, s.env),
+    );
   }
 
   return { backend: label, model: s.model ?? "default", complete };

@@ -31,7 +31,11 @@ describe("codex-exec with the fake Codex CLI", () => {
   it("installs the skill and the task, runs codex exec and reads the answer, usage and trace", async () => {
     const c = client({ FAKE_EXEC_ANSWER: "<answer>Danube</answer>" }, { model: "gpt-fake", reasoningEffort: "low" });
     const res = (await c.complete(targetRequest())) as ExecCompletionResult;
-    expect(res).toMatchObject({ text: "<answer>Danube</answer>", usage: { promptTokens: 1200, completionTokens: 34 }, cached: false });
+    expect(res).toMatchObject({
+      text: "<answer>Danube</answer>",
+      usage: { promptTokens: 1200, completionTokens: 34 },
+      cached: false,
+    });
     expect(res.latencyMs).toBeGreaterThanOrEqual(0);
     const [run] = readRuns(scratch);
     expect(skillBodyOf(run!.skill).trimEnd()).toBe(SKILL);
@@ -41,7 +45,9 @@ describe("codex-exec with the fake Codex CLI", () => {
     expect(run!.task).not.toContain("## Skill");
     expect(run!.stdin).toContain("task.md");
     expect(run!.stdin).toContain(".agents/skills/skillopt-target/SKILL.md");
-    expect(run!.argv).toEqual(expect.arrayContaining(["--json", "--skip-git-repo-check", "approval_policy=\"never\"", "-"]));
+    expect(run!.argv).toEqual(
+      expect.arrayContaining(["--json", "--skip-git-repo-check", 'approval_policy="never"', "-"]),
+    );
     expect(run!.argv.join(" ")).toContain("--sandbox read-only");
     expect(run!.argv.join(" ")).toContain("-m gpt-fake");
     expect(run!.argv.join(" ")).toContain('model_reasoning_effort="low"');
@@ -55,7 +61,15 @@ describe("codex-exec with the fake Codex CLI", () => {
   it("writes image parts as attachments, lists them and passes them with -i", async () => {
     const png = Buffer.from("fake-png-bytes").toString("base64");
     const req = targetRequest({
-      messages: [{ role: "user", content: [{ type: "text", text: QUESTION }, { type: "image", mediaType: "image/png", dataBase64: png }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: QUESTION },
+            { type: "image", mediaType: "image/png", dataBase64: png },
+          ],
+        },
+      ],
     });
     await client().complete(req);
     const [run] = readRuns(scratch);
@@ -67,14 +81,18 @@ describe("codex-exec with the fake Codex CLI", () => {
   });
 
   it("falls back to the last agent_message and counts no usage when the CLI reports none", async () => {
-    const a = await client({ FAKE_EXEC_MODE: "no_last_message", FAKE_EXEC_ANSWER: "<answer>42</answer>" }).complete(targetRequest());
+    const a = await client({ FAKE_EXEC_MODE: "no_last_message", FAKE_EXEC_ANSWER: "<answer>42</answer>" }).complete(
+      targetRequest(),
+    );
     expect(a.text).toBe("<answer>42</answer>");
     const b = await client({ FAKE_EXEC_MODE: "no_usage" }).complete(targetRequest());
     expect(b.usage).toEqual({ promptTokens: 0, completionTokens: 0 });
   });
 
   it("retries an empty answer with a note, then fails", async () => {
-    const err = await client({ FAKE_EXEC_MODE: "empty" }).complete(targetRequest()).catch((e: unknown) => e);
+    const err = await client({ FAKE_EXEC_MODE: "empty" })
+      .complete(targetRequest())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/empty final answer after 2 attempt/);
     expect(stopRunOf(err)).toBeNull();
@@ -94,7 +112,9 @@ describe("codex-exec with the fake Codex CLI", () => {
   });
 
   it("reports a non-zero exit as a plain error with the CLI's message, secrets redacted", async () => {
-    const err = await client({ FAKE_EXEC_MODE: "fail" }).complete(targetRequest()).catch((e: unknown) => e);
+    const err = await client({ FAKE_EXEC_MODE: "fail" })
+      .complete(targetRequest())
+      .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/^codex-exec: exited with code 1: Error: unexpected status 401/);
     expect((err as Error).message).not.toContain("sk-fake-0123456789abcdef");
     expect(stopRunOf(err)).toBeNull();
@@ -103,7 +123,9 @@ describe("codex-exec with the fake Codex CLI", () => {
 
   it("treats turn.failed as a failure even when the exit status is 0", async () => {
     for (const exit of ["1", "0"]) {
-      const err = await client({ FAKE_EXEC_MODE: "error_event", FAKE_EXEC_EXIT: exit }).complete(targetRequest()).catch((e: unknown) => e);
+      const err = await client({ FAKE_EXEC_MODE: "error_event", FAKE_EXEC_EXIT: exit })
+        .complete(targetRequest())
+        .catch((e: unknown) => e);
       expect((err as Error).message).toBe("codex-exec: fake turn failure: model overloaded");
       expect(stopRunOf(err)).toBeNull();
       expect((err as { trace?: string }).trace).toContain("error event: stream error");
@@ -117,15 +139,25 @@ describe("codex-exec with the fake Codex CLI", () => {
   });
 
   it("redacts secrets in the trace", async () => {
-    const env = { FAKE_EXEC_EXTRA_COMMAND: "curl -H 'Authorization: Bearer abcdefghijklmnop' https://x", OPENAI_API_KEY: "my-own-key-123" };
-    const res = (await client({ ...env, FAKE_EXEC_EXTRA_COMMAND: `${env.FAKE_EXEC_EXTRA_COMMAND} my-own-key-123` }).complete(targetRequest())) as ExecCompletionResult;
+    const env = {
+      FAKE_EXEC_EXTRA_COMMAND: "curl -H 'Authorization: Bearer abcdefghijklmnop' https://x",
+      OPENAI_API_KEY: "my-own-key-123",
+    };
+    const res = (await client({
+      ...env,
+      FAKE_EXEC_EXTRA_COMMAND: `${env.FAKE_EXEC_EXTRA_COMMAND} my-own-key-123`,
+    }).complete(targetRequest())) as ExecCompletionResult;
     expect(res.trace).toContain("Bearer [redacted]");
     expect(res.trace).not.toContain("abcdefghijklmnop");
     expect(res.trace).not.toContain("my-own-key-123");
   });
 
   it("stops the run when the binary is missing", async () => {
-    const c = createCodexExecClient({ bin: join(scratch.dir, "no-such-codex"), workRoot: scratch.workRoot, env: fakeEnv(scratch) });
+    const c = createCodexExecClient({
+      bin: join(scratch.dir, "no-such-codex"),
+      workRoot: scratch.workRoot,
+      env: fakeEnv(scratch),
+    });
     const err = await c.complete(targetRequest()).catch((e: unknown) => e);
     expect(stopRunOf(err)).toBe("fail");
     expect((err as Error).message).toContain("no-such-codex");

@@ -54,7 +54,14 @@ function describeItem(item: Json, sum: CodexSummary, reads: Set<string>): void {
 
 /** Summarises Codex JSONL events: answer candidates, usage, failures and trace lines. */
 export function summariseCodexEvents(events: Json[]): CodexSummary {
-  const sum: CodexSummary = { answer: "", promptTokens: 0, completionTokens: 0, traceLines: [], errors: [], completed: false };
+  const sum: CodexSummary = {
+    answer: "",
+    promptTokens: 0,
+    completionTokens: 0,
+    traceLines: [],
+    errors: [],
+    completed: false,
+  };
   const reads = new Set<string>();
   let reasoning = 0;
   let cached = 0;
@@ -79,7 +86,9 @@ export function summariseCodexEvents(events: Json[]): CodexSummary {
     }
   }
   const yes = (f: string) => (reads.has(f) ? "yes" : "no");
-  sum.traceLines.push(`read ${TASK_REL_PATH}: ${yes(TASK_REL_PATH)} · read SKILL.md: ${yes("SKILL.md")} · reasoning steps: ${reasoning}`);
+  sum.traceLines.push(
+    `read ${TASK_REL_PATH}: ${yes(TASK_REL_PATH)} · read SKILL.md: ${yes("SKILL.md")} · reasoning steps: ${reasoning}`,
+  );
   sum.traceLines.push(`tokens: in ${sum.promptTokens} (cached ${cached}) out ${sum.completionTokens}`);
   return sum;
 }
@@ -107,7 +116,8 @@ async function readLastMessage(dir: string): Promise<string> {
 
 const codexDriver: ExecDriver = {
   kind: "codex",
-  header: (s) => `codex-exec · sandbox ${s.sandbox} · model ${s.model ?? "(CLI default)"} · effort ${s.reasoningEffort ?? "(CLI default)"}`,
+  header: (s) =>
+    `codex-exec · sandbox ${s.sandbox} · model ${s.model ?? "(CLI default)"} · effort ${s.reasoningEffort ?? "(CLI default)"}`,
   args(s, ws) {
     const args = ["exec"];
     // Images first: `-i` takes several values, so the next token must be a flag, never the `-` prompt.
@@ -123,7 +133,13 @@ const codexDriver: ExecDriver = {
     const sum = summariseCodexEvents(parseJsonLines(out.stdout));
     const fromFile = (await readLastMessage(ws.dir)).trim();
     const answer = fromFile !== "" ? fromFile : (sum.lastAgentMessage ?? "").trim();
-    return { answer, promptTokens: sum.promptTokens, completionTokens: sum.completionTokens, traceLines: sum.traceLines, failure: codexFailure(out, sum) };
+    return {
+      answer,
+      promptTokens: sum.promptTokens,
+      completionTokens: sum.completionTokens,
+      traceLines: sum.traceLines,
+      failure: codexFailure(out, sum),
+    };
   },
 };
 

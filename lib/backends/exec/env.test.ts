@@ -24,9 +24,21 @@ describe("pickExecEnv", () => {
     EMPTY: "",
   };
   it("passes PATH, HOME and the CLI's own variables only", () => {
-    expect(pickExecEnv("codex", source)).toEqual({ PATH: "/bin", HOME: "/home/u", OPENAI_API_KEY: "sk-1", CODEX_HOME: "/c" });
-    expect(pickExecEnv("claude", source)).toEqual({ PATH: "/bin", HOME: "/home/u", ANTHROPIC_API_KEY: "a-1", CLAUDE_CONFIG_DIR: "/cc" });
-    expect(pickExecEnv("claude", { ...source, HTTPS_PROXY: "http://p" }, ["HTTPS_PROXY", "EMPTY"])).toMatchObject({ HTTPS_PROXY: "http://p" });
+    expect(pickExecEnv("codex", source)).toEqual({
+      PATH: "/bin",
+      HOME: "/home/u",
+      OPENAI_API_KEY: "sk-1",
+      CODEX_HOME: "/c",
+    });
+    expect(pickExecEnv("claude", source)).toEqual({
+      PATH: "/bin",
+      HOME: "/home/u",
+      ANTHROPIC_API_KEY: "a-1",
+      CLAUDE_CONFIG_DIR: "/cc",
+    });
+    expect(pickExecEnv("claude", { ...source, HTTPS_PROXY: "http://p" }, ["HTTPS_PROXY", "EMPTY"])).toMatchObject({
+      HTTPS_PROXY: "http://p",
+    });
     expect(pickExecEnv("claude", source, ["EMPTY"])).not.toHaveProperty("EMPTY");
   });
 });
@@ -38,8 +50,12 @@ describe("checkExecBinary", () => {
   });
 
   it("names the binary and how to install it when it cannot be run", () => {
-    expect(checkExecBinary("codex", { PATH: scratch.dir })).toMatch(/codex-exec: 'codex' was not found on PATH\. .*npm i -g @openai\/codex/);
-    expect(checkExecBinary("claude", {})).toMatch(/claude-code-exec: 'claude' was not found.*npm i -g @anthropic-ai\/claude-code/);
+    expect(checkExecBinary("codex", { PATH: scratch.dir })).toMatch(
+      /codex-exec: 'codex' was not found on PATH\. .*npm i -g @openai\/codex/,
+    );
+    expect(checkExecBinary("claude", {})).toMatch(
+      /claude-code-exec: 'claude' was not found.*npm i -g @anthropic-ai\/claude-code/,
+    );
     const plain = join(scratch.dir, "my-cli");
     writeFileSync(plain, "#!/bin/sh\n");
     chmodSync(plain, 0o644);
@@ -50,7 +66,8 @@ describe("checkExecBinary", () => {
 
 describe("trace", () => {
   it("redacts key-like values, bearer tokens and the child's secret variables", () => {
-    const text = "OPENAI_API_KEY=sk-proj-abcdefgh1234 token: hunter22 Authorization: Bearer xyzxyzxyzxyz pw mine-secret-value";
+    const text =
+      "OPENAI_API_KEY=sk-proj-abcdefgh1234 token: hunter22 Authorization: Bearer xyzxyzxyzxyz pw mine-secret-value";
     const out = redactSecrets(text, { MY_TOKEN: "mine-secret-value", PATH: "/bin" });
     expect(out).toBe("OPENAI_API_KEY=[redacted] token: [redacted] Authorization: Bearer [redacted] pw [redacted]");
   });

@@ -11,7 +11,14 @@ const BASE_VARS = ["PATH", "HOME"];
 
 /** Each CLI's own configuration and auth variables (API keys, gateways, cloud-provider switches). */
 const CLI_VARS: Record<ExecKind, RegExp[]> = {
-  codex: [/^CODEX_HOME$/, /^CODEX_API_KEY$/, /^OPENAI_API_KEY$/, /^OPENAI_BASE_URL$/, /^OPENAI_ORG_ID$/, /^OPENAI_PROJECT_ID$/],
+  codex: [
+    /^CODEX_HOME$/,
+    /^CODEX_API_KEY$/,
+    /^OPENAI_API_KEY$/,
+    /^OPENAI_BASE_URL$/,
+    /^OPENAI_ORG_ID$/,
+    /^OPENAI_PROJECT_ID$/,
+  ],
   claude: [
     /^ANTHROPIC_(API_KEY|AUTH_TOKEN|BASE_URL|MODEL|SMALL_FAST_MODEL|CUSTOM_HEADERS)$/,
     /^CLAUDE_CONFIG_DIR$/,
@@ -71,7 +78,9 @@ export function checkExecBinary(bin: string, env: ExecEnv, kind?: ExecKind): str
   const k: ExecKind = kind ?? (basename(bin).toLowerCase().includes("claude") ? "claude" : "codex");
   if (bin.trim() === "") return `${EXEC_LABEL[k]}: no CLI binary configured. ${installHint(k)}`;
   if (bin.includes("/")) {
-    return isExecutableFile(resolveBin(bin)) ? null : `${EXEC_LABEL[k]}: '${bin}' is not an executable file. ${installHint(k)}`;
+    return isExecutableFile(resolveBin(bin))
+      ? null
+      : `${EXEC_LABEL[k]}: '${bin}' is not an executable file. ${installHint(k)}`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((d) => d !== "");
   if (dirs.some((d) => isExecutableFile(join(d, bin)))) return null;

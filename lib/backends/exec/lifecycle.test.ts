@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stopRunOf } from "../../engine/ports";
 import { createClaudeCodeExecClient, createCodexExecClient, type ExecSettings } from "./index";
-import { FAKE_CLAUDE, FAKE_CODEX, fakeEnv, hangPids, makeScratch, survivors, targetRequest, workspacesLeft, type Scratch } from "./test-helpers";
+import {
+  FAKE_CLAUDE,
+  FAKE_CODEX,
+  fakeEnv,
+  hangPids,
+  makeScratch,
+  survivors,
+  targetRequest,
+  workspacesLeft,
+  type Scratch,
+} from "./test-helpers";
 
 let scratch: Scratch;
 beforeEach(() => {
@@ -20,7 +30,9 @@ describe.each(CLIS)("$label process lifecycle", ({ label, bin, create }) => {
 
   it("kills the CLI and everything it started when the timeout passes", async () => {
     const started = Date.now();
-    const err = await client({ FAKE_EXEC_MODE: "hang" }, { timeoutMs: 1500 }).complete(targetRequest()).catch((e: unknown) => e);
+    const err = await client({ FAKE_EXEC_MODE: "hang" }, { timeoutMs: 1500 })
+      .complete(targetRequest())
+      .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(1500 + 3000);
     expect((err as Error).message).toMatch(new RegExp(`^${label}: timed out after 1\\.5 s`));
     expect(stopRunOf(err)).toBeNull();
@@ -39,7 +51,9 @@ describe.each(CLIS)("$label process lifecycle", ({ label, bin, create }) => {
     expect(stopRunOf(err)).toBeNull();
     expect(await survivors([pid, childPid])).toEqual([]);
     expect(workspacesLeft(scratch)).toEqual([]);
-    await expect(client({}).complete(targetRequest({ signal: ctrl.signal }))).rejects.toMatchObject({ name: "AbortError" });
+    await expect(client({}).complete(targetRequest({ signal: ctrl.signal }))).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 
   it("stops the run with an install hint when the binary is missing from PATH", async () => {
@@ -53,7 +67,11 @@ describe.each(CLIS)("$label process lifecycle", ({ label, bin, create }) => {
 
 describe("a CLI that leaves a process holding its output open", () => {
   it("still returns the answer shortly after the CLI exits", async () => {
-    const c = createCodexExecClient({ bin: FAKE_CODEX, workRoot: scratch.workRoot, env: fakeEnv(scratch, { FAKE_EXEC_MODE: "daemon" }) });
+    const c = createCodexExecClient({
+      bin: FAKE_CODEX,
+      workRoot: scratch.workRoot,
+      env: fakeEnv(scratch, { FAKE_EXEC_MODE: "daemon" }),
+    });
     const started = Date.now();
     try {
       const res = await c.complete(targetRequest());

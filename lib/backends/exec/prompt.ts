@@ -17,7 +17,10 @@ export const EMPTY_RETRY_NOTICE = "Your previous attempt ended with an empty fin
 export function buildExecPrompt(o: ExecPromptOptions): string {
   const lines: string[] = [];
   if (o.retry > 0) {
-    lines.push(`${EMPTY_RETRY_NOTICE} Do the task again and make sure your last message contains the final answer.`, "");
+    lines.push(
+      `${EMPTY_RETRY_NOTICE} Do the task again and make sure your last message contains the final answer.`,
+      "",
+    );
   }
   lines.push(
     "You are solving one benchmark task in the current working directory.",
@@ -26,7 +29,9 @@ export function buildExecPrompt(o: ExecPromptOptions): string {
     `2. Read ${SKILL_REL_PATH} and apply its guidance. Open that file directly; do not invoke a "Skill" tool.`,
   );
   if (o.hasAttachments) {
-    lines.push(`3. ${ATTACHMENTS_REL_PATH} lists files that belong to the task (such as images); open them when they help.`);
+    lines.push(
+      `3. ${ATTACHMENTS_REL_PATH} lists files that belong to the task (such as images); open them when they help.`,
+    );
   }
   lines.push(
     "",

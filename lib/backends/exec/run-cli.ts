@@ -63,13 +63,20 @@ export function killGroup(pid: number | undefined): void {
 
 /** Exactly the given variables (Next's typings insist on NODE_ENV; the child gets none it was not given). */
 function definedEnv(env: ExecEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) as NodeJS.ProcessEnv;
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
+  ) as NodeJS.ProcessEnv;
 }
 
 export function runCli(o: RunCliOptions): Promise<CliOutput> {
   if (o.signal?.aborted) return Promise.reject(abortError(o.label, o.signal));
   return new Promise<CliOutput>((resolve, reject) => {
-    const child = spawn(o.bin, o.args, { cwd: o.cwd, env: definedEnv(o.env), detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(o.bin, o.args, {
+      cwd: o.cwd,
+      env: definedEnv(o.env),
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stderr = "";
@@ -95,7 +102,8 @@ export function runCli(o: RunCliOptions): Promise<CliOutput> {
 
     child.stdout.on("data", (chunk: Buffer) => {
       bytes += chunk.length;
-      if (bytes > MAX_STDOUT_BYTES) fail(new Error(`${o.label}: the CLI printed more than ${MAX_STDOUT_BYTES >> 20} MB; it was killed`));
+      if (bytes > MAX_STDOUT_BYTES)
+        fail(new Error(`${o.label}: the CLI printed more than ${MAX_STDOUT_BYTES >> 20} MB; it was killed`));
       else chunks.push(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -126,7 +134,9 @@ export function runCli(o: RunCliOptions): Promise<CliOutput> {
       const stdout = Buffer.concat(chunks).toString("utf8");
       if (code === EXIT_NOT_FOUND && stdout.trim() === "") {
         const why = stderr.trim().split("\n").slice(-1)[0] ?? "";
-        return settle(startError(o.label, `'${o.bin}' could not start (exit 127${why ? `: ${why}` : ""})`, o.installHint));
+        return settle(
+          startError(o.label, `'${o.bin}' could not start (exit 127${why ? `: ${why}` : ""})`, o.installHint),
+        );
       }
       settle(null, { code, signal, stdout, stderr });
     });
@@ -137,6 +147,10 @@ export function runCli(o: RunCliOptions): Promise<CliOutput> {
 /** Why a run that exited badly failed, from its exit status and the last line of stderr. */
 export function describeExit(out: CliOutput): string {
   const status = out.code !== null ? `exited with code ${out.code}` : `was killed by ${out.signal ?? "a signal"}`;
-  const last = out.stderr.trim().split("\n").filter((l) => l.trim() !== "").slice(-1)[0];
+  const last = out.stderr
+    .trim()
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-1)[0];
   return last ? `${status}: ${last.trim().slice(0, 500)}` : status;
 }

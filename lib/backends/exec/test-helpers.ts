@@ -49,7 +49,13 @@ export function makeScratch(): Scratch {
 
 /** The child environment of a test: PATH (to find node) plus the fakes' controls. */
 export function fakeEnv(scratch: Scratch, extra: ExecEnv = {}): ExecEnv {
-  return { PATH: process.env.PATH, HOME: scratch.dir, FAKE_EXEC_LOG: scratch.log, FAKE_EXEC_PID_FILE: scratch.pidFile, ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: scratch.dir,
+    FAKE_EXEC_LOG: scratch.log,
+    FAKE_EXEC_PID_FILE: scratch.pidFile,
+    ...extra,
+  };
 }
 
 export interface FakeRun {
@@ -67,7 +73,11 @@ export interface FakeRun {
 /** Every run the fakes logged, in order. */
 export function readRuns(scratch: Scratch): FakeRun[] {
   if (!existsSync(scratch.log)) return [];
-  return readFileSync(scratch.log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as FakeRun);
+  return readFileSync(scratch.log, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as FakeRun);
 }
 
 export function workspacesLeft(scratch: Scratch): string[] {

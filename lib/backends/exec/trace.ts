@@ -18,7 +18,10 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, REDACTED],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, REDACTED],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `$1 ${REDACTED}`],
-  [/\b([A-Za-z_]*(?:api[_-]?key|token|secret|password|passwd|authorization)[A-Za-z_]*)(\s*[=:]\s*)(?!Bearer\b|Basic\b|\[redacted\])["']?[^\s"',;]{4,}["']?/gi, `$1$2${REDACTED}`],
+  [
+    /\b([A-Za-z_]*(?:api[_-]?key|token|secret|password|passwd|authorization)[A-Za-z_]*)(\s*[=:]\s*)(?!Bearer\b|Basic\b|\[redacted\])["']?[^\s"',;]{4,}["']?/gi,
+    `$1$2${REDACTED}`,
+  ],
 ];
 
 /** `text` with secret-looking values and the values of the child's secret variables replaced. */
@@ -33,7 +36,10 @@ export function redactSecrets(text: string, env: ExecEnv = {}): string {
 
 /** One line: whitespace runs collapsed (newlines shown as ↵), cut to TRACE_LINE_MAX characters. */
 export function traceLine(text: string): string {
-  const flat = text.replace(/\r?\n/g, " ↵ ").replace(/[ \t]+/g, " ").trim();
+  const flat = text
+    .replace(/\r?\n/g, " ↵ ")
+    .replace(/[ \t]+/g, " ")
+    .trim();
   return flat.length > TRACE_LINE_MAX ? `${flat.slice(0, TRACE_LINE_MAX - 1)}…` : flat;
 }
 

@@ -62,7 +62,10 @@ type Image = Extract<ChatContentPart, { type: "image" }>;
 /** A file's base name reduced to safe characters (no folders, no leading dots). */
 function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  return base.replace(/[^\w.-]+/g, "_").replace(/^\.+/, "").slice(0, 80);
+  return base
+    .replace(/[^\w.-]+/g, "_")
+    .replace(/^\.+/, "")
+    .slice(0, 80);
 }
 
 function messageText(msg: ChatMessage, images: Image[], names: string[]): string {
@@ -80,7 +83,10 @@ function messageText(msg: ChatMessage, images: Image[], names: string[]): string
 }
 
 /** task.md and the images it refers to, from the instructions and the conversation. */
-export function renderTask(instructions: string, messages: ChatMessage[]): { task: string; images: Image[]; names: string[] } {
+export function renderTask(
+  instructions: string,
+  messages: ChatMessage[],
+): { task: string; images: Image[]; names: string[] } {
   const images: Image[] = [];
   const names: string[] = [];
   const parts = ["# Task", "", instructions.trim() === "" ? "(no separate instructions)" : instructions.trim(), ""];
@@ -90,7 +96,12 @@ export function renderTask(instructions: string, messages: ChatMessage[]): { tas
   } else {
     parts.push("## Conversation so far", "");
     for (const msg of messages) {
-      parts.push(msg.role === "user" ? "### User" : "### Assistant (your earlier reply)", "", messageText(msg, images, names).trim(), "");
+      parts.push(
+        msg.role === "user" ? "### User" : "### Assistant (your earlier reply)",
+        "",
+        messageText(msg, images, names).trim(),
+        "",
+      );
     }
     parts.push("Answer the last user message.");
   }
@@ -99,7 +110,14 @@ export function renderTask(instructions: string, messages: ChatMessage[]): { tas
 
 function renderAttachmentList(names: string[], images: Image[]): string {
   const rows = names.map((n, i) => `- ${n} (${images[i]!.mediaType})`);
-  return ["# Attachments", "", "Files that belong to the task, in the order task.md mentions them:", "", ...rows, ""].join("\n");
+  return [
+    "# Attachments",
+    "",
+    "Files that belong to the task, in the order task.md mentions them:",
+    "",
+    ...rows,
+    "",
+  ].join("\n");
 }
 
 /** Creates a fresh workspace under `root` (default: the OS temp folder) holding the request's files. */
@@ -114,7 +132,8 @@ export async function createWorkspace(req: CompletionRequest, root?: string): Pr
     await writeFile(join(dir, TASK_REL_PATH), task);
     if (images.length > 0) {
       await mkdir(join(dir, "attachments"));
-      for (const [i, img] of images.entries()) await writeFile(join(dir, names[i]!), Buffer.from(img.dataBase64, "base64"));
+      for (const [i, img] of images.entries())
+        await writeFile(join(dir, names[i]!), Buffer.from(img.dataBase64, "base64"));
       await writeFile(join(dir, ATTACHMENTS_REL_PATH), renderAttachmentList(names, images));
     }
     return { dir, attachments: names };

@@ -17,7 +17,14 @@ import { AppError } from "../../errors";
 import { chatTransport } from "../openai/chat";
 import { sdkOptions, type ProviderFactory } from "../provider";
 import { checkHttpUrl, fromEnv, roleEnvNames, stringSetting, type EnvVars, type ModelSection } from "../settings";
-import { COMPATIBLE_PRESETS, CUSTOM_PARAMS, PRESET_ALIASES, PRESET_NAMES, type CompatibleParams, type CompatiblePreset } from "./presets";
+import {
+  COMPATIBLE_PRESETS,
+  CUSTOM_PARAMS,
+  PRESET_ALIASES,
+  PRESET_NAMES,
+  type CompatibleParams,
+  type CompatiblePreset,
+} from "./presets";
 
 export interface CompatibleSettings {
   preset: CompatiblePreset | null;
@@ -29,14 +36,23 @@ export interface CompatibleSettings {
 }
 
 /** The preset, and whether it was only implied by a backend alias (`qwen`), which a request may choose. */
-function presetOf(model: ModelSection, role: Role, env: EnvVars, rawBackend: string): { preset: CompatiblePreset | null; byAlias: boolean } {
+function presetOf(
+  model: ModelSection,
+  role: Role,
+  env: EnvVars,
+  rawBackend: string,
+): { preset: CompatiblePreset | null; byAlias: boolean } {
   const found = stringSetting(model, role, "compatible_preset", roleEnvNames(role, "OPENAI_COMPATIBLE_PRESET"), env);
   const name = (found?.value ?? PRESET_ALIASES[rawBackend.trim().toLowerCase()] ?? "").toLowerCase();
   if (!name || name === "custom") return { preset: null, byAlias: false };
   const preset = COMPATIBLE_PRESETS[name];
   if (!preset) {
     const field = found?.source ?? "model.compatible_preset";
-    throw new AppError("INVALID_REQUEST", `${field}: unknown preset '${found?.value}'; known: ${PRESET_NAMES.join(", ")} (or custom)`, { field });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${field}: unknown preset '${found?.value}'; known: ${PRESET_NAMES.join(", ")} (or custom)`,
+      { field },
+    );
   }
   return { preset, byAlias: found === null };
 }
@@ -46,7 +62,12 @@ function presetOf(model: ModelSection, role: Role, env: EnvVars, rawBackend: str
  * The generic keys belong to the server the operator configured; they are not sent to a vendor reached
  * only because the backend was named by its alias (`qwen`, `minimax`), which a dashboard request may do.
  */
-function keyOf(env: EnvVars, role: Role, preset: CompatiblePreset | null, genericAllowed = true): { value: string; source: string } | null {
+function keyOf(
+  env: EnvVars,
+  role: Role,
+  preset: CompatiblePreset | null,
+  genericAllowed = true,
+): { value: string; source: string } | null {
   const R = role.toUpperCase();
   const generic = genericAllowed ? [`${R}_OPENAI_COMPATIBLE_API_KEY`] : [];
   const names = preset?.keyVar
@@ -62,11 +83,19 @@ function keyOf(env: EnvVars, role: Role, preset: CompatiblePreset | null, generi
 }
 
 function temperatureOf(model: ModelSection, role: Role, env: EnvVars): number | null {
-  const found = stringSetting(model, role, "compatible_temperature", roleEnvNames(role, "OPENAI_COMPATIBLE_TEMPERATURE"), env);
+  const found = stringSetting(
+    model,
+    role,
+    "compatible_temperature",
+    roleEnvNames(role, "OPENAI_COMPATIBLE_TEMPERATURE"),
+    env,
+  );
   if (!found) return null;
   const t = Number(found.value);
   if (!Number.isFinite(t) || t < 0 || t > 2) {
-    throw new AppError("INVALID_REQUEST", `${found.source}: expected a number from 0 to 2, got '${found.value}'`, { field: found.source });
+    throw new AppError("INVALID_REQUEST", `${found.source}: expected a number from 0 to 2, got '${found.value}'`, {
+      field: found.source,
+    });
   }
   return t;
 }
@@ -105,6 +134,13 @@ export const createCompatibleProvider: ProviderFactory = (a) => {
     ...sdkOptions(a.transport),
   });
   const { efforts, ...policy } = s.params;
-  const transport = chatTransport({ client, backend: "openai-compatible", model: a.model, policy, efforts, temperature: s.temperature });
+  const transport = chatTransport({
+    client,
+    backend: "openai-compatible",
+    model: a.model,
+    policy,
+    efforts,
+    temperature: s.temperature,
+  });
   return { transport, endpoint: s.baseURL, authHint: s.keyVar ? `check ${s.keyVar}` : undefined };
 };

@@ -75,7 +75,12 @@ export const COMPATIBLE_PRESETS: Record<string, CompatiblePreset> = {
     baseURL: "https://openrouter.ai/api/v1",
     keyVar: "OPENROUTER_API_KEY",
     modelHint: "vendor/model, e.g. openai/gpt-5 or anthropic/claude-sonnet-4.5",
-    params: { tokenField: "max_tokens", effort: "reasoning_object", efforts: ["minimal", "low", "medium", "high"], temperature: true },
+    params: {
+      tokenField: "max_tokens",
+      effort: "reasoning_object",
+      efforts: ["minimal", "low", "medium", "high"],
+      temperature: true,
+    },
   },
 };
 
@@ -85,4 +90,9 @@ export const CUSTOM_PARAMS: CompatibleParams = PLAIN;
 export const PRESET_NAMES = Object.keys(COMPATIBLE_PRESETS);
 
 /** Backend aliases that imply a preset (the original's qwen_chat / minimax_chat). */
-export const PRESET_ALIASES: Record<string, string> = { qwen: "qwen", qwen_chat: "qwen", minimax: "minimax", minimax_chat: "minimax" };
+export const PRESET_ALIASES: Record<string, string> = {
+  qwen: "qwen",
+  qwen_chat: "qwen",
+  minimax: "minimax",
+  minimax_chat: "minimax",
+};

@@ -32,7 +32,10 @@ export interface ChatTransportOptions {
 }
 
 /** The optional parameters actually sent for `req` under the policy (also the cache key's `params`). */
-export function chatParams(req: CompletionRequest, o: Omit<ChatTransportOptions, "client" | "backend">): Record<string, unknown> {
+export function chatParams(
+  req: CompletionRequest,
+  o: Omit<ChatTransportOptions, "client" | "backend">,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { [o.policy.tokenField]: req.maxTokens };
   const effort = req.reasoningEffort?.trim().toLowerCase();
   if (effort && o.policy.effort !== "none" && (o.efforts ?? []).includes(effort)) {
@@ -44,7 +47,10 @@ export function chatParams(req: CompletionRequest, o: Omit<ChatTransportOptions,
 }
 
 /** The full request body. */
-export function chatBody(req: CompletionRequest, o: Omit<ChatTransportOptions, "client" | "backend">): Record<string, unknown> {
+export function chatBody(
+  req: CompletionRequest,
+  o: Omit<ChatTransportOptions, "client" | "backend">,
+): Record<string, unknown> {
   return { model: o.model, messages: toChatMessages(req.system, req.messages), ...chatParams(req, o) };
 }
 
@@ -52,12 +58,21 @@ export function chatBody(req: CompletionRequest, o: Omit<ChatTransportOptions, "
  * Text, usage and truncation of a Chat Completions answer (`finish_reason: length` = cut off by the
  * limit); a missing choice or a cut-off empty answer is an error.
  */
-export function readChatAnswer(res: OpenAI.Chat.Completions.ChatCompletion, req: CompletionRequest, backend: string): TransportAnswer {
+export function readChatAnswer(
+  res: OpenAI.Chat.Completions.ChatCompletion,
+  req: CompletionRequest,
+  backend: string,
+): TransportAnswer {
   const choice = res?.choices?.[0];
-  if (!choice) throw new BackendError({ kind: "transient", backend, message: `${backend}: malformed response (no choices)` });
+  if (!choice)
+    throw new BackendError({ kind: "transient", backend, message: `${backend}: malformed response (no choices)` });
   const text = typeof choice.message?.content === "string" ? choice.message.content : "";
   if (!text && choice.finish_reason === "length") {
-    throw new BackendError({ kind: "fatal", backend, message: `${backend}: the answer was cut off at ${req.maxTokens} tokens before any text (raise the max tokens or lower the reasoning effort)` });
+    throw new BackendError({
+      kind: "fatal",
+      backend,
+      message: `${backend}: the answer was cut off at ${req.maxTokens} tokens before any text (raise the max tokens or lower the reasoning effort)`,
+    });
   }
   const u = res.usage;
   return {

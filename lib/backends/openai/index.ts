@@ -27,7 +27,11 @@ export function apiStyleOf(model: ModelSection, role: Role, env: EnvVars): ApiSt
   const found = stringSetting(model, role, "openai_api_style", [], env);
   const v = (found?.value ?? "auto").toLowerCase();
   if (!(API_STYLES as readonly string[]).includes(v)) {
-    throw new AppError("INVALID_REQUEST", `${found!.source}: expected one of ${API_STYLES.join(", ")}, got '${found!.value}'`, { field: found!.source });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${found!.source}: expected one of ${API_STYLES.join(", ")}, got '${found!.value}'`,
+      { field: found!.source },
+    );
   }
   return v as ApiStyle;
 }
@@ -60,13 +64,25 @@ export function openaiSettings(model: ModelSection, role: Role, env: EnvVars): O
  * the model prefers it), else Chat Completions with max_completion_tokens and reasoning_effort.
  * `capabilitiesOf` names the model whose capabilities apply when `model` is only an address.
  */
-export function openaiTransport(opts: { client: OpenAI; backend: string; model: string; style: ApiStyle; capabilitiesOf?: string }) {
+export function openaiTransport(opts: {
+  client: OpenAI;
+  backend: string;
+  model: string;
+  style: ApiStyle;
+  capabilitiesOf?: string;
+}) {
   const { client, backend, model } = opts;
   const known = opts.capabilitiesOf ?? model; // Azure sends the deployment but the model name decides
   const efforts = acceptedEfforts(known);
   return usesResponses(opts.style, known)
     ? responsesTransport({ client, backend, model, efforts })
-    : chatTransport({ client, backend, model, efforts, policy: { tokenField: "max_completion_tokens", effort: "reasoning_effort", temperature: false } });
+    : chatTransport({
+        client,
+        backend,
+        model,
+        efforts,
+        policy: { tokenField: "max_completion_tokens", effort: "reasoning_effort", temperature: false },
+      });
 }
 
 export const createOpenAIProvider: ProviderFactory = (a) => {

@@ -14,14 +14,20 @@ const dataUrl = (p: Extract<ChatContentPart, { type: "image" }>) => `data:${p.me
 /** Text of a message's content (images dropped), for roles that take text only. */
 export function textOf(content: ChatMessage["content"]): string {
   if (typeof content === "string") return content;
-  return content.map((p) => (p.type === "text" ? p.text : "")).filter(Boolean).join("\n");
+  return content
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .filter(Boolean)
+    .join("\n");
 }
 
 function chatParts(parts: ChatContentPart[]): ChatPart[] {
   return parts.map((p): ChatPart => {
     if (p.type === "text") return { type: "text", text: p.text };
     // `detail` is sent only when it asks for something other than the provider default.
-    return { type: "image_url", image_url: { url: dataUrl(p), ...(p.detail && p.detail !== "auto" ? { detail: p.detail } : {}) } };
+    return {
+      type: "image_url",
+      image_url: { url: dataUrl(p), ...(p.detail && p.detail !== "auto" ? { detail: p.detail } : {}) },
+    };
   });
 }
 
@@ -43,7 +49,9 @@ export function toResponsesInput(messages: ChatMessage[]): ResponsesInput {
   return messages.map((m) => {
     if (m.role === "assistant" || typeof m.content === "string") return { role: m.role, content: textOf(m.content) };
     const content: InputContent = m.content.map((p) =>
-      p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: dataUrl(p), detail: p.detail ?? "auto" },
+      p.type === "text"
+        ? { type: "input_text", text: p.text }
+        : { type: "input_image", image_url: dataUrl(p), detail: p.detail ?? "auto" },
     );
     return { role: "user", content };
   });

@@ -5,7 +5,14 @@
  */
 
 /** Deployments the original sent through the Responses API (exact, or `<name>-…`). */
-const RESPONSES_MODELS = ["gpt-5.3-codex", "gpt-5.2-codex", "gpt-5.1-codex", "gpt-5-codex", "codex-mini", "gpt-5.4-pro"];
+const RESPONSES_MODELS = [
+  "gpt-5.3-codex",
+  "gpt-5.2-codex",
+  "gpt-5.1-codex",
+  "gpt-5-codex",
+  "codex-mini",
+  "gpt-5.4-pro",
+];
 
 export function prefersResponses(model: string): boolean {
   const m = model.trim().toLowerCase();

@@ -23,9 +23,17 @@ export function responsesParams(req: CompletionRequest, efforts: readonly string
   return out;
 }
 
-export function responsesBody(req: CompletionRequest, o: Omit<ResponsesTransportOptions, "client" | "backend">): Record<string, unknown> {
+export function responsesBody(
+  req: CompletionRequest,
+  o: Omit<ResponsesTransportOptions, "client" | "backend">,
+): Record<string, unknown> {
   const { api: _api, ...params } = responsesParams(req, o.efforts);
-  return { model: o.model, ...(req.system ? { instructions: req.system } : {}), input: toResponsesInput(req.messages), ...params };
+  return {
+    model: o.model,
+    ...(req.system ? { instructions: req.system } : {}),
+    input: toResponsesInput(req.messages),
+    ...params,
+  };
 }
 
 export function responsesTransport(o: ResponsesTransportOptions): Transport {
@@ -36,15 +44,27 @@ export function responsesTransport(o: ResponsesTransportOptions): Transport {
       const res = await o.client.responses.create(body, { signal });
       const text = responsesText(res);
       if (res.status === "failed") {
-        throw new BackendError({ kind: "transient", backend: o.backend, message: `${o.backend}: the response failed (${res.error?.code ?? "no code"}: ${res.error?.message ?? "no message"})` });
+        throw new BackendError({
+          kind: "transient",
+          backend: o.backend,
+          message: `${o.backend}: the response failed (${res.error?.code ?? "no code"}: ${res.error?.message ?? "no message"})`,
+        });
       }
       if (!text && res.status === "incomplete") {
         const why = res.incomplete_details?.reason ?? "incomplete";
-        throw new BackendError({ kind: "fatal", backend: o.backend, message: `${o.backend}: the answer ended before any text (${why}); raise the max tokens or lower the reasoning effort` });
+        throw new BackendError({
+          kind: "fatal",
+          backend: o.backend,
+          message: `${o.backend}: the answer ended before any text (${why}); raise the max tokens or lower the reasoning effort`,
+        });
       }
       // Only the token limit counts as truncation; an answer stopped by a content filter is a complete (if short) answer.
       const truncated = res.status === "incomplete" && res.incomplete_details?.reason === "max_output_tokens";
-      return { text, truncated, usage: { promptTokens: res.usage?.input_tokens ?? 0, completionTokens: res.usage?.output_tokens ?? 0 } };
+      return {
+        text,
+        truncated,
+        usage: { promptTokens: res.usage?.input_tokens ?? 0, completionTokens: res.usage?.output_tokens ?? 0 },
+      };
     },
   };
 }

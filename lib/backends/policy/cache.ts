@@ -47,12 +47,18 @@ function stableJson(value: unknown): string {
 }
 
 export function cacheKeyOf(parts: CacheKeyParts): string {
-  return createHash("sha256").update(stableJson({ v: CACHE_VERSION, ...parts })).digest("hex");
+  return createHash("sha256")
+    .update(stableJson({ v: CACHE_VERSION, ...parts }))
+    .digest("hex");
 }
 
 function isEntry(v: unknown): v is CacheEntry {
   const e = v as CacheEntry | null;
-  return typeof e?.text === "string" && typeof e.usage?.promptTokens === "number" && typeof e.usage?.completionTokens === "number";
+  return (
+    typeof e?.text === "string" &&
+    typeof e.usage?.promptTokens === "number" &&
+    typeof e.usage?.completionTokens === "number"
+  );
 }
 
 export class ResponseCache {

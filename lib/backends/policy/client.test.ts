@@ -26,7 +26,9 @@ function scripted(script: Array<string | Error | "hang">): Transport & { calls: 
       const step = script[Math.min(t.calls, script.length - 1)]!;
       t.calls++;
       if (step === "hang") {
-        return new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new OpenAI.APIUserAbortError())));
+        return new Promise<never>((_, reject) =>
+          signal.addEventListener("abort", () => reject(new OpenAI.APIUserAbortError())),
+        );
       }
       if (step instanceof Error) throw step;
       return { text: step, usage: { promptTokens: 1_000_000, completionTokens: 1_000_000 } };
@@ -36,11 +38,23 @@ function scripted(script: Array<string | Error | "hang">): Transport & { calls: 
 }
 
 const priced = { model: { price_table: { "openai:m": { inputPerMTok: 1, outputPerMTok: 2 } } } };
-const http = (status: number, body: object = {}, headers: Record<string, string> = {}) => OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
+const http = (status: number, body: object = {}, headers: Record<string, string> = {}) =>
+  OpenAI.APIError.generate(status, body, undefined, new Headers(headers));
 
 function client(transport: Transport, cfg = config(priced), rootDir?: string) {
   const { policy, waits } = instantPolicy(cfg, { rootDir });
-  return { c: createPolicyClient({ role: "optimizer", backend: "openai", model: "m", endpoint: `http://t/${Math.random()}`, transport, run: policy }), policy, waits };
+  return {
+    c: createPolicyClient({
+      role: "optimizer",
+      backend: "openai",
+      model: "m",
+      endpoint: `http://t/${Math.random()}`,
+      transport,
+      run: policy,
+    }),
+    policy,
+    waits,
+  };
 }
 
 describe("policy client", () => {
@@ -51,7 +65,14 @@ describe("policy client", () => {
     await c.complete(req({ stage: "merge" }));
     const s = c.stats!();
     expect(s).toMatchObject({ backend: "openai", model: "m" });
-    expect(s.byStage.analyst).toMatchObject({ calls: 1, promptTokens: 1e6, completionTokens: 1e6, costUsd: 3, retries: 0, cacheHits: 0 });
+    expect(s.byStage.analyst).toMatchObject({
+      calls: 1,
+      promptTokens: 1e6,
+      completionTokens: 1e6,
+      costUsd: 3,
+      retries: 0,
+      cacheHits: 0,
+    });
     expect(s.total).toMatchObject({ calls: 2, costUsd: 6 });
   });
 
@@ -65,7 +86,9 @@ describe("policy client", () => {
   });
 
   it("an exhausted quota fails once with stopRun fail — no retry storm", async () => {
-    const t = scripted([http(429, { error: { code: "insufficient_quota", message: "You exceeded your current quota" } })]);
+    const t = scripted([
+      http(429, { error: { code: "insufficient_quota", message: "You exceeded your current quota" } }),
+    ]);
     const { c } = client(t);
     const err = await c.complete(req()).catch((e: unknown) => e);
     expect(stopRunOf(err)).toBe("fail");
@@ -76,7 +99,10 @@ describe("policy client", () => {
   it("a hung attempt times out as a transient error", async () => {
     const t = scripted(["hang"]);
     const { c } = client(t, config({ model: { ...priced.model, timeout_seconds: 0.05, max_retries: 1 } }));
-    await expect(c.complete(req())).rejects.toMatchObject({ kind: "transient", message: "openai: timed out after 0.05s" });
+    await expect(c.complete(req())).rejects.toMatchObject({
+      kind: "transient",
+      message: "openai: timed out after 0.05s",
+    });
     expect(t.calls).toBe(2);
     expect(c.stats!().byStage.analyst!.errors).toEqual({ transient: 1 });
   });
@@ -122,7 +148,13 @@ describe("policy client", () => {
     expect(t.calls).toBe(2);
     const miss = await c.complete(req({ system: "other" }));
     expect(miss.cached).toBe(false);
-    expect(c.stats!().byStage.analyst).toMatchObject({ calls: 3, cacheHits: 1, costUsd: 6, costSavedUsd: 3, errors: { transient: 1 } });
+    expect(c.stats!().byStage.analyst).toMatchObject({
+      calls: 3,
+      cacheHits: 1,
+      costUsd: 6,
+      costSavedUsd: 3,
+      errors: { transient: 1 },
+    });
   });
 
   it("an unknown price is unknown (null), never 0", async () => {

@@ -80,7 +80,11 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
         return await transport.send(req, signal);
       } catch (err) {
         const timedOut = timeout?.aborted === true && req.signal?.aborted !== true;
-        throw classifyError(err, backend, { aborted: req.signal?.aborted, timedOutAfterS: timedOut ? timeoutS : undefined, authHint: o.authHint });
+        throw classifyError(err, backend, {
+          aborted: req.signal?.aborted,
+          timedOutAfterS: timedOut ? timeoutS : undefined,
+          authHint: o.authHint,
+        });
       }
     }, req.signal);
   }
@@ -91,11 +95,19 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
     const saved = price ? costAt(price, hit.usage.promptTokens, hit.usage.completionTokens) : null;
     run.ledger.record(role, req.stage, { calls: 1, cacheHits: 1, costSavedUsd: saved });
     // A cache hit bills nothing, so it reports no tokens: the run's token and cost totals stay what was paid.
-    return { text: hit.text, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: Date.now() - started, cached: true, truncated: hit.truncated === true };
+    return {
+      text: hit.text,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      latencyMs: Date.now() - started,
+      cached: true,
+      truncated: hit.truncated === true,
+    };
   }
 
   async function reserve(req: CompletionRequest): Promise<Reservation> {
-    const estimate = price ? costAt(price, estimatePromptTokens(req), req.maxTokens + (transport.extraOutputTokens ?? 0)) : null;
+    const estimate = price
+      ? costAt(price, estimatePromptTokens(req), req.maxTokens + (transport.extraOutputTokens ?? 0))
+      : null;
     try {
       return await run.budget.reserve(estimate, req.signal);
     } catch (err) {
@@ -111,7 +123,15 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const started = Date.now();
       const key = run.cache
-        ? cacheKeyOf({ backend, endpoint: o.endpoint, model, params: transport.params(req), maxTokens: req.maxTokens, system: req.system, messages: req.messages })
+        ? cacheKeyOf({
+            backend,
+            endpoint: o.endpoint,
+            model,
+            params: transport.params(req),
+            maxTokens: req.maxTokens,
+            system: req.system,
+            messages: req.messages,
+          })
         : null;
       if (key !== null) {
         const cached = await fromCache(req, key, started);
@@ -141,9 +161,23 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       run.budget.settle(reservation, cost);
       run.ledger.record(role, req.stage, { calls: 1, ...answer.usage, latencyMs, retries, costUsd: cost });
       if (key !== null) {
-        await run.cache!.put(key, { text: answer.text, usage: answer.usage, truncated: answer.truncated === true, backend, model, createdAt: new Date().toISOString() });
+        await run.cache!.put(key, {
+          text: answer.text,
+          usage: answer.usage,
+          truncated: answer.truncated === true,
+          backend,
+          model,
+          createdAt: new Date().toISOString(),
+        });
       }
-      return { ...answer, text: answer.text, usage: answer.usage, latencyMs, cached: false, truncated: answer.truncated === true };
+      return {
+        ...answer,
+        text: answer.text,
+        usage: answer.usage,
+        latencyMs,
+        cached: false,
+        truncated: answer.truncated === true,
+      };
     },
   };
 }

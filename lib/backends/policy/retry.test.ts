@@ -11,11 +11,14 @@ const opts = (o: Partial<RetryOptions> = {}): RetryOptions => ({
   random: () => 0.999,
   ...o,
 });
-const err = (kind: BackendError["kind"], retryAfterMs?: number) => new BackendError({ kind, backend: "b", message: kind, retryAfterMs });
+const err = (kind: BackendError["kind"], retryAfterMs?: number) =>
+  new BackendError({ kind, backend: "b", message: kind, retryAfterMs });
 
 describe("backoffDelay", () => {
   it("is full jitter over a capped exponential", () => {
-    expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, err("transient"), opts({ maxRetries: 10 })))).toEqual([999, 1998, 3996, 7992, 15984]);
+    expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, err("transient"), opts({ maxRetries: 10 })))).toEqual([
+      999, 1998, 3996, 7992, 15984,
+    ]);
     expect(backoffDelay(8, err("transient"), opts({ maxRetries: 10 }))).toBe(29970); // capped at 30 s
     expect(backoffDelay(3, err("transient"), opts({ random: () => 0 }))).toBe(0);
   });

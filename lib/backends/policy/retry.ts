@@ -79,7 +79,12 @@ export async function withRetries<T>(opts: {
     try {
       await opts.retry.sleep(delay, opts.signal);
     } catch (err) {
-      throw new BackendError({ kind: "aborted", backend: failure.backend, message: `${failure.backend}: call cancelled while waiting to retry`, cause: err });
+      throw new BackendError({
+        kind: "aborted",
+        backend: failure.backend,
+        message: `${failure.backend}: call cancelled while waiting to retry`,
+        cause: err,
+      });
     }
   }
 }

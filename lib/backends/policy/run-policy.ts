@@ -36,7 +36,11 @@ export class RunPolicy {
     this.budget = new Budget({ max_usd: config.budget.max_usd, max_calls: config.budget.max_calls }, opts.spent);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     const root = resolve(opts.rootDir ?? ".");
-    const dir = this.transport.cache_dir ? (isAbsolute(this.transport.cache_dir) ? this.transport.cache_dir : resolve(root, this.transport.cache_dir)) : join(root, ".skillopt", "llm-cache");
+    const dir = this.transport.cache_dir
+      ? isAbsolute(this.transport.cache_dir)
+        ? this.transport.cache_dir
+        : resolve(root, this.transport.cache_dir)
+      : join(root, ".skillopt", "llm-cache");
     this.cache = this.transport.cache ? new ResponseCache(dir) : null;
   }
 

@@ -7,7 +7,17 @@ import type { BackendStats, Role, UsageCounters } from "../../engine/ports";
 
 export function emptyCounters(priceKnown: boolean): UsageCounters {
   const zero = priceKnown ? 0 : null;
-  return { calls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0, errors: {}, retries: 0, cacheHits: 0, costUsd: zero, costSavedUsd: zero };
+  return {
+    calls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: 0,
+    errors: {},
+    retries: 0,
+    cacheHits: 0,
+    costUsd: zero,
+    costSavedUsd: zero,
+  };
 }
 
 /** One event's contribution; omitted fields add nothing. */

@@ -9,7 +9,11 @@ import { draw, normaliseAnswer, parseTrajectories, sectionBody, skillBlocks } fr
 import { applyRule, editForRule, rulePresent, type SimEdit } from "./rules";
 
 export type Mode = "patch" | "rewrite" | "full";
-export const PAYLOAD: Record<Mode, string> = { patch: "edits", rewrite: "revise_suggestions", full: "skill_candidates" };
+export const PAYLOAD: Record<Mode, string> = {
+  patch: "edits",
+  rewrite: "revise_suggestions",
+  full: "skill_candidates",
+};
 
 export interface SimOptimizerOptions {
   knowledge: SimKnowledge | null;
@@ -44,21 +48,31 @@ function inferRules(user: string, k: SimKnowledge): Array<{ rule: SimRule; count
 function asItem(mode: Exclude<Mode, "full">, rule: SimRule, e: SimEdit, count: number): Record<string, unknown> {
   if (mode === "patch") return { ...e };
   return {
-      type: e.op === "replace" ? "clarify" : "add_rule",
-      title: rule.title,
-      motivation: `${count} trajectories show "${rule.title}".`,
-      instruction: `Add this rule: "${rule.guidance}"${e.op === "replace" ? ` and remove the contradicting line "${e.target}"` : ""}.`,
-      priority_hint: count > 1 ? "high" : "medium",
+    type: e.op === "replace" ? "clarify" : "add_rule",
+    title: rule.title,
+    motivation: `${count} trajectories show "${rule.title}".`,
+    instruction: `Add this rule: "${rule.guidance}"${e.op === "replace" ? ` and remove the contradicting line "${e.target}"` : ""}.`,
+    priority_hint: count > 1 ? "high" : "medium",
   };
 }
 
-export function simAnalyst(kind: "failure" | "success", mode: Mode, system: string, user: string, o: SimOptimizerOptions): string {
+export function simAnalyst(
+  kind: "failure" | "success",
+  mode: Mode,
+  system: string,
+  user: string,
+  o: SimOptimizerOptions,
+): string {
   const skill = skillBlocks(user)[0] ?? "";
   const n = parseTrajectories(user).length;
   const budget = Number(/at most L=(\d+)/.exec(user)?.[1] ?? 4);
   const skillAware = system.includes("EXECUTION_LAPSE") || system.includes('"appendix_notes"');
   const k = o.knowledge;
-  if (!k) return JSON.stringify({ batch_size: n, patch: { reasoning: "no knowledge of this benchmark", [PAYLOAD[mode]]: [] } });
+  if (!k)
+    return JSON.stringify({
+      batch_size: n,
+      patch: { reasoning: "no knowledge of this benchmark", [PAYLOAD[mode]]: [] },
+    });
   if (kind === "success") return successAnswer(mode, skill, user, n, k, o);
   const inferred = inferRules(user, k);
   const chosen: Array<{ rule: SimRule; count: number }> = [];
@@ -77,18 +91,32 @@ export function simAnalyst(kind: "failure" | "success", mode: Mode, system: stri
   }
   let payload: Record<string, unknown>[];
   if (mode === "full") {
-    payload = chosen.length === 0 ? [] : [{
-      title: "fix the observed failure patterns",
-      change_summary: chosen.map((c) => `add: ${c.rule.guidance}`),
-      new_skill: chosen.reduce((doc, c) => applyRule(c.rule, doc), skill),
-    }];
+    payload =
+      chosen.length === 0
+        ? []
+        : [
+            {
+              title: "fix the observed failure patterns",
+              change_summary: chosen.map((c) => `add: ${c.rule.guidance}`),
+              new_skill: chosen.reduce((doc, c) => applyRule(c.rule, doc), skill),
+            },
+          ];
   } else {
     payload = chosen.slice(0, budget).map((c) => asItem(mode, c.rule, editForRule(c.rule, skill), c.count));
   }
   const out: Record<string, unknown> = {
     batch_size: n,
-    failure_summary: inferred.map(({ rule, count }) => ({ failure_type: rule.failure_type, count, description: rule.title })),
-    patch: { reasoning: inferred.length ? `Most failures trace back to: ${inferred.map((x) => x.rule.title).join("; ")}.` : "no systematic pattern", [PAYLOAD[mode]]: payload },
+    failure_summary: inferred.map(({ rule, count }) => ({
+      failure_type: rule.failure_type,
+      count,
+      description: rule.title,
+    })),
+    patch: {
+      reasoning: inferred.length
+        ? `Most failures trace back to: ${inferred.map((x) => x.rule.title).join("; ")}.`
+        : "no systematic pattern",
+      [PAYLOAD[mode]]: payload,
+    },
   };
   if (skillAware && notes.length > 0) out.appendix_notes = notes;
   return JSON.stringify(out);
@@ -102,22 +130,49 @@ const NEUTRAL_ADVICE = [
 ];
 
 /** Half of the success minibatches propose one neutral reinforcement the skill does not have yet. */
-function successAnswer(mode: Mode, skill: string, user: string, n: number, k: SimKnowledge, o: SimOptimizerOptions): string {
+function successAnswer(
+  mode: Mode,
+  skill: string,
+  user: string,
+  n: number,
+  k: SimKnowledge,
+  o: SimOptimizerOptions,
+): string {
   const unused = NEUTRAL_ADVICE.filter(
-    (a) => !skill.includes(a) && !k.rules.some((r) => [...r.detect, ...r.conflicts].some((p) => new RegExp(p, "i").test(a))),
+    (a) =>
+      !skill.includes(a) && !k.rules.some((r) => [...r.detect, ...r.conflicts].some((p) => new RegExp(p, "i").test(a))),
   );
   const items: Record<string, unknown>[] = [];
   if (unused.length > 0 && n > 0 && draw(o.seed, "success", user) < 0.5) {
     const advice = unused[Math.floor(draw(o.seed, "advice", user) * unused.length)]!;
-    const e: SimEdit = { op: "append", content: `- ${advice}`, rationale: "Successful trajectories all did this; the skill never says it." };
+    const e: SimEdit = {
+      op: "append",
+      content: `- ${advice}`,
+      rationale: "Successful trajectories all did this; the skill never says it.",
+    };
     if (mode === "patch") items.push({ ...e });
-    else if (mode === "rewrite") items.push({ type: "add_rule", title: "verify before answering", motivation: "successful trajectories", instruction: `Add this rule: "${advice}".`, priority_hint: "low" });
-    else items.push({ title: "reinforce what worked", change_summary: [`add: ${advice}`], new_skill: `${skill.trimEnd()}\n\n- ${advice}\n` });
+    else if (mode === "rewrite")
+      items.push({
+        type: "add_rule",
+        title: "verify before answering",
+        motivation: "successful trajectories",
+        instruction: `Add this rule: "${advice}".`,
+        priority_hint: "low",
+      });
+    else
+      items.push({
+        title: "reinforce what worked",
+        change_summary: [`add: ${advice}`],
+        new_skill: `${skill.trimEnd()}\n\n- ${advice}\n`,
+      });
   }
   return JSON.stringify({
     batch_size: n,
     success_patterns: n > 0 ? ["answers followed the skill's existing rules"] : [],
-    patch: { reasoning: items.length ? "one general habit is worth stating" : "the skill already covers what worked", [PAYLOAD[mode]]: items },
+    patch: {
+      reasoning: items.length ? "one general habit is worth stating" : "the skill already covers what worked",
+      [PAYLOAD[mode]]: items,
+    },
   });
 }
 
@@ -135,7 +190,10 @@ function mergeInputs(user: string, mode: Mode, sectionTitle: string): Record<str
 function identity(item: Record<string, unknown>, mode: Mode, rules: readonly SimRule[]): string {
   if (mode === "full") {
     const text = String(item.new_skill ?? "");
-    return rules.filter((r) => rulePresent(r, text)).map((r) => r.id).join(",");
+    return rules
+      .filter((r) => rulePresent(r, text))
+      .map((r) => r.id)
+      .join(",");
   }
   return normaliseAnswer(String(mode === "patch" ? item.content : item.instruction));
 }
@@ -154,14 +212,34 @@ export function simMerge(mode: Mode, user: string, sectionTitle: string, k: SimK
       same.support_count = Number(same.support_count ?? 1) + support;
       continue;
     }
-    const clash = mode === "patch" && item.target !== undefined && merged.some((m) => m.target === item.target && m.op === "replace");
-    merged.push(clash ? { ...item, op: "append", target: undefined, support_count: support } : { ...item, support_count: support });
+    const clash =
+      mode === "patch" &&
+      item.target !== undefined &&
+      merged.some((m) => m.target === item.target && m.op === "replace");
+    merged.push(
+      clash
+        ? { ...item, op: "append", target: undefined, support_count: support }
+        : { ...item, support_count: support },
+    );
   }
   if (mode === "full" && merged.length > 1) {
-    const wanted = rules.filter((r) => merged.some((m) => rulePresent(r, String(m.new_skill ?? ""))) && !rulePresent(r, skill));
+    const wanted = rules.filter(
+      (r) => merged.some((m) => rulePresent(r, String(m.new_skill ?? ""))) && !rulePresent(r, skill),
+    );
     const doc = wanted.reduce((s, r) => applyRule(r, s), skill);
     const support = merged.reduce((s, m) => s + (Number(m.support_count) || 1), 0);
-    return JSON.stringify({ reasoning: "combined the fixes of all candidates", skill_candidates: [{ title: "merged candidate", change_summary: wanted.map((r) => `add: ${r.guidance}`), new_skill: doc, support_count: support, source_type: "mixed" }] });
+    return JSON.stringify({
+      reasoning: "combined the fixes of all candidates",
+      skill_candidates: [
+        {
+          title: "merged candidate",
+          change_summary: wanted.map((r) => `add: ${r.guidance}`),
+          new_skill: doc,
+          support_count: support,
+          source_type: "mixed",
+        },
+      ],
+    });
   }
   return JSON.stringify({ reasoning: `merged ${inputs.length} items into ${merged.length}`, [PAYLOAD[mode]]: merged });
 }

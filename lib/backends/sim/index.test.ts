@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { createSimClient } from "./index";
 
-const target = createSimClient({ role: "target", knowledge: null, seed: 1, slipRate: 0, unhelpfulRate: 0, malformedRate: 0, latencyMs: 0 });
+const target = createSimClient({
+  role: "target",
+  knowledge: null,
+  seed: 1,
+  slipRate: 0,
+  unhelpfulRate: 0,
+  malformedRate: 0,
+  latencyMs: 0,
+});
 const ask = (signal?: AbortSignal) =>
-  target.complete({ role: "target", stage: "rollout", system: "Answer.", messages: [{ role: "user", content: "Capital of France?" }], maxTokens: 100, signal });
+  target.complete({
+    role: "target",
+    stage: "rollout",
+    system: "Answer.",
+    messages: [{ role: "user", content: "Capital of France?" }],
+    maxTokens: 100,
+    signal,
+  });
 
 describe("the simulated client", () => {
   it("gives the event loop a turn on every call, so timers, signals and sockets run during a run", async () => {

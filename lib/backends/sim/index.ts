@@ -47,13 +47,26 @@ function modeOf(system: string): Mode {
  * after normalisation (case, punctuation, articles, spacing), 0.4 (below the pass mark) when one contains the other, else 0.
  */
 function simJudge(user: string): string {
-  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, " ").replace(/\b(a|an|the)\b/g, " ").replace(/\s+/g, " ").trim();
-  const refs = (sectionBody(user, "Reference answers") ?? "").split("\n").map((l) => norm(l.replace(/^\s*-\s*/, ""))).filter(Boolean);
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s]/gu, " ")
+      .replace(/\b(a|an|the)\b/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  const refs = (sectionBody(user, "Reference answers") ?? "")
+    .split("\n")
+    .map((l) => norm(l.replace(/^\s*-\s*/, "")))
+    .filter(Boolean);
   const said = norm(sectionBody(user, "Candidate answer") ?? "");
   const exact = said !== "" && refs.includes(said);
   const partial = !exact && said !== "" && refs.some((r) => r.includes(said) || said.includes(r));
   const score = exact ? 1 : partial ? 0.4 : 0;
-  const reason = exact ? "matches a reference answer" : partial ? "overlaps a reference answer only partly" : "does not match any reference answer";
+  const reason = exact
+    ? "matches a reference answer"
+    : partial
+      ? "overlaps a reference answer only partly"
+      : "does not match any reference answer";
   return JSON.stringify({ score, reason });
 }
 
@@ -92,13 +105,16 @@ export function simOptimizerAnswer(system: string, user: string, o: SimOptions):
 
 function textOf(req: CompletionRequest): string {
   return req.messages
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n")))
+    .map((m) =>
+      typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n"),
+    )
     .join("\n");
 }
 
 /** Answers any prompt as the given role (pure; no latency). */
 export function simAnswer(system: string, user: string, o: SimOptions): string {
-  if (o.role === "target") return simTargetAnswer(system, user, { knowledge: o.knowledge, slipRate: o.slipRate, seed: o.seed });
+  if (o.role === "target")
+    return simTargetAnswer(system, user, { knowledge: o.knowledge, slipRate: o.slipRate, seed: o.seed });
   if (o.malformedRate > 0 && draw(o.seed, "malformed", system, user) < o.malformedRate) {
     return "Here are my edits: {op: append, content: the answer must be short,}";
   }
@@ -109,10 +125,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(signal.reason ?? new Error("aborted"));
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        reject(signal.reason ?? new Error("aborted"));
+      },
+      { once: true },
+    );
   });
 }
 

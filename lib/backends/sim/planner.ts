@@ -76,13 +76,20 @@ export function simSlowUpdate(user: string, k: SimKnowledge | null): string {
   const add = (line: string) => {
     if (!lines.includes(line)) lines.push(line);
   };
-  const rulesOf = (id: string) => (k?.byId.get(id)?.needs ?? []).map((rid) => k!.rules.find((r) => r.id === rid)).filter((r) => r !== undefined);
+  const rulesOf = (id: string) =>
+    (k?.byId.get(id)?.needs ?? []).map((rid) => k!.rules.find((r) => r.id === rid)).filter((r) => r !== undefined);
   // (1)+(2): rules still missing behind regressions and persistent failures; rules that exist but were
   // not followed get a reminder. (3): reinforce what the epoch fixed.
   for (const id of ids) {
-    for (const rule of rulesOf(id)) add(rulePresent(rule, current) ? `- Double-check every answer against this rule: ${rule.title}.` : `- ${rule.guidance}`);
+    for (const rule of rulesOf(id))
+      add(
+        rulePresent(rule, current)
+          ? `- Double-check every answer against this rule: ${rule.title}.`
+          : `- ${rule.guidance}`,
+      );
   }
-  for (const id of improved) for (const rule of rulesOf(id)) add(`- Keep applying the rule that fixed recent failures: ${rule.title}.`);
+  for (const id of improved)
+    for (const rule of rulesOf(id)) add(`- Keep applying the rule that fixed recent failures: ${rule.title}.`);
   const content = lines.length > 0 ? `Epoch guidance:\n${lines.join("\n")}` : "";
   return JSON.stringify({
     reasoning: `${ids.length} tasks regressed or kept failing and ${improved.length} improved; ${lines.length - kept.length} new guidance lines`,
@@ -105,7 +112,10 @@ export function simMetaSkill(user: string, k: SimKnowledge | null): string {
 
 export function simConsolidate(user: string): string {
   const body = sectionBody(user, "Current Execution Notes") ?? "";
-  const notes = body.split("\n").map((l) => l.replace(/^\d+\.\s*/, "").trim()).filter(Boolean);
+  const notes = body
+    .split("\n")
+    .map((l) => l.replace(/^\d+\.\s*/, "").trim())
+    .filter(Boolean);
   const seen = new Set<string>();
   const out = notes.filter((n) => {
     const key = normaliseAnswer(n).slice(0, 48);
@@ -113,5 +123,7 @@ export function simConsolidate(user: string): string {
     seen.add(key);
     return true;
   });
-  return JSON.stringify({ appendix_notes: out.length < notes.length ? out : out.slice(0, Math.max(1, out.length - 1)) });
+  return JSON.stringify({
+    appendix_notes: out.length < notes.length ? out : out.slice(0, Math.max(1, out.length - 1)),
+  });
 }

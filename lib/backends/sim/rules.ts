@@ -38,7 +38,13 @@ export function editForRule(rule: SimRule, skill: string): SimEdit {
   const rationale = `Failures show the pattern "${rule.title}"; the skill needs an explicit rule for it.`;
   const lines = editableLines(skill);
   const clash = lines.find((l) => l.trim() && rule.conflicts.some((c) => re(c).test(l)));
-  if (clash) return { op: "replace", target: clash, content: bullet, rationale: `${rationale} An existing line contradicts it.` };
+  if (clash)
+    return {
+      op: "replace",
+      target: clash,
+      content: bullet,
+      rationale: `${rationale} An existing line contradicts it.`,
+    };
   const heading = rule.section && lines.find((l) => l.trim() === rule.section);
   if (heading) return { op: "insert_after", target: heading, content: bullet, rationale };
   return { op: "append", content: rule.section ? `${rule.section}\n${bullet}` : bullet, rationale };

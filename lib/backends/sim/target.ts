@@ -15,7 +15,13 @@ export interface SimTargetOptions {
 }
 
 /** Picks what the model "means" to answer (a text), before any choice-label mapping. */
-function intendedAnswer(ann: SimItemAnnotation, skill: string, k: SimKnowledge, noise: number, slipRate: number): string | null {
+function intendedAnswer(
+  ann: SimItemAnnotation,
+  skill: string,
+  k: SimKnowledge,
+  noise: number,
+  slipRate: number,
+): string | null {
   const rules = new Map(k.rules.map((r) => [r.id, r]));
   const missing = ann.needs.find((id) => {
     const rule = rules.get(id);
@@ -45,12 +51,22 @@ export function simTargetAnswer(system: string, user: string, opts: SimTargetOpt
   if (k?.respond) {
     const skill = targetSkill(system);
     const missingRule = hit ? missingRuleOf(hit.sim, skill, k.rules) : null;
-    const own = k.respond({ system, user, skill, item: hit ?? null, missingRule, slip: !missingRule && noise < opts.slipRate, noise, knowledge: k });
+    const own = k.respond({
+      system,
+      user,
+      skill,
+      item: hit ?? null,
+      missingRule,
+      slip: !missingRule && noise < opts.slipRate,
+      noise,
+      knowledge: k,
+    });
     if (own !== null) return own;
   }
   const options = choices(user);
   let answer: string | null = null;
-  if (hit && opts.knowledge) answer = intendedAnswer(hit.sim, targetSkill(system), opts.knowledge, noise, opts.slipRate);
+  if (hit && opts.knowledge)
+    answer = intendedAnswer(hit.sim, targetSkill(system), opts.knowledge, noise, opts.slipRate);
   if (options && options.length > 0) {
     const wanted = answer === null ? null : normaliseAnswer(answer);
     const chosen =

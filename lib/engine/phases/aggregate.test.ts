@@ -11,7 +11,10 @@ const SECRET = "sk-live-SECRET-provider-body-123";
 const userOf = (req: CompletionRequest): string => String(req.messages[0]?.content ?? "");
 
 const edit = (content: string, extra: Record<string, unknown> = {}) => ({ op: "append", content, ...extra });
-const patch = (...contents: string[]): Patch => ({ reasoning: `p:${contents.join("+")}`, edits: contents.map((c) => edit(c)) });
+const patch = (...contents: string[]): Patch => ({
+  reasoning: `p:${contents.join("+")}`,
+  edits: contents.map((c) => edit(c)),
+});
 
 /** The JSON array of patches at the end of a level-merge prompt. */
 function chunkOf(req: CompletionRequest): Patch[] {
@@ -20,7 +23,9 @@ function chunkOf(req: CompletionRequest): Patch[] {
 }
 
 /** A merger that concatenates the chunk's items (keeping every edit) and labels its reasoning. */
-function concatMerger(opts: { final?: (req: CompletionRequest) => string | Error; level?: (req: CompletionRequest) => string | Error } = {}) {
+function concatMerger(
+  opts: { final?: (req: CompletionRequest) => string | Error; level?: (req: CompletionRequest) => string | Error } = {},
+) {
   return new ScriptedClient((req) => {
     if (req.system.startsWith(SIGNATURES.mergeFinal)) {
       if (opts.final) return opts.final(req);
@@ -113,9 +118,15 @@ describe("hierarchical merge", () => {
   it("returns 'no updates from either group' when both groups are empty", async () => {
     const optimizer = concatMerger();
     const { ctx } = setup(optimizer);
-    expect((await mergePatches(ctx, input([], []))).merged).toEqual({ reasoning: "no updates from either group", edits: [] });
+    expect((await mergePatches(ctx, input([], []))).merged).toEqual({
+      reasoning: "no updates from either group",
+      edits: [],
+    });
     // Patches whose payload is empty count as empty groups.
-    expect((await mergePatches(ctx, input([{ reasoning: "r", edits: [] }], []))).merged).toEqual({ reasoning: "no updates from either group", edits: [] });
+    expect((await mergePatches(ctx, input([{ reasoning: "r", edits: [] }], []))).merged).toEqual({
+      reasoning: "no updates from either group",
+      edits: [],
+    });
     expect(optimizer.calls).toHaveLength(0);
   });
 
@@ -131,7 +142,10 @@ describe("hierarchical merge", () => {
   it("runs the final merge once when both groups have items and returns its answer", async () => {
     const optimizer = concatMerger();
     const { ctx, deps } = setup(optimizer);
-    const out = await mergePatches(ctx, input([patch("f1", "f2")], [patch("s1")], { metaBlock: "## Optimizer Meta Skill\nmemo\n" }));
+    const out = await mergePatches(
+      ctx,
+      input([patch("f1", "f2")], [patch("s1")], { metaBlock: "## Optimizer Meta Skill\nmemo\n" }),
+    );
     expect(out.merged).toEqual({ reasoning: "final", edits: [edit("final-merged")] });
     const final = optimizer.calls.filter((c) => c.system.startsWith(SIGNATURES.mergeFinal));
     expect(final).toHaveLength(1);
@@ -148,7 +162,10 @@ describe("merge fallbacks", () => {
   it("an exception falls back to concatenation with merge_level defaulted to the level; the warning hides the error text", async () => {
     const optimizer = concatMerger({ level: () => new Error(`401 Unauthorized: ${SECRET}`) });
     const { ctx, warnings } = setup(optimizer);
-    const out = await mergePatches(ctx, input([patch("a"), { reasoning: "b", edits: [edit("b", { merge_level: 7 })] }]));
+    const out = await mergePatches(
+      ctx,
+      input([patch("a"), { reasoning: "b", edits: [edit("b", { merge_level: 7 })] }]),
+    );
     expect(out.merged).toEqual({
       reasoning: "fallback concatenation",
       edits: [edit("a", { merge_level: 1 }), edit("b", { merge_level: 7 })],
@@ -163,7 +180,10 @@ describe("merge fallbacks", () => {
     const optimizer = concatMerger({ level: () => "I merged them in my head." });
     const { ctx, warnings } = setup(optimizer);
     const out = await mergePatches(ctx, input([patch("a"), patch("b")]));
-    expect(out.merged).toEqual({ reasoning: "fallback concatenation", edits: [edit("a", { merge_level: 1 }), edit("b", { merge_level: 1 })] });
+    expect(out.merged).toEqual({
+      reasoning: "fallback concatenation",
+      edits: [edit("a", { merge_level: 1 }), edit("b", { merge_level: 1 })],
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).not.toContain("I merged them");
   });
@@ -225,7 +245,10 @@ describe("merge fallbacks", () => {
     const optimizer = concatMerger({ final });
     const { ctx, warnings } = setup(optimizer);
     const out = await mergePatches(ctx, input([patch("f1", "f2")], [patch("s1")]));
-    expect(out.merged).toEqual({ reasoning: "fallback: failure first, then success", edits: [edit("f1"), edit("f2"), edit("s1")] });
+    expect(out.merged).toEqual({
+      reasoning: "fallback: failure first, then success",
+      edits: [edit("f1"), edit("f2"), edit("s1")],
+    });
     expect(out.fallbacks).toBe(1);
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings.join("\n")).not.toContain(SECRET);

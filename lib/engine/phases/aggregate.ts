@@ -6,7 +6,12 @@
 import { analystMaxTokens, type RunContext } from "../context";
 import { extractJson } from "../json-extract";
 import { payloadKey } from "../prompts/common";
-import { finalMergeSystemPrompt, finalMergeUserPrompt, levelMergeSystemPrompt, levelMergeUserPrompt } from "../prompts/merge";
+import {
+  finalMergeSystemPrompt,
+  finalMergeUserPrompt,
+  levelMergeSystemPrompt,
+  levelMergeUserPrompt,
+} from "../prompts/merge";
 import type { Patch, UpdateItem, UpdateMode } from "../types";
 import { mapPool } from "../usage";
 
@@ -49,7 +54,8 @@ export async function mergePatches(ctx: RunContext, input: MergeInput): Promise<
   ];
   const f = patchItems(F, mode);
   const s = patchItems(S, mode);
-  if (f.length === 0 && s.length === 0) return { merged: { reasoning: "no updates from either group", [key]: [] }, ...counter };
+  if (f.length === 0 && s.length === 0)
+    return { merged: { reasoning: "no updates from either group", [key]: [] }, ...counter };
   if (s.length === 0) return { merged: F, ...counter };
   if (f.length === 0) return { merged: S, ...counter };
   const answer = await ctx.askOptimizer({
@@ -112,7 +118,12 @@ async function mergeChunk(
     key: `${input.stepDir}/calls/merge_${opts.kind}_L${opts.level}_C${opts.index}.json`,
     stage: "merge",
     system: levelMergeSystemPrompt(opts.kind, mode),
-    user: levelMergeUserPrompt({ skill: input.skill, patches: opts.chunk, level: opts.level, metaBlock: input.metaBlock }),
+    user: levelMergeUserPrompt({
+      skill: input.skill,
+      patches: opts.chunk,
+      level: opts.level,
+      metaBlock: input.metaBlock,
+    }),
     maxTokens: analystMaxTokens(mode),
   });
   const merged = answer.ok ? validMerge(answer.text, mode) : null;

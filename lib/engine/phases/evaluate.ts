@@ -7,7 +7,16 @@ import { describeUnanswered } from "../../contracts/coverage";
 import type { RunContext } from "../context";
 import { gateScore, parseLeadingWords } from "../gate";
 import type { PairedItemScore } from "../gate-evidence";
-import { answeredScore, NO_FAILURES, outcomesOf, pairOutcomes, statusCounts, unansweredOf, type Outcomes, type StatusCounts } from "../outcomes";
+import {
+  answeredScore,
+  NO_FAILURES,
+  outcomesOf,
+  pairOutcomes,
+  statusCounts,
+  unansweredOf,
+  type Outcomes,
+  type StatusCounts,
+} from "../outcomes";
 import type { Item, Splits, Trajectory } from "../types";
 import { skillHash } from "../scoring";
 import { buildEvalBatch } from "../split-plan";
@@ -110,7 +119,8 @@ function pairedItems(ctx: RunContext, own: Outcomes, theirs: Outcomes): PairedIt
   const out: PairedItemScore[] = [];
   for (const [id, o] of Object.entries(own)) {
     const t = theirs[id];
-    if (Array.isArray(o) && Array.isArray(t)) out.push({ candidate: itemGateScore(ctx, o), current: itemGateScore(ctx, t) });
+    if (Array.isArray(o) && Array.isArray(t))
+      out.push({ candidate: itemGateScore(ctx, o), current: itemGateScore(ctx, t) });
   }
   return out;
 }
@@ -130,17 +140,33 @@ export function compareOnSelection(
   const own = cand.sel.outcomes;
   const theirs = inc.ref === null ? null : (st.selOutcomes[inc.ref] ?? null);
   const counts = own ? statusCounts(own) : cand.sel.counts;
-  const sides = { candidate: unansweredOf(counts), incumbent: theirs ? unansweredOf(statusCounts(theirs)) : null, label: inc.label ?? "current skill" };
+  const sides = {
+    candidate: unansweredOf(counts),
+    incumbent: theirs ? unansweredOf(statusCounts(theirs)) : null,
+    label: inc.label ?? "current skill",
+  };
   if (!own || !theirs) {
     // Unknown outcomes on one side: only the candidate's own unanswered items can be counted.
     const n = cand.sel.nItems;
-    const out = { candidate: cand.gate, incumbent: inc.score, nItems: n, nPaired: n - unansweredOf(counts), excluded: counts };
+    const out = {
+      candidate: cand.gate,
+      incumbent: inc.score,
+      nItems: n,
+      nPaired: n - unansweredOf(counts),
+      excluded: counts,
+    };
     return { ...out, skipReason: skipReason(ctx, out, sides), pairs: null };
   }
   const p = pairOutcomes(own, theirs);
   const out = p.complete
     ? { candidate: cand.gate, incumbent: inc.score, nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded }
-    : { candidate: gateScoreOf(ctx, p.a, cand.skill), incumbent: gateScoreOf(ctx, p.b, inc.skill), nItems: p.nItems, nPaired: p.nPaired, excluded: p.excluded };
+    : {
+        candidate: gateScoreOf(ctx, p.a, cand.skill),
+        incumbent: gateScoreOf(ctx, p.b, inc.skill),
+        nItems: p.nItems,
+        nPaired: p.nPaired,
+        excluded: p.excluded,
+      };
   return { ...out, skipReason: skipReason(ctx, out, sides), pairs: pairedItems(ctx, own, theirs) };
 }
 

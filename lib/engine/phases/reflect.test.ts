@@ -42,13 +42,24 @@ function echoAnalyst(): ScriptedClient {
 }
 
 function setup(opts: { optimizer: ModelClient; cfg?: RunConfig; mode?: UpdateMode }) {
-  const deps = testDeps({ optimizer: opts.optimizer, config: opts.cfg ?? testConfig({ gradient: { minibatch_size: 10 } }) });
+  const deps = testDeps({
+    optimizer: opts.optimizer,
+    config: opts.cfg ?? testConfig({ gradient: { minibatch_size: 10 } }),
+  });
   const ctx = testContext(deps, opts.mode ? { updateMode: opts.mode } : {});
   return { deps, ctx };
 }
 
 function input(results: Trajectory[], extra: Partial<ReflectInput> = {}): ReflectInput {
-  return { dir: "steps/step_0001", results, skill: "# Skill\n- Be careful.\n", seed: 17, stepBuffer: "", metaBlock: "", ...extra };
+  return {
+    dir: "steps/step_0001",
+    results,
+    skill: "# Skill\n- Be careful.\n",
+    seed: 17,
+    stepBuffer: "",
+    metaBlock: "",
+    ...extra,
+  };
 }
 
 describe("reflect: failure/success split", () => {
@@ -122,7 +133,10 @@ describe("reflect: seeded minibatches", () => {
       ["minibatch_fail_002", "f4"],
       ["minibatch_succ_001", "s0,s1"],
     ] as const) {
-      expect(((await deps.store.getJson<{ patch: { reasoning: string } }>(`steps/step_0001/patches/${tag}.json`))!).patch.reasoning).toBe(ids);
+      expect(
+        (await deps.store.getJson<{ patch: { reasoning: string } }>(`steps/step_0001/patches/${tag}.json`))!.patch
+          .reasoning,
+      ).toBe(ids);
     }
     // The heading counts the minibatch.
     expect(userOf(optimizer.calls[2]!)).toContain("## Failed Trajectories (1 total)");
@@ -142,7 +156,10 @@ describe("reflect: seeded minibatches", () => {
         return inner.complete(req);
       },
     };
-    const { ctx } = setup({ optimizer: slowFirst, cfg: testConfig({ gradient: { minibatch_size: 3, analyst_workers: 8 } }) });
+    const { ctx } = setup({
+      optimizer: slowFirst,
+      cfg: testConfig({ gradient: { minibatch_size: 3, analyst_workers: 8 } }),
+    });
     const out = await reflect(ctx, input(interleaved()));
     expect(out.raw.map((r) => r.patch.reasoning)).toEqual(expected);
   });
@@ -151,7 +168,13 @@ describe("reflect: seeded minibatches", () => {
     // CPython: random.Random(5).shuffle(['a','b','c','d','e']) → ['a','b','d','c','e']
     const optimizer = echoAnalyst();
     const { ctx } = setup({ optimizer, cfg: testConfig({ gradient: { minibatch_size: 2, failure_only: true } }) });
-    await reflect(ctx, input(["a", "b", "c", "d", "e"].map((id) => row(id, 0)), { seed: 5 }));
+    await reflect(
+      ctx,
+      input(
+        ["a", "b", "c", "d", "e"].map((id) => row(id, 0)),
+        { seed: 5 },
+      ),
+    );
     expect(optimizer.calls.map((c) => idsIn(userOf(c)).join(","))).toEqual(["a,b", "d,c", "e"]);
   });
 });
@@ -195,7 +218,10 @@ describe("reflect: calls", () => {
     await reflect(setup({ optimizer: a }).ctx, input([row("a", 0)]));
     expect(a.calls[0]).toMatchObject({ role: "optimizer", stage: "analyst", maxTokens: 16384 });
     const b = echoAnalyst();
-    const cfg = testConfig({ optimizer: { skill_update_mode: "full_rewrite_minibatch" }, gradient: { minibatch_size: 10 } });
+    const cfg = testConfig({
+      optimizer: { skill_update_mode: "full_rewrite_minibatch" },
+      gradient: { minibatch_size: 10 },
+    });
     await reflect(setup({ optimizer: b, cfg, mode: "full_rewrite_minibatch" }).ctx, input([row("a", 0)]));
     expect(b.calls[0]).toMatchObject({ stage: "analyst", maxTokens: 64000 });
   });
@@ -218,7 +244,10 @@ describe("reflect: calls", () => {
 describe("reflect: analyst prompts", () => {
   it("states the budget as the configured maximum learning rate, not the scheduled value", async () => {
     const optimizer = echoAnalyst();
-    const { ctx } = setup({ optimizer, cfg: testConfig({ optimizer: { learning_rate: 7, min_learning_rate: 1 }, gradient: { minibatch_size: 10 } }) });
+    const { ctx } = setup({
+      optimizer,
+      cfg: testConfig({ optimizer: { learning_rate: 7, min_learning_rate: 1 }, gradient: { minibatch_size: 10 } }),
+    });
     await reflect(ctx, input([row("a", 0), row("b", 1)]));
     for (const c of optimizer.calls) {
       expect(userOf(c)).toContain("## Edit Budget");
@@ -228,11 +257,17 @@ describe("reflect: analyst prompts", () => {
 
   it("names suggestions in rewrite mode and asks for one replacement in full-rewrite mode", async () => {
     const r = echoAnalyst();
-    const rcfg = testConfig({ optimizer: { learning_rate: 3, skill_update_mode: "rewrite_from_suggestions" }, gradient: { minibatch_size: 10 } });
+    const rcfg = testConfig({
+      optimizer: { learning_rate: 3, skill_update_mode: "rewrite_from_suggestions" },
+      gradient: { minibatch_size: 10 },
+    });
     await reflect(setup({ optimizer: r, cfg: rcfg, mode: "rewrite_from_suggestions" }).ctx, input([row("a", 0)]));
     expect(userOf(r.calls[0]!)).toContain("at most L=3 suggestions");
     const f = echoAnalyst();
-    const fcfg = testConfig({ optimizer: { skill_update_mode: "full_rewrite_minibatch" }, gradient: { minibatch_size: 10 } });
+    const fcfg = testConfig({
+      optimizer: { skill_update_mode: "full_rewrite_minibatch" },
+      gradient: { minibatch_size: 10 },
+    });
     await reflect(setup({ optimizer: f, cfg: fcfg, mode: "full_rewrite_minibatch" }).ctx, input([row("a", 0)]));
     expect(userOf(f.calls[0]!)).toContain("## Update Format");
     expect(userOf(f.calls[0]!)).not.toContain("at most L=");
@@ -246,7 +281,10 @@ describe("reflect: analyst prompts", () => {
 
     const withBoth = echoAnalyst();
     const meta = metaBlock("- prefer small appends");
-    await reflect(setup({ optimizer: withBoth }).ctx, input([row("a", 0), row("b", 1)], { stepBuffer: "### Step 1: REJECT (1/2 failed)", metaBlock: meta }));
+    await reflect(
+      setup({ optimizer: withBoth }).ctx,
+      input([row("a", 0), row("b", 1)], { stepBuffer: "### Step 1: REJECT (1/2 failed)", metaBlock: meta }),
+    );
     for (const c of withBoth.calls) {
       const user = userOf(c);
       const iSkill = user.indexOf("## Current Skill");
@@ -284,7 +322,10 @@ describe("reflect: analyst prompts", () => {
     expect(both.calls.every((c) => c.system.includes("appendix_notes"))).toBe(true);
 
     const failOnly = echoAnalyst();
-    const cfgFail = testConfig({ optimizer: { use_skill_aware_reflection: true, skill_aware_appendix_source: "failure_only" }, gradient: { minibatch_size: 10 } });
+    const cfgFail = testConfig({
+      optimizer: { use_skill_aware_reflection: true, skill_aware_appendix_source: "failure_only" },
+      gradient: { minibatch_size: 10 },
+    });
     await reflect(setup({ optimizer: failOnly, cfg: cfgFail }).ctx, input([row("a", 0), row("b", 1)]));
     expect(failOnly.calls.filter(isFailureCall)[0]!.system).toContain("EXECUTION_LAPSE");
     expect(failOnly.calls.filter((c) => !isFailureCall(c))[0]!.system).not.toContain("appendix_notes");
@@ -313,15 +354,24 @@ describe("parseAnalystResult", () => {
 
   it("truncates the suggestions list in rewrite mode and leaves full-rewrite candidates alone", () => {
     const sugg = Array.from({ length: 4 }, (_, i) => ({ type: "clarify", title: `t${i}` }));
-    const r = parseAnalystResult(JSON.stringify({ patch: { revise_suggestions: sugg } }), { ...opts, mode: "rewrite_from_suggestions", budget: 1 })!;
+    const r = parseAnalystResult(JSON.stringify({ patch: { revise_suggestions: sugg } }), {
+      ...opts,
+      mode: "rewrite_from_suggestions",
+      budget: 1,
+    })!;
     expect(r.patch.revise_suggestions).toEqual(sugg.slice(0, 1));
     const cands = Array.from({ length: 3 }, (_, i) => ({ title: `c${i}`, new_skill: `# S${i}` }));
-    const f = parseAnalystResult(JSON.stringify({ patch: { skill_candidates: cands } }), { ...opts, mode: "full_rewrite_minibatch", budget: 1 })!;
+    const f = parseAnalystResult(JSON.stringify({ patch: { skill_candidates: cands } }), {
+      ...opts,
+      mode: "full_rewrite_minibatch",
+      budget: 1,
+    })!;
     expect(f.patch.skill_candidates).toEqual(cands);
   });
 
   it("accepts a fenced answer with prose around it", () => {
-    const text = 'Here you go:\n```json\n{"patch": {"reasoning": "r", "edits": [{"op": "append", "content": "x"}]}}\n```\nDone.';
+    const text =
+      'Here you go:\n```json\n{"patch": {"reasoning": "r", "edits": [{"op": "append", "content": "x"}]}}\n```\nDone.';
     expect(parseAnalystResult(text, opts)!.patch.edits).toEqual([{ op: "append", content: "x" }]);
   });
 
@@ -349,7 +399,9 @@ describe("parseAnalystResult", () => {
     // Only the failure analyst carries, only in skill-aware mode, and only with notes.
     expect(parseAnalystResult(text, { ...opts, kind: "success", skillAware: true })).toBeNull();
     expect(parseAnalystResult(text, opts)).toBeNull();
-    expect(parseAnalystResult(JSON.stringify({ batch_size: 2, appendix_notes: ["  "] }), { ...opts, skillAware: true })).toBeNull();
+    expect(
+      parseAnalystResult(JSON.stringify({ batch_size: 2, appendix_notes: ["  "] }), { ...opts, skillAware: true }),
+    ).toBeNull();
   });
 });
 
@@ -370,7 +422,9 @@ describe("normalisePatches (spec §7.3)", () => {
       const p: Record<string, unknown> = { source_type: "failure", patch: { reasoning: "r", edits: [edit("a")] } };
       if (batch !== undefined) p.batch_size = batch;
       const { failure } = normalisePatches([p], "patch");
-      expect(failure[0]!.edits).toEqual([{ op: "append", content: "a", source_type: "failure", support_count: support }]);
+      expect(failure[0]!.edits).toEqual([
+        { op: "append", content: "a", source_type: "failure", support_count: support },
+      ]);
     }
   });
 
@@ -382,8 +436,12 @@ describe("normalisePatches (spec §7.3)", () => {
       ],
       "patch",
     );
-    expect(success).toEqual([{ reasoning: "s", edits: [{ op: "append", content: "s1", source_type: "success", support_count: 2 }] }]);
-    expect(failure).toEqual([{ reasoning: "f", edits: [{ op: "append", content: "f1", source_type: "failure", support_count: 1 }] }]);
+    expect(success).toEqual([
+      { reasoning: "s", edits: [{ op: "append", content: "s1", source_type: "success", support_count: 2 }] },
+    ]);
+    expect(failure).toEqual([
+      { reasoning: "f", edits: [{ op: "append", content: "f1", source_type: "failure", support_count: 1 }] },
+    ]);
   });
 
   it("only sets defaults: keys already present are kept, even when null", () => {
@@ -410,7 +468,11 @@ describe("normalisePatches (spec §7.3)", () => {
 
   it("keeps non-object items as they are", () => {
     const { failure } = normalisePatches([{ batch_size: 1, patch: { edits: ["just text", 7, edit("x")] } }], "patch");
-    expect(failure[0]!.edits).toEqual(["just text", 7, { op: "append", content: "x", source_type: "failure", support_count: 1 }]);
+    expect(failure[0]!.edits).toEqual([
+      "just text",
+      7,
+      { op: "append", content: "x", source_type: "failure", support_count: 1 },
+    ]);
   });
 
   it("uses the result itself when it has no patch key", () => {
@@ -438,8 +500,18 @@ describe("normalisePatches (spec §7.3)", () => {
   });
 
   it("reads the payload key of the update mode", () => {
-    const raw = [{ source_type: "failure", batch_size: 2, patch: { edits: [edit("e")], revise_suggestions: [{ title: "t" }], skill_candidates: [{ new_skill: "# S" }] } }];
-    expect(normalisePatches(raw, "rewrite_from_suggestions").failure[0]!.revise_suggestions).toEqual([{ title: "t", source_type: "failure", support_count: 2 }]);
-    expect(normalisePatches(raw, "full_rewrite_minibatch").failure[0]!.skill_candidates).toEqual([{ new_skill: "# S", source_type: "failure", support_count: 2 }]);
+    const raw = [
+      {
+        source_type: "failure",
+        batch_size: 2,
+        patch: { edits: [edit("e")], revise_suggestions: [{ title: "t" }], skill_candidates: [{ new_skill: "# S" }] },
+      },
+    ];
+    expect(normalisePatches(raw, "rewrite_from_suggestions").failure[0]!.revise_suggestions).toEqual([
+      { title: "t", source_type: "failure", support_count: 2 },
+    ]);
+    expect(normalisePatches(raw, "full_rewrite_minibatch").failure[0]!.skill_candidates).toEqual([
+      { new_skill: "# S", source_type: "failure", support_count: 2 },
+    ]);
   });
 });

@@ -14,7 +14,10 @@ const pool = (n: number): Patch => ({ reasoning: "merged", edits: Array.from({ l
 const constant = (lr: number): Scheduler => createScheduler("constant", { maxLr: lr, minLr: lr, totalSteps: 10 });
 
 /** Answers ranking and LR calls from the given functions; anything else is a test bug. */
-function optimizerFor(opts: { ranking?: (req: CompletionRequest) => string | Error; lr?: (req: CompletionRequest) => string | Error }) {
+function optimizerFor(opts: {
+  ranking?: (req: CompletionRequest) => string | Error;
+  lr?: (req: CompletionRequest) => string | Error;
+}) {
   return new ScriptedClient((req) => {
     if (req.system.startsWith(SIGNATURES.ranking) && opts.ranking) return opts.ranking(req);
     if (req.system.startsWith(SIGNATURES.lrAutonomous) && opts.lr) return opts.lr(req);
@@ -98,20 +101,31 @@ describe("selectEdits: fixed budget", () => {
     const optimizer = optimizerFor({ ranking: () => JSON.stringify({ selected_indices: [1] }) });
     const cfg = testConfig({ optimizer: { skill_update_mode: "rewrite_from_suggestions" } });
     const { ctx } = setup(optimizer, { updateMode: "rewrite_from_suggestions" }, cfg);
-    const merged = { reasoning: "m", revise_suggestions: [{ type: "clarify", title: "a", instruction: "x" }, { type: "add_rule", title: "b", instruction: "y" }] };
+    const merged = {
+      reasoning: "m",
+      revise_suggestions: [
+        { type: "clarify", title: "a", instruction: "x" },
+        { type: "add_rule", title: "b", instruction: "y" },
+      ],
+    };
     const r = await selectEdits(ctx, input(merged, constant(1)));
     expect(r.ranked.reasoning).toBe("m [optimizer-ranked: selected 1/2 suggestions]");
     expect(r.ranked.revise_suggestions).toEqual([merged.revise_suggestions[1]]);
     expect(optimizer.calls[0]!.system).toContain("rewrite utility");
     const fb = optimizerFor({ ranking: () => "nope" });
-    const r2 = await selectEdits(setup(fb, { updateMode: "rewrite_from_suggestions" }, cfg).ctx, input(merged, constant(1)));
+    const r2 = await selectEdits(
+      setup(fb, { updateMode: "rewrite_from_suggestions" }, cfg).ctx,
+      input(merged, constant(1)),
+    );
     expect(r2.ranked.reasoning).toBe("m [fallback truncated 2->1 suggestions]");
   });
 
   it("steps the scheduler once per select in fixed and none modes", async () => {
     for (const lrControl of ["fixed", "none"] as const) {
       const scheduler = createScheduler("linear", { maxLr: 4, minLr: 2, totalSteps: 8 });
-      const { ctx } = setup(optimizerFor({ ranking: () => JSON.stringify({ selected_indices: [0, 1, 2, 3] }) }), { lrControl });
+      const { ctx } = setup(optimizerFor({ ranking: () => JSON.stringify({ selected_indices: [0, 1, 2, 3] }) }), {
+        lrControl,
+      });
       const budgets: Array<number | null> = [];
       for (let i = 0; i < 3; i++) budgets.push((await selectEdits(ctx, input(pool(2), scheduler))).budget);
       expect(scheduler.state().current_step).toBe(3);
@@ -124,7 +138,10 @@ describe("selectEdits: fixed budget", () => {
     const cfg = testConfig({ optimizer: { skill_update_mode: "full_rewrite_minibatch" } });
     const { ctx } = setup(optimizer, { updateMode: "full_rewrite_minibatch", lrControl: "none" }, cfg);
     const scheduler = constant(1);
-    const merged = { reasoning: "m", skill_candidates: [{ new_skill: "# A" }, { new_skill: "# B" }, { new_skill: "# C" }] };
+    const merged = {
+      reasoning: "m",
+      skill_candidates: [{ new_skill: "# A" }, { new_skill: "# B" }, { new_skill: "# C" }],
+    };
     const r = await selectEdits(ctx, input(merged, scheduler));
     expect(r).toMatchObject({ ranked: merged, budget: null, rankingCalled: false });
     expect(scheduler.state().current_step).toBe(0);
@@ -134,7 +151,9 @@ describe("selectEdits: fixed budget", () => {
 
 describe("selectedIndices (spec §7.6)", () => {
   it("keeps only integers in range, in the given order, without duplicates; booleans are 0/1", () => {
-    expect(selectedIndices({ selected_indices: [3, "1", 1.5, -1, 9, 3, null, true, 0, 2] }, 5, 4)).toEqual([3, 1, 0, 2]);
+    expect(selectedIndices({ selected_indices: [3, "1", 1.5, -1, 9, 3, null, true, 0, 2] }, 5, 4)).toEqual([
+      3, 1, 0, 2,
+    ]);
     expect(selectedIndices({ selected_indices: [false, 0, true, 1] }, 3, 5)).toEqual([0, 1]);
     expect(selectedIndices({ selected_indices: [`${FLOAT_MARK}1.0`, 2] }, 3, 5)).toEqual([2]);
   });
@@ -158,24 +177,45 @@ describe("describeItem (spec §7.6)", () => {
   it("patch: op, then repr'd target and content when non-empty, then support when present", () => {
     // Expected strings produced by CPython f-strings with !r.
     expect(describeItem({ op: "replace", target: "it's", content: 'say "hi"\nnext', support_count: 3 }, "patch")).toBe(
-      "op=replace  target=\"it's\"  content='say \"hi\"\\nnext'  support=3",
+      'op=replace  target="it\'s"  content=\'say "hi"\\nnext\'  support=3',
     );
     expect(describeItem({ op: "append", content: "x" }, "patch")).toBe("op=append  content='x'");
-    expect(describeItem({ op: "delete", target: "old line", content: "" }, "patch")).toBe("op=delete  target='old line'");
-    expect(describeItem({ op: "append", target: "", content: "both ' and \"" }, "patch")).toBe("op=append  content='both \\' and \"'");
+    expect(describeItem({ op: "delete", target: "old line", content: "" }, "patch")).toBe(
+      "op=delete  target='old line'",
+    );
+    expect(describeItem({ op: "append", target: "", content: "both ' and \"" }, "patch")).toBe(
+      "op=append  content='both \\' and \"'",
+    );
   });
 
   it("rewrite: type, title, instruction, then optional priority and support", () => {
     expect(
-      describeItem({ type: "add_rule", title: "Units", instruction: "Always give units\tplease", priority_hint: "high", support_count: 2 }, "rewrite_from_suggestions"),
+      describeItem(
+        {
+          type: "add_rule",
+          title: "Units",
+          instruction: "Always give units\tplease",
+          priority_hint: "high",
+          support_count: 2,
+        },
+        "rewrite_from_suggestions",
+      ),
     ).toBe("type='add_rule'  title='Units'  instruction='Always give units\\tplease'  priority='high'  support=2");
-    expect(describeItem({ type: "clarify", title: "T", instruction: "I" }, "rewrite_from_suggestions")).toBe("type='clarify'  title='T'  instruction='I'");
+    expect(describeItem({ type: "clarify", title: "T", instruction: "I" }, "rewrite_from_suggestions")).toBe(
+      "type='clarify'  title='T'  instruction='I'",
+    );
   });
 
   it("full rewrite: title, change summary list, optional source and support, then the whole new skill", () => {
     const newSkill = "# Skill\n\n- rule \\ one\n" + "x".repeat(3000);
     const line = describeItem(
-      { title: "Full", change_summary: ["tighten rules", "drop Bob's rule"], source_type: "failure", support_count: 1, new_skill: newSkill },
+      {
+        title: "Full",
+        change_summary: ["tighten rules", "drop Bob's rule"],
+        source_type: "failure",
+        support_count: 1,
+        new_skill: newSkill,
+      },
       "full_rewrite_minibatch",
     );
     expect(line).toBe(
@@ -224,7 +264,12 @@ describe("selectEdits: autonomous learning rate", () => {
   const cfg = testConfig({ optimizer: { lr_control_mode: "autonomous" } });
 
   it("records the decision, clamps it to the pool, and does not step the scheduler", async () => {
-    const answer = JSON.stringify({ learning_rate: 10, reasoning: "broad failures", confidence: "high", risk_notes: ["many edits"] });
+    const answer = JSON.stringify({
+      learning_rate: 10,
+      reasoning: "broad failures",
+      confidence: "high",
+      risk_notes: ["many edits"],
+    });
     const optimizer = optimizerFor({ lr: () => answer });
     const { ctx } = setup(optimizer, { lrControl: "autonomous" }, cfg);
     const scheduler = constant(2);
@@ -245,7 +290,9 @@ describe("selectEdits: autonomous learning rate", () => {
     expect(scheduler.state().current_step).toBe(0);
     expect(optimizer.calls.map((c) => c.stage)).toEqual(["lr_autonomous"]);
     const user = userOf(optimizer.calls[0]!);
-    expect(user).toContain("rollout_n=4\nrollout_hard=0.250000\nrollout_soft=0.500000\nproposed_update_items=3\nupdate_item_type=edits");
+    expect(user).toContain(
+      "rollout_n=4\nrollout_hard=0.250000\nrollout_soft=0.500000\nproposed_update_items=3\nupdate_item_type=edits",
+    );
     expect(user).toContain("[2] op=append  content='e2'");
     expect(user.trimEnd().endsWith("### Step 1: REJECT (2/4 failed)")).toBe(true);
   });
@@ -274,10 +321,21 @@ describe("selectEdits: autonomous learning rate", () => {
   });
 
   it("a decision below the pool is not clamped", async () => {
-    const optimizer = optimizerFor({ lr: () => JSON.stringify({ learning_rate: "1" }), ranking: () => JSON.stringify({ selected_indices: [2] }) });
+    const optimizer = optimizerFor({
+      lr: () => JSON.stringify({ learning_rate: "1" }),
+      ranking: () => JSON.stringify({ selected_indices: [2] }),
+    });
     const { ctx } = setup(optimizer, { lrControl: "autonomous" }, cfg);
     const r = await selectEdits(ctx, input(pool(3), constant(2)));
-    expect(r.lrDecision).toMatchObject({ learning_rate: 1, raw_learning_rate: 1, clamped: false, fallback: false, reasoning: "", confidence: "", risk_notes: [] });
+    expect(r.lrDecision).toMatchObject({
+      learning_rate: 1,
+      raw_learning_rate: 1,
+      clamped: false,
+      fallback: false,
+      reasoning: "",
+      confidence: "",
+      risk_notes: [],
+    });
     expect(r.ranked.edits).toEqual([edit("e2")]);
   });
 });

@@ -22,7 +22,8 @@ function reprValue(v: unknown): string {
   return pyRepr(JSON.stringify(v));
 }
 
-const str = (v: unknown): string => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
+const str = (v: unknown): string =>
+  v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
 
 /** One line per item, parts separated by two spaces (spec §7.6 table). */
 export function describeItem(item: UpdateItem, mode: UpdateMode): string {
@@ -67,7 +68,8 @@ export interface SelectInput {
 
 export async function selectEdits(ctx: RunContext, input: SelectInput): Promise<SelectResult> {
   const mode = ctx.plan.updateMode;
-  if (mode === "full_rewrite_minibatch") return { ranked: input.merged, budget: null, rankingCalled: false, fallback: false };
+  if (mode === "full_rewrite_minibatch")
+    return { ranked: input.merged, budget: null, rankingCalled: false, fallback: false };
   let budget: number;
   let lrDecision: Record<string, unknown> | undefined;
   if (ctx.plan.lrControl === "autonomous") {
@@ -156,7 +158,11 @@ export function coerceLearningRate(v: unknown): number | null {
   if (typeof v === "boolean") return null;
   if (typeof v === "number" && Number.isInteger(v)) return Math.max(0, v);
   // Python `str(value or "")`: None, "", [] and {} are falsy (0 was handled above).
-  const empty = v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0) ||
+  const empty =
+    v === null ||
+    v === undefined ||
+    v === "" ||
+    (Array.isArray(v) && v.length === 0) ||
     (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
   const text = empty ? "" : pyStrJson(v).trim();
   if (text === "") return null;

@@ -31,7 +31,11 @@ describe("update: patch mode", () => {
       ],
     });
     expect(r.candidate).toBe("# Skill\n\n## Rules\n- Be precise.\n\n- Give units.\n");
-    expect(r.applyReport!.map((row) => row.status)).toEqual(["applied_replace", "applied_append", "skipped_delete_target_not_found"]);
+    expect(r.applyReport!.map((row) => row.status)).toEqual([
+      "applied_replace",
+      "applied_append",
+      "skipped_delete_target_not_found",
+    ]);
     expect(r.rewriteResult).toBeNull();
     expect(optimizer.calls).toHaveLength(0);
   });
@@ -56,8 +60,14 @@ describe("update: rewrite from suggestions", () => {
   it("returns null without a call when there are no suggestions", async () => {
     const optimizer = noCalls();
     const { ctx } = setup(optimizer, "rewrite_from_suggestions");
-    expect(await run(ctx, { reasoning: "r", revise_suggestions: [] })).toEqual({ candidate: null, applyReport: null, rewriteResult: null });
-    expect(await run(ctx, { reasoning: "r", revise_suggestions: ["not an object"] })).toMatchObject({ candidate: null });
+    expect(await run(ctx, { reasoning: "r", revise_suggestions: [] })).toEqual({
+      candidate: null,
+      applyReport: null,
+      rewriteResult: null,
+    });
+    expect(await run(ctx, { reasoning: "r", revise_suggestions: ["not an object"] })).toMatchObject({
+      candidate: null,
+    });
     expect(optimizer.calls).toHaveLength(0);
   });
 
@@ -74,12 +84,22 @@ describe("update: rewrite from suggestions", () => {
   });
 
   it("right-trims the new skill and adds one newline, defaults change_summary to [], and saves the result", async () => {
-    const optimizer = new ScriptedClient(() => JSON.stringify({ reasoning: "merged two", new_skill: "# New\n\n- Give units.  \n\n\n", change_summary: "not a list" }));
+    const optimizer = new ScriptedClient(() =>
+      JSON.stringify({
+        reasoning: "merged two",
+        new_skill: "# New\n\n- Give units.  \n\n\n",
+        change_summary: "not a list",
+      }),
+    );
     const { ctx, deps } = setup(optimizer, "rewrite_from_suggestions");
     const r = await run(ctx, ranked, "### Step 1: REJECT (1/2 failed)");
     expect(r.candidate).toBe("# New\n\n- Give units.\n");
     expect(r.applyReport).toBeNull();
-    expect(r.rewriteResult).toEqual({ reasoning: "merged two", new_skill: "# New\n\n- Give units.\n", change_summary: [] });
+    expect(r.rewriteResult).toEqual({
+      reasoning: "merged two",
+      new_skill: "# New\n\n- Give units.\n",
+      change_summary: [],
+    });
     expect(await deps.store.getJson("steps/step_0001/rewrite_result.json")).toEqual(r.rewriteResult);
     const call = optimizer.calls[0]!;
     expect(call.stage).toBe("rewrite");
@@ -105,7 +125,9 @@ describe("update: rewrite from suggestions", () => {
     const { ctx } = setup(optimizer, "rewrite_from_suggestions", model);
     await run(ctx, ranked);
     expect(optimizer.calls[0]!.reasoningEffort).toBe(effort);
-    expect(optimizer.calls[0]!.maxTokens).toBe((model as { rewrite_max_completion_tokens?: number }).rewrite_max_completion_tokens ?? 64000);
+    expect(optimizer.calls[0]!.maxTokens).toBe(
+      (model as { rewrite_max_completion_tokens?: number }).rewrite_max_completion_tokens ?? 64000,
+    );
   });
 });
 
@@ -113,22 +135,43 @@ describe("update: full rewrite", () => {
   it("takes the first candidate with a non-blank new_skill, without a call", async () => {
     const optimizer = noCalls();
     const { ctx, deps } = setup(optimizer, "full_rewrite_minibatch");
-    const chosen = { title: "B", change_summary: ["one", "two"], source_type: "mixed", new_skill: "# B\n- rule   \n\n" };
+    const chosen = {
+      title: "B",
+      change_summary: ["one", "two"],
+      source_type: "mixed",
+      new_skill: "# B\n- rule   \n\n",
+    };
     const ranked: Patch = {
       reasoning: "merged candidates",
-      skill_candidates: ["not an object", { title: "A", new_skill: "   " }, { title: "N", new_skill: 42 }, chosen, { title: "C", new_skill: "# C" }],
+      skill_candidates: [
+        "not an object",
+        { title: "A", new_skill: "   " },
+        { title: "N", new_skill: 42 },
+        chosen,
+        { title: "C", new_skill: "# C" },
+      ],
     };
     const r = await run(ctx, ranked);
     expect(r.candidate).toBe("# B\n- rule\n");
     expect(r.applyReport).toBeNull();
-    expect(r.rewriteResult).toEqual({ reasoning: "merged candidates", change_summary: ["one", "two"], title: "B", source_type: "mixed" });
-    expect(await deps.store.getJson("steps/step_0001/full_rewrite_result.json")).toEqual({ selected_candidate: chosen, merged_patch: ranked });
+    expect(r.rewriteResult).toEqual({
+      reasoning: "merged candidates",
+      change_summary: ["one", "two"],
+      title: "B",
+      source_type: "mixed",
+    });
+    expect(await deps.store.getJson("steps/step_0001/full_rewrite_result.json")).toEqual({
+      selected_candidate: chosen,
+      merged_patch: ranked,
+    });
     expect(optimizer.calls).toHaveLength(0);
   });
 
   it("returns null when no candidate has a new skill", async () => {
     const { ctx } = setup(noCalls(), "full_rewrite_minibatch");
-    expect((await run(ctx, { reasoning: "r", skill_candidates: [{ title: "A", new_skill: "" }, { title: "B" }] })).candidate).toBeNull();
+    expect(
+      (await run(ctx, { reasoning: "r", skill_candidates: [{ title: "A", new_skill: "" }, { title: "B" }] })).candidate,
+    ).toBeNull();
     expect((await run(ctx, { reasoning: "r", skill_candidates: [] })).candidate).toBeNull();
   });
 

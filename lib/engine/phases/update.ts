@@ -34,11 +34,20 @@ export async function buildCandidate(
     const rewrite = await rewriteFromSuggestions(ctx, input);
     if (!rewrite) return { candidate: null, applyReport: null, rewriteResult: null };
     await ctx.store.putJson(`${input.stepDir}/rewrite_result.json`, rewrite);
-    return { candidate: reattachProtected(input.skill, String(rewrite.new_skill)), applyReport: null, rewriteResult: rewrite };
+    return {
+      candidate: reattachProtected(input.skill, String(rewrite.new_skill)),
+      applyReport: null,
+      rewriteResult: rewrite,
+    };
   }
-  const chosen = patchItems(input.ranked, mode).find((c) => typeof c.new_skill === "string" && c.new_skill.trim() !== "");
+  const chosen = patchItems(input.ranked, mode).find(
+    (c) => typeof c.new_skill === "string" && c.new_skill.trim() !== "",
+  );
   if (!chosen) return { candidate: null, applyReport: null, rewriteResult: null };
-  await ctx.store.putJson(`${input.stepDir}/full_rewrite_result.json`, { selected_candidate: chosen, merged_patch: input.ranked });
+  await ctx.store.putJson(`${input.stepDir}/full_rewrite_result.json`, {
+    selected_candidate: chosen,
+    merged_patch: input.ranked,
+  });
   const rewriteResult = {
     reasoning: input.ranked.reasoning ?? "",
     change_summary: Array.isArray(chosen.change_summary) ? chosen.change_summary : [],

@@ -119,8 +119,7 @@ const SKILL_AWARE_FAILURE = [
 ].join("\n");
 
 const SKILL_AWARE_SUCCESS = [
-  'You may label each item with "reflection_type" (for the log only; it does not change how the item ' +
-    "applies):",
+  'You may label each item with "reflection_type" (for the log only; it does not change how the item ' + "applies):",
   "- DISCOVERY: a useful rule the skill does not have yet (usually an append).",
   "- OPTIMIZATION: a better way to carry out a rule the skill already has (usually a replace of that rule).",
   'You may also add a top-level "appendix_notes" list of short strings when a success shows an existing, ' +

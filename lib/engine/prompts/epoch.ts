@@ -20,7 +20,10 @@ export function rewriteSystemPrompt(): string {
 export function rewriteUserPrompt(opts: { skill: string; suggestions: unknown[]; stepBuffer: string }): string {
   return joinSections([
     section("Current Skill", skillBlock(opts.skill)),
-    section(`Selected Revise Suggestions (${opts.suggestions.length} total)`, JSON.stringify(opts.suggestions, null, 2)),
+    section(
+      `Selected Revise Suggestions (${opts.suggestions.length} total)`,
+      JSON.stringify(opts.suggestions, null, 2),
+    ),
     opts.stepBuffer && section("Previous Steps in This Epoch", opts.stepBuffer),
     section("Request", 'Return the complete rewritten skill in "new_skill".'),
   ]);

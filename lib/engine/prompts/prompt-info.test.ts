@@ -11,17 +11,20 @@ const analyst = (kind: "failure" | "success", mode: UpdateMode) =>
   analystSystemPrompt({ kind, mode, taxonomy: ["rule_missing", "other"], skillAware: true, appendixSource: "both" });
 
 describe("skill-aware suffixes", () => {
-  it.each(["patch", "rewrite_from_suggestions"] as const)("failure analyst (%s): lapse examples, the test, note rules, [] and independence", (mode) => {
-    const p = analyst("failure", mode);
-    expect(p).toMatch(/SKILL_DEFECT/);
-    expect(p).toMatch(/EXECUTION_LAPSE: .*malformed output.*copied the feedback text verbatim.*"stop"/s);
-    expect(p).toMatch(/if followed, prevents this failure/);
-    expect(p).toMatch(/When unsure, choose EXECUTION_LAPSE/);
-    expect(p).toMatch(/must not introduce a new rule/);
-    expect(p).toMatch(/Use \[\] when there is no lapse/);
-    expect(p).toMatch(/Edits and notes are independent/);
-    expect(p).toContain('"appendix_notes"');
-  });
+  it.each(["patch", "rewrite_from_suggestions"] as const)(
+    "failure analyst (%s): lapse examples, the test, note rules, [] and independence",
+    (mode) => {
+      const p = analyst("failure", mode);
+      expect(p).toMatch(/SKILL_DEFECT/);
+      expect(p).toMatch(/EXECUTION_LAPSE: .*malformed output.*copied the feedback text verbatim.*"stop"/s);
+      expect(p).toMatch(/if followed, prevents this failure/);
+      expect(p).toMatch(/When unsure, choose EXECUTION_LAPSE/);
+      expect(p).toMatch(/must not introduce a new rule/);
+      expect(p).toMatch(/Use \[\] when there is no lapse/);
+      expect(p).toMatch(/Edits and notes are independent/);
+      expect(p).toContain('"appendix_notes"');
+    },
+  );
 
   it("success analyst: DISCOVERY ≈ append, OPTIMIZATION ≈ replace, labels only for the log, [] when none", () => {
     const p = analyst("success", "patch");
@@ -38,9 +41,14 @@ describe("skill-aware suffixes", () => {
 });
 
 describe("level merge", () => {
-  it.each(["patch", "rewrite_from_suggestions", "full_rewrite_minibatch"] as const)("failure merge (%s) may drop single-patch, task-specific items", (mode) => {
-    expect(levelMergeSystemPrompt("failure", mode)).toMatch(/only one (patch|candidate) (proposes|makes) may be dropped when it is specific to one task/);
-  });
+  it.each(["patch", "rewrite_from_suggestions", "full_rewrite_minibatch"] as const)(
+    "failure merge (%s) may drop single-patch, task-specific items",
+    (mode) => {
+      expect(levelMergeSystemPrompt("failure", mode)).toMatch(
+        /only one (patch|candidate) (proposes|makes) may be dropped when it is specific to one task/,
+      );
+    },
+  );
 
   it("full-rewrite merges combine into one document and keep the task-format instructions", () => {
     for (const kind of ["failure", "success"] as const) {
@@ -52,12 +60,15 @@ describe("level merge", () => {
 });
 
 describe("ranking", () => {
-  it.each(["patch", "rewrite_from_suggestions"] as const)("(%s) defines complementarity as filling gaps and gives the half-the-failures example", (mode) => {
-    const p = rankingSystemPrompt(mode);
-    expect(p).toMatch(/complementarity \(it fills a gap in the current skill rather than duplicating/);
-    expect(p).toMatch(/fixes half of the failures beats one that fixes a single edge case/);
-    expect(p).toMatch(/general principle/);
-  });
+  it.each(["patch", "rewrite_from_suggestions"] as const)(
+    "(%s) defines complementarity as filling gaps and gives the half-the-failures example",
+    (mode) => {
+      const p = rankingSystemPrompt(mode);
+      expect(p).toMatch(/complementarity \(it fills a gap in the current skill rather than duplicating/);
+      expect(p).toMatch(/fixes half of the failures beats one that fixes a single edge case/);
+      expect(p).toMatch(/general principle/);
+    },
+  );
 });
 
 describe("rewrite and full rewrite", () => {

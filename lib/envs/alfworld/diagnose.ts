@@ -59,13 +59,17 @@ export function traceClauses(steps: readonly TraceStep[]): Clause[] {
     out.push({
       kind: "revisits",
       core: "kept going back to receptacles it had already searched",
-      detail: busiest.slice(0, 3).map(([r, n]) => `${r} x${n}`).join(", "),
+      detail: busiest
+        .slice(0, 3)
+        .map(([r, n]) => `${r} x${n}`)
+        .join(", "),
     });
   }
   const last = steps[steps.length - 1];
   let run = 0;
   for (let i = steps.length - 1; i >= 0 && steps[i]!.action === last?.action; i -= 1) run += 1;
-  if (last && run >= 5) out.push({ kind: "repeated", core: `repeated '${last.action}'`, detail: `${run} times at the end` });
+  if (last && run >= 5)
+    out.push({ kind: "repeated", core: `repeated '${last.action}'`, detail: `${run} times at the end` });
   const refused = [...steps].reverse().find((s) => s.feedback === NOTHING_HAPPENS);
   if (refused) out.push({ kind: "last_inadmissible", core: `last inadmissible action: '${refused.action}'` });
   return out;

@@ -30,8 +30,7 @@ export interface GameContext {
 }
 
 export type ResolvedGame =
-  | { ok: true; session: GameSession; game?: Game; gamePath?: string }
-  | { ok: false; reason: string };
+  { ok: true; session: GameSession; game?: Game; gamePath?: string } | { ok: false; reason: string };
 
 /** FNV-1a of a text: a stable seed for a game file played on the built-in simulator. */
 export function seedFromText(text: string): number {
@@ -45,8 +44,10 @@ export function seedFromText(text: string): number {
 
 /** The built-in game of an item, or why it has none. */
 export function builtinGame(item: Item): Game | string {
-  if (!isTaskType(item.task_type)) return `task_type '${String(item.task_type ?? "")}' is not one of the six ALFWorld task types`;
-  const seed = typeof item.seed === "number" ? item.seed : typeof item.gamefile === "string" ? seedFromText(item.gamefile) : null;
+  if (!isTaskType(item.task_type))
+    return `task_type '${String(item.task_type ?? "")}' is not one of the six ALFWorld task types`;
+  const seed =
+    typeof item.seed === "number" ? item.seed : typeof item.gamefile === "string" ? seedFromText(item.gamefile) : null;
   if (seed === null) return "item has neither 'seed' nor 'gamefile'";
   return generateGame(seed, item.task_type);
 }
@@ -54,16 +55,26 @@ export function builtinGame(item: Item): Game | string {
 /** Expands `~` and `$VAR` / `${VAR}` with the given variables. */
 export function expandPath(raw: string, vars: GameContext["vars"]): string {
   const home = raw.startsWith("~") ? `${vars.HOME ?? "~"}${raw.slice(1)}` : raw;
-  return home.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? m);
+  return home.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (m, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? m,
+  );
 }
 
 /** The absolute game path of an item, or why it cannot be found (or, for a confined guard, may not be read). */
-export function resolveGamefile(gamefile: string, vars: GameContext["vars"], paths?: PathGuard): { path: string } | { error: string } {
+export function resolveGamefile(
+  gamefile: string,
+  vars: GameContext["vars"],
+  paths?: PathGuard,
+): { path: string } | { error: string } {
   const expanded = paths?.confined ? gamefile : expandPath(gamefile, vars);
   let full = expanded;
   if (!path.isAbsolute(expanded)) {
     const data = vars.ALFWORLD_DATA?.trim();
-    if (!data) return { error: `ALFWORLD_DATA is not set; it is needed to find '${gamefile}' (run alfworld-download and export ALFWORLD_DATA)` };
+    if (!data)
+      return {
+        error: `ALFWORLD_DATA is not set; it is needed to find '${gamefile}' (run alfworld-download and export ALFWORLD_DATA)`,
+      };
     full = path.resolve(expandPath(data, vars), expanded);
   }
   if (paths) {
@@ -93,10 +104,12 @@ export function resolveGame(item: Item, ctx: GameContext): ResolvedGame {
     if (typeof game === "string") return { ok: false, reason: game };
     return { ok: true, session: householdSession(game), game };
   }
-  if (typeof item.gamefile !== "string") return { ok: false, reason: "env.simulator is alfworld but the item has no 'gamefile'" };
+  if (typeof item.gamefile !== "string")
+    return { ok: false, reason: "env.simulator is alfworld but the item has no 'gamefile'" };
   const where = resolveGamefile(item.gamefile, ctx.vars, ctx.paths);
   if ("error" in where) return { ok: false, reason: where.error };
-  const script = ctx.vars.ALFWORLD_BRIDGE_SCRIPT?.trim() || path.join(ctx.rootDir, "lib/envs/alfworld/bridge/alfworld_bridge.py");
+  const script =
+    ctx.vars.ALFWORLD_BRIDGE_SCRIPT?.trim() || path.join(ctx.rootDir, "lib/envs/alfworld/bridge/alfworld_bridge.py");
   try {
     const session = openBridgeSession({
       command: ctx.vars.ALFWORLD_PYTHON?.trim() || "python3",

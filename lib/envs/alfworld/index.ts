@@ -28,13 +28,20 @@ export { normaliseAlfworldRow, taskTypeFromPath } from "./normalise";
 
 /** The error analyst's failure categories (the six task types are described in the analyst brief). */
 export const ALFWORLD_FAILURE_TAXONOMY = [
-  "navigation_loop", "missed_object", "wrong_sequence", "premature_stop", "action_loop", "appliance_error",
-  "rule_missing", "rule_wrong", "rule_ignored", "other",
+  "navigation_loop",
+  "missed_object",
+  "wrong_sequence",
+  "premature_stop",
+  "action_loop",
+  "appliance_error",
+  "rule_missing",
+  "rule_wrong",
+  "rule_ignored",
+  "other",
 ];
 
 /** Seconds to wait for one answer of the real-ALFWorld bridge (loading a game can be slow). */
 const BRIDGE_TIMEOUT_SEC = 120;
-
 
 /** The ALFWorld environment for a run. */
 export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext): Environment {

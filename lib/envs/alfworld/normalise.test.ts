@@ -30,17 +30,28 @@ describe("ALFWorld items", () => {
       val: [ORIGINAL("valid_seen", 0, "look_at_obj_in_light")],
       test: [ORIGINAL("valid_unseen", 0, "pick_cool_then_place_in_recep")],
     });
-    const splits = loadBenchmarkSplits(buildRunConfig({ name: "alfworld", split_mode: "split_dir", split_dir: root }), "/");
+    const splits = loadBenchmarkSplits(
+      buildRunConfig({ name: "alfworld", split_mode: "split_dir", split_dir: root }),
+      "/",
+    );
     expect(splits.train.map((i) => i.id)).toEqual(["train:0000", "train:0001"]);
-    expect(splits.test[0]).toMatchObject({ task_type: "pick_cool_then_place_in_recep", gamefile: expect.stringContaining("valid_unseen") });
+    expect(splits.test[0]).toMatchObject({
+      task_type: "pick_cool_then_place_in_recep",
+      gamefile: expect.stringContaining("valid_unseen"),
+    });
   });
 
   it("loads built-in {id, task_type, seed} items and derives a missing task type from the game path", () => {
     expect(normaliseAlfworldRow({ id: "a", task_type: "pick_heat_then_place_in_recep", seed: "12" }, at)).toEqual({
-      id: "a", task_type: "pick_heat_then_place_in_recep", seed: 12,
+      id: "a",
+      task_type: "pick_heat_then_place_in_recep",
+      seed: 12,
     });
-    expect(normaliseAlfworldRow({ gamefile: "x/pick_clean_then_place_in_recep-Cloth-None-Toilet-4/t/game.tw-pddl" }, at)).toMatchObject({
-      id: "x/pick_clean_then_place_in_recep-Cloth-None-Toilet-4/t/game.tw-pddl", task_type: "pick_clean_then_place_in_recep",
+    expect(
+      normaliseAlfworldRow({ gamefile: "x/pick_clean_then_place_in_recep-Cloth-None-Toilet-4/t/game.tw-pddl" }, at),
+    ).toMatchObject({
+      id: "x/pick_clean_then_place_in_recep-Cloth-None-Toilet-4/t/game.tw-pddl",
+      task_type: "pick_clean_then_place_in_recep",
     });
     expect(taskTypeFromPath("a/pick_and_place_simple-Book-None-Bed-1/t")).toBe("pick_and_place_simple");
     expect(taskTypeFromPath("a/pick_two_obj_and_place-CD-None-Shelf-1/t")).toBe("pick_two_obj_and_place");
@@ -48,7 +59,10 @@ describe("ALFWorld items", () => {
   });
 
   it.each([
-    [{ id: "a", task_type: "pick_and_place_simple" }, "needs 'seed' (built-in simulator) or 'gamefile' (real ALFWorld)"],
+    [
+      { id: "a", task_type: "pick_and_place_simple" },
+      "needs 'seed' (built-in simulator) or 'gamefile' (real ALFWorld)",
+    ],
     [{ id: "a", task_type: "pick_and_place_simple", seed: -1 }, "'seed' must be a non-negative integer"],
     [{ id: "a", task_type: "pick_and_place_simple", seed: 1.5 }, "'seed' must be a non-negative integer"],
     [{ id: "a", task_type: "juggling", seed: 1 }, "unknown task_type 'juggling'"],
@@ -61,6 +75,8 @@ describe("ALFWorld items", () => {
   it("a malformed row in a split folder names the file and the item index", () => {
     const root = splitDir({ train: [ORIGINAL("train", 0, "pick_and_place_simple"), { id: "bad" }], val: [], test: [] });
     const config = buildRunConfig({ name: "alfworld", split_mode: "split_dir", split_dir: root });
-    expect(() => loadBenchmarkSplits(config, "/")).toThrow(`${path.join(root, "train", "items.json")}: item 1: needs 'seed'`);
+    expect(() => loadBenchmarkSplits(config, "/")).toThrow(
+      `${path.join(root, "train", "items.json")}: item 1: needs 'seed'`,
+    );
   });
 });

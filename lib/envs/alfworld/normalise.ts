@@ -26,7 +26,8 @@ export function taskTypeFromPath(path: string): TaskType | "other" {
 function seedOf(raw: unknown, at: RowOrigin): number | undefined {
   if (raw === undefined || raw === null || raw === "") return undefined;
   const n = typeof raw === "string" ? Number(raw.trim()) : raw;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) invalidItem(at, "'seed' must be a non-negative integer");
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0)
+    invalidItem(at, "'seed' must be a non-negative integer");
   return n;
 }
 
@@ -51,7 +52,13 @@ export function normaliseAlfworldRow(row: Record<string, unknown>, at: RowOrigin
     return invalidItem(at, "missing field 'task_type'");
   }
   const id = row.id ?? gamefile;
-  return { ...row, id, task_type: taskType, ...(seed !== undefined ? { seed } : {}), ...(gamefile ? { gamefile } : {}) };
+  return {
+    ...row,
+    id,
+    task_type: taskType,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(gamefile ? { gamefile } : {}),
+  };
 }
 
 /** An item ready for the built-in simulator: a seed and one of the six task types. */

@@ -10,7 +10,8 @@ export const ALFWORLD_SYSTEM_PROMPT =
   "You are an agent in a text-based household simulator: you move between receptacles and handle objects by typing one command per turn.";
 
 export const SKILL_HEADING = "## Skill Knowledge";
-export const SKILL_LEAD_IN = "Use the following household know-how, learned from earlier episodes, whenever it applies.";
+export const SKILL_LEAD_IN =
+  "Use the following household know-how, learned from earlier episodes, whenever it applies.";
 export const SKILL_END = "## End of Skill Knowledge";
 
 /** How many earlier (observation, action) pairs the history template shows. */
@@ -29,7 +30,10 @@ export function skillSection(skill: string): string {
 
 /** Admissible actions quoted and comma/newline joined, without `help`. */
 export function formatAdmissible(actions: readonly string[]): string {
-  return actions.filter((a) => a !== "help").map((a) => `'${a}'`).join(",\n");
+  return actions
+    .filter((a) => a !== "help")
+    .map((a) => `'${a}'`)
+    .join(",\n");
 }
 
 /** The first step: current observation and admissible actions. */
@@ -61,7 +65,9 @@ export function historyStepPrompt(opts: {
 }): string {
   const recent = opts.history.slice(-HISTORY_PAIRS);
   const first = opts.stepsTaken - recent.length + 1;
-  const pairs = recent.map((h, i) => `[Observation ${first + i}: '${h.observation.trim()}', Action ${first + i}: '${h.action}']`);
+  const pairs = recent.map(
+    (h, i) => `[Observation ${first + i}: '${h.observation.trim()}', Action ${first + i}: '${h.action}']`,
+  );
   return [
     "## Task",
     `Your task is to: ${opts.task}`,

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => (typeof v === "string" ? v.trim() : typeof v === "number" || typeof v === "boolean" ? String(v) : "");
+const text = (v: unknown): string =>
+  typeof v === "string" ? v.trim() : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
 
 /** Which split a game file comes from, as the original's loader names it. */
 export function evalDatasetOf(gamefile: string): "eval_in_distribution" | "eval_out_of_distribution" | "train" {
@@ -18,10 +19,14 @@ export function evalDatasetOf(gamefile: string): "eval_in_distribution" | "eval_
 }
 
 function humanParts(traj: Record<string, unknown>): { descs: string[]; steps: string[] } {
-  const anns = isRecord(traj.turk_annotations) && Array.isArray(traj.turk_annotations.anns) ? traj.turk_annotations.anns : [];
+  const anns =
+    isRecord(traj.turk_annotations) && Array.isArray(traj.turk_annotations.anns) ? traj.turk_annotations.anns : [];
   const descs = [...new Set(anns.map((a) => (isRecord(a) ? text(a.task_desc) : "")).filter(Boolean))].slice(0, 3);
   const first = anns.find(isRecord);
-  const steps = (first && Array.isArray(first.high_descs) ? first.high_descs : []).map(text).filter(Boolean).slice(0, 12);
+  const steps = (first && Array.isArray(first.high_descs) ? first.high_descs : [])
+    .map(text)
+    .filter(Boolean)
+    .slice(0, 12);
   return { descs, steps };
 }
 
@@ -48,7 +53,9 @@ export function trajDataReference(gamePath: string): string | undefined {
   if (!isRecord(traj)) return undefined;
   const { descs, steps } = humanParts(traj);
   const params = isRecord(traj.pddl_params)
-    ? Object.entries(traj.pddl_params).filter(([, v]) => text(v) !== "" && v !== false).map(([k, v]) => `${k}=${text(v)}`)
+    ? Object.entries(traj.pddl_params)
+        .filter(([, v]) => text(v) !== "" && v !== false)
+        .map(([k, v]) => `${k}=${text(v)}`)
     : [];
   const plan = plannerSteps(traj);
   const scene = isRecord(traj.scene) ? traj.scene : {};
@@ -57,7 +64,9 @@ export function trajDataReference(gamePath: string): string | undefined {
   if (steps.length) lines.push("Human high-level steps:", ...steps.map((s, i) => `${i + 1}. ${s}`));
   if (params.length) lines.push(`PDDL parameters: ${params.join(", ")}`);
   if (plan.length) lines.push("Planner high-level plan:", ...plan.map((s, i) => `${i + 1}. ${s}`));
-  const summary = ["floor_plan", "scene_num", "dirty_and_empty"].filter((k) => text(scene[k]) !== "").map((k) => `${k}=${text(scene[k])}`);
+  const summary = ["floor_plan", "scene_num", "dirty_and_empty"]
+    .filter((k) => text(scene[k]) !== "")
+    .map((k) => `${k}=${text(scene[k])}`);
   if (summary.length) lines.push(`Scene: ${summary.join(", ")}`);
   return lines.join("\n");
 }

@@ -13,7 +13,12 @@ import { formatClauses, traceClauses, type TraceStep } from "./diagnose";
 import { resolveGame, type GameContext } from "./games";
 import type { Limiter } from "./limiter";
 import {
-  ALFWORLD_SYSTEM_PROMPT, firstStepPrompt, historyStepPrompt, parseReply, skillSection, taskFromObservation,
+  ALFWORLD_SYSTEM_PROMPT,
+  firstStepPrompt,
+  historyStepPrompt,
+  parseReply,
+  skillSection,
+  taskFromObservation,
   type HistoryPair,
 } from "./prompt";
 import type { GameSession, StepResult } from "./session";
@@ -52,9 +57,21 @@ interface Episode {
 
 function newEpisode(first: StepResult): Episode {
   return {
-    steps: 0, won: first.won, done: first.done, calls: 0, failedCalls: 0, consecutiveFailures: 0, lastFailure: null, stoppedByFailures: false,
-    invalidReplies: 0, inadmissible: 0, trace: [], conversation: [{ role: "user", content: first.observation }],
-    latencyMs: 0, promptTokens: 0, completionTokens: 0,
+    steps: 0,
+    won: first.won,
+    done: first.done,
+    calls: 0,
+    failedCalls: 0,
+    consecutiveFailures: 0,
+    lastFailure: null,
+    stoppedByFailures: false,
+    invalidReplies: 0,
+    inadmissible: 0,
+    trace: [],
+    conversation: [{ role: "user", content: first.observation }],
+    latencyMs: 0,
+    promptTokens: 0,
+    completionTokens: 0,
   };
 }
 
@@ -74,8 +91,17 @@ export async function rolloutAlfworld(run: AlfworldRollout, input: RolloutInput)
     return failed(base, { status: "error", failReason: `error: ${message(err)}` });
   }
   const task = taskFromObservation(first.observation);
-  const reference = resolved.game ? referencePlan(resolved.game, run.maxSteps) : resolved.gamePath ? trajDataReference(resolved.gamePath) : undefined;
-  const withTask = { ...base, taskDescription: task, question: task, ...(reference ? { referenceText: reference } : {}) };
+  const reference = resolved.game
+    ? referencePlan(resolved.game, run.maxSteps)
+    : resolved.gamePath
+      ? trajDataReference(resolved.gamePath)
+      : undefined;
+  const withTask = {
+    ...base,
+    taskDescription: task,
+    question: task,
+    ...(reference ? { referenceText: reference } : {}),
+  };
   const ep = newEpisode(first);
   try {
     await play(run, input, { session, first, task, ep });
@@ -100,17 +126,28 @@ async function play(run: AlfworldRollout, input: RolloutInput, { session, first,
   let current = first;
   const history: HistoryPair[] = [];
   while (!ep.won && !ep.done && ep.steps < run.maxSteps) {
-    const prompt = ep.steps === 0
-      ? firstStepPrompt(current.observation, current.admissible)
-      : historyStepPrompt({ task, stepsTaken: ep.steps, history, observation: current.observation, admissible: current.admissible });
+    const prompt =
+      ep.steps === 0
+        ? firstStepPrompt(current.observation, current.admissible)
+        : historyStepPrompt({
+            task,
+            stepsTaken: ep.steps,
+            history,
+            observation: current.observation,
+            admissible: current.admissible,
+          });
     const user = skillSection(input.skill) + prompt;
     ep.calls += 1;
     const outcome = await run.limiter.run(() =>
       callTarget({
         client: input.client,
         request: {
-          role: "target", stage: "rollout", system: ALFWORLD_SYSTEM_PROMPT, messages: [{ role: "user", content: user }],
-          maxTokens: run.config.env.max_completion_tokens, reasoningEffort: run.config.model.reasoning_effort || null,
+          role: "target",
+          stage: "rollout",
+          system: ALFWORLD_SYSTEM_PROMPT,
+          messages: [{ role: "user", content: user }],
+          maxTokens: run.config.env.max_completion_tokens,
+          reasoningEffort: run.config.model.reasoning_effort || null,
         },
         timeoutSec: run.config.env.exec_timeout,
         retryMaxTokens: run.config.env.truncation_retry_max_tokens,
@@ -148,7 +185,12 @@ async function play(run: AlfworldRollout, input: RolloutInput, { session, first,
     history.push({ observation: current.observation, action });
     ep.trace.push({ action, feedback: result.observation });
     if (result.observation.trim() === "Nothing happens.") ep.inadmissible += 1;
-    Object.assign(entry, { action, env_feedback: result.observation, reward: result.won ? 1 : 0, done: result.done || result.won });
+    Object.assign(entry, {
+      action,
+      env_feedback: result.observation,
+      reward: result.won ? 1 : 0,
+      done: result.done || result.won,
+    });
     ep.conversation.push(entry);
     ep.won = result.won;
     ep.done = result.done;
@@ -171,15 +213,29 @@ interface Finished {
 
 function score(run: AlfworldRollout, { item, base, ep, session }: Finished): Trajectory {
   const extras = {
-    won: ep.won, simulator: run.games.simulator, invalid_replies: ep.invalidReplies,
-    inadmissible_actions: ep.inadmissible, target_call_failures: ep.failedCalls, ...gameExtras(item),
+    won: ep.won,
+    simulator: run.games.simulator,
+    invalid_replies: ep.invalidReplies,
+    inadmissible_actions: ep.inadmissible,
+    target_call_failures: ep.failedCalls,
+    ...gameExtras(item),
   };
-  const stats = { nTurns: ep.steps, latencyMs: ep.latencyMs, promptTokens: ep.promptTokens, completionTokens: ep.completionTokens, extras };
+  const stats = {
+    nTurns: ep.steps,
+    latencyMs: ep.latencyMs,
+    promptTokens: ep.promptTokens,
+    completionTokens: ep.completionTokens,
+    extras,
+  };
   if (ep.won) {
-    ep.conversation.push({ role: "system", content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: true | steps: ${ep.steps}` });
+    ep.conversation.push({
+      role: "system",
+      content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: true | steps: ${ep.steps}`,
+    });
     return { ...base, ...stats, hard: 1, soft: 1, status: "ok", prediction: "won", conversation: ep.conversation };
   }
-  const ending = ep.steps >= run.maxSteps ? `Timeout after ${ep.steps} steps` : "Episode ended without completing the task";
+  const ending =
+    ep.steps >= run.maxSteps ? `Timeout after ${ep.steps} steps` : "Episode ended without completing the task";
   const clauses = [...(session.diagnose?.() ?? []), ...traceClauses(ep.trace)];
   const outcome = clauses.length > 0 ? `${ending}: ${formatClauses(clauses)}` : ending;
   if (ep.failedCalls > 0 && ep.lastFailure) {
@@ -187,10 +243,27 @@ function score(run: AlfworldRollout, { item, base, ep, session }: Finished): Tra
       ? `${MAX_CONSECUTIVE_CALL_FAILURES} target calls in a row failed at step ${ep.steps + 1}; episode stopped`
       : `${ep.failedCalls} of ${ep.calls} target calls failed and were replaced by 'look'`;
     const reason = `${ep.lastFailure.failReason} (${what}) | ${outcome}`;
-    return failed(base, { status: ep.stoppedByFailures ? ep.lastFailure.status : "error", failReason: reason, ep, stats });
+    return failed(base, {
+      status: ep.stoppedByFailures ? ep.lastFailure.status : "error",
+      failReason: reason,
+      ep,
+      stats,
+    });
   }
-  ep.conversation.push({ role: "system", content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: false | ${outcome}` });
-  return { ...base, ...stats, hard: 0, soft: 0, status: "ok", prediction: "not won", failReason: outcome, conversation: ep.conversation };
+  ep.conversation.push({
+    role: "system",
+    content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: false | ${outcome}`,
+  });
+  return {
+    ...base,
+    ...stats,
+    hard: 0,
+    soft: 0,
+    status: "ok",
+    prediction: "not won",
+    failReason: outcome,
+    conversation: ep.conversation,
+  };
 }
 
 type TrajectoryBase = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
@@ -200,8 +273,20 @@ function failed(
   base: TrajectoryBase,
   o: { status: CallFailureStatus; failReason: string; ep?: Episode; stats?: Partial<Trajectory> },
 ): Trajectory {
-  const conversation = [...(o.ep?.conversation ?? []), { role: "system", content: `[EVALUATION RESULT] not scored: ${o.failReason}` }];
-  return { ...base, ...(o.stats ?? {}), hard: 0, soft: 0, status: o.status, failReason: o.failReason, conversation, nTurns: o.ep?.steps ?? 0 };
+  const conversation = [
+    ...(o.ep?.conversation ?? []),
+    { role: "system", content: `[EVALUATION RESULT] not scored: ${o.failReason}` },
+  ];
+  return {
+    ...base,
+    ...(o.stats ?? {}),
+    hard: 0,
+    soft: 0,
+    status: o.status,
+    failReason: o.failReason,
+    conversation,
+    nTurns: o.ep?.steps ?? 0,
+  };
 }
 
 /** The hidden reference for the analyst: the scripted expert's plan for a built-in game. */

@@ -34,8 +34,12 @@ const TYPE_RULE: Record<TaskType, string | null> = {
 };
 
 const SHORT: Record<TaskType, string> = {
-  pick_and_place_simple: "place", look_at_obj_in_light: "look", pick_clean_then_place_in_recep: "clean",
-  pick_heat_then_place_in_recep: "heat", pick_cool_then_place_in_recep: "cool", pick_two_obj_and_place: "two",
+  pick_and_place_simple: "place",
+  look_at_obj_in_light: "look",
+  pick_clean_then_place_in_recep: "clean",
+  pick_heat_then_place_in_recep: "heat",
+  pick_cool_then_place_in_recep: "cool",
+  pick_two_obj_and_place: "two",
 };
 
 /** One sample item. */
@@ -57,7 +61,8 @@ function clausesOf(game: Game, actions: readonly string[]): Clause[] {
 /** The failure reason a rollout writes for a lost play of `game` (same clauses, same order). */
 export function lostReason(game: Game, actions: readonly string[], maxSteps: number): string {
   const clauses = clausesOf(game, actions);
-  const ending = actions.length >= maxSteps ? `Timeout after ${actions.length} steps` : "Episode ended without completing the task";
+  const ending =
+    actions.length >= maxSteps ? `Timeout after ${actions.length} steps` : "Episode ended without completing the task";
   return clauses.length ? `${ending}: ${formatClauses(clauses)}` : ending;
 }
 
@@ -104,7 +109,11 @@ function extraOf(needs: readonly string[]): (typeof EXTRAS)[number] | "both" {
 }
 
 /** Items per task type in each split, and where each split's seeds start. */
-export const SAMPLE_PLAN = { train: { perType: 3, firstSeed: 1000 }, val: { perType: 2, firstSeed: 2000 }, test: { perType: 2, firstSeed: 3000 } } as const;
+export const SAMPLE_PLAN = {
+  train: { perType: 3, firstSeed: 1000 },
+  val: { perType: 2, firstSeed: 2000 },
+  test: { perType: 2, firstSeed: 3000 },
+} as const;
 
 /** The whole sample: 18 / 12 / 12 games, every task type in every split, distinct task sentences. */
 export function buildSample(): Record<keyof typeof SAMPLE_PLAN, SampleItem[]> {
@@ -116,7 +125,7 @@ export function buildSample(): Record<keyof typeof SAMPLE_PLAN, SampleItem[]> {
       let seed = plan.firstSeed + t * 100;
       for (let slot = 0; slot < plan.perType; slot += 1) {
         const want = EXTRAS[(slot + t + split.length) % EXTRAS.length]!;
-        for (;; seed += 1) {
+        for (; ; seed += 1) {
           if (seed > plan.firstSeed + t * 100 + 5000) throw new Error(`no ${want} game found for ${type} in ${split}`);
           const game = generateGame(seed, type);
           if (tasks.has(game.task)) continue;

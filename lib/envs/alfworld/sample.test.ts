@@ -42,7 +42,13 @@ describe("ALFWorld sample", () => {
   });
 
   it("passes every integrity check (expert plan wins, mistakes lose, coverage, detect/conflict hygiene)", () => {
-    const problems = checkSampleIntegrity({ rules, splits, initialSkill: initial, systemPrompt: ALFWORLD_SYSTEM_PROMPT, score });
+    const problems = checkSampleIntegrity({
+      rules,
+      splits,
+      initialSkill: initial,
+      systemPrompt: ALFWORLD_SYSTEM_PROMPT,
+      score,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -54,7 +60,8 @@ describe("ALFWorld sample", () => {
         expect(played.won, `${item.id} ${rule}`).toBe(false);
         const reason = lostReason(gameOf(item), played.actions, SAMPLE_MAX_STEPS);
         expect(reason.startsWith(`Timeout after ${SAMPLE_MAX_STEPS} steps: `), reason).toBe(true);
-        for (const other of sim.needs) expect(reason.includes(sim.wrong[other]!), `${item.id} ${rule} vs ${other}`).toBe(other === rule);
+        for (const other of sim.needs)
+          expect(reason.includes(sim.wrong[other]!), `${item.id} ${rule} vs ${other}`).toBe(other === rule);
         expect(sim.wrong[rule]!.length).toBeGreaterThanOrEqual(12);
       }
     }

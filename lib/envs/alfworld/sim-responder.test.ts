@@ -12,7 +12,9 @@ import { playToEnd } from "./sim/policy";
 const rules = alfworldSimRules();
 const splits = alfworldSample();
 const knowledge = buildSimKnowledge(rules, [...splits.train, ...splits.val, ...splits.test]);
-const item = splits.train.find((i) => (i.sim as { needs: string[] }).needs.join() === "open_receptacles,treat_before_placing")!;
+const item = splits.train.find(
+  (i) => (i.sim as { needs: string[] }).needs.join() === "open_receptacles,treat_before_placing",
+)!;
 const game = generateGame(item.seed as number, item.task_type as "pick_clean_then_place_in_recep");
 const guidance = (id: string) => `- ${rules.find((r) => r.id === id)!.guidance}`;
 
@@ -29,8 +31,16 @@ function playResponder(skill: string, max = 24, slipAll = false): { actions: str
   const history: Array<{ observation: string; action: string }> = [];
   const actions: string[] = [];
   while (!sim.won && actions.length < max) {
-    const prompt = actions.length === 0 ? firstStepPrompt(obs.observation, obs.admissible)
-      : historyStepPrompt({ task, stepsTaken: actions.length, history, observation: obs.observation, admissible: obs.admissible });
+    const prompt =
+      actions.length === 0
+        ? firstStepPrompt(obs.observation, obs.admissible)
+        : historyStepPrompt({
+            task,
+            stepsTaken: actions.length,
+            history,
+            observation: obs.observation,
+            admissible: obs.admissible,
+          });
     const action = parseReply(alfworldSimResponder(call(skillSection(skill) + prompt, slipAll))!).action!;
     history.push({ observation: obs.observation, action });
     actions.push(action);
@@ -49,9 +59,23 @@ describe("ALFWorld simulated target", () => {
   });
 
   it("reads skill, task and step back from the prompts it is given", () => {
-    const user = skillSection("## Finding objects\n- a rule") + historyStepPrompt({ task: "put a mug in shelf.", stepsTaken: 6, history: [], observation: "o", admissible: ["look"] });
-    expect(readAlfworldPrompt(user)).toEqual({ skill: "## Finding objects\n- a rule", task: "put a mug in shelf.", step: 7 });
-    expect(readAlfworldPrompt(firstStepPrompt("hi\n\nYour task is to: cool some egg and put it in shelf.", []))).toEqual({ skill: "", task: "cool some egg and put it in shelf.", step: 1 });
+    const user =
+      skillSection("## Finding objects\n- a rule") +
+      historyStepPrompt({
+        task: "put a mug in shelf.",
+        stepsTaken: 6,
+        history: [],
+        observation: "o",
+        admissible: ["look"],
+      });
+    expect(readAlfworldPrompt(user)).toEqual({
+      skill: "## Finding objects\n- a rule",
+      task: "put a mug in shelf.",
+      step: 7,
+    });
+    expect(
+      readAlfworldPrompt(firstStepPrompt("hi\n\nYour task is to: cool some egg and put it in shelf.", [])),
+    ).toEqual({ skill: "", task: "cool some egg and put it in shelf.", step: 1 });
   });
 
   it("plays the expert plan when the skill has every needed rule", () => {
@@ -77,16 +101,34 @@ describe("ALFWorld simulated target", () => {
   });
 
   it("answers 'look' for a household it does not know, and defers for a prompt without a task", () => {
-    expect(parseReply(alfworldSimResponder(call(firstStepPrompt("Your task is to: juggle.", [])))!).action).toBe("look");
+    expect(parseReply(alfworldSimResponder(call(firstStepPrompt("Your task is to: juggle.", [])))!).action).toBe(
+      "look",
+    );
     expect(alfworldSimResponder(call("## Question\nWhat?"))).toBeNull();
   });
 });
 
 describe("reply parsing", () => {
   it("takes the last action tag, lower-cased; flags missing think and CJK", () => {
-    expect(parseReply("<think>a</think><action>x</action><action> Go To  Shelf 1 </action>")).toEqual({ action: "go to shelf 1", reasoning: "a", valid: true });
-    expect(parseReply("<action>look</action>")).toMatchObject({ action: "look", valid: false, problem: "no <think> tag" });
-    expect(parseReply("<think>t</think><action></action>")).toMatchObject({ action: null, valid: false, problem: "no <action> tag" });
-    expect(parseReply("<think>想</think><action>look</action>")).toMatchObject({ action: "look", valid: false, problem: "contains CJK characters" });
+    expect(parseReply("<think>a</think><action>x</action><action> Go To  Shelf 1 </action>")).toEqual({
+      action: "go to shelf 1",
+      reasoning: "a",
+      valid: true,
+    });
+    expect(parseReply("<action>look</action>")).toMatchObject({
+      action: "look",
+      valid: false,
+      problem: "no <think> tag",
+    });
+    expect(parseReply("<think>t</think><action></action>")).toMatchObject({
+      action: null,
+      valid: false,
+      problem: "no <action> tag",
+    });
+    expect(parseReply("<think>想</think><action>look</action>")).toMatchObject({
+      action: "look",
+      valid: false,
+      problem: "contains CJK characters",
+    });
   });
 });

@@ -33,7 +33,14 @@ export interface AnswerTurnsOptions {
 
 export type AnswerTurns =
   | { ok: true; reply: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage }
-  | { ok: false; status: CallFailureStatus; failReason: string; turns: number; conversation: ConversationEntry[]; usage: TurnUsage };
+  | {
+      ok: false;
+      status: CallFailureStatus;
+      failReason: string;
+      turns: number;
+      conversation: ConversationEntry[];
+      usage: TurnUsage;
+    };
 
 export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns> {
   const { config, input } = opts;
@@ -52,7 +59,10 @@ export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns
     const outcome = await callTarget({
       client: input.client,
       request: {
-        role: "target", stage: "rollout", system: opts.system, messages: [...messages],
+        role: "target",
+        stage: "rollout",
+        system: opts.system,
+        messages: [...messages],
         maxTokens: config.env.max_completion_tokens,
         reasoningEffort: config.model.reasoning_effort || null,
       },
@@ -60,7 +70,8 @@ export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns
       retryMaxTokens: config.env.truncation_retry_max_tokens,
       signal: input.signal,
     });
-    if (!outcome.ok) return { ok: false, status: outcome.status, failReason: outcome.failReason, turns, conversation, usage };
+    if (!outcome.ok)
+      return { ok: false, status: outcome.status, failReason: outcome.failReason, turns, conversation, usage };
     turns += 1;
     reply = outcome.result.text;
     usage.latencyMs += outcome.result.latencyMs;

@@ -10,7 +10,10 @@ export function extractFinalAnswer(text: string): string {
   let last: string | undefined;
   for (const m of text.matchAll(ANSWER_TAG)) last = m[1];
   if (last !== undefined) return last.trim();
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   const tail = lines[lines.length - 1];
   return tail ?? text.trim();
 }

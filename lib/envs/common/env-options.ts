@@ -15,7 +15,9 @@ export function envFlag(config: RunConfig, key: string, fallback: boolean): bool
 }
 
 /** The parsed `env.*` options of one benchmark. */
-export type BenchmarkOptions<N extends BenchmarkName> = z.output<Extract<(typeof BENCHMARKS)[number], { name: N }>["options"]>;
+export type BenchmarkOptions<N extends BenchmarkName> = z.output<
+  Extract<(typeof BENCHMARKS)[number], { name: N }>["options"]
+>;
 
 /**
  * The benchmark's own `env.*` options from `config.env`, parsed by its catalog schema (defaults applied,
@@ -25,7 +27,11 @@ export type BenchmarkOptions<N extends BenchmarkName> = z.output<Extract<(typeof
 export function benchmarkOptions<N extends BenchmarkName>(config: RunConfig, name: N): BenchmarkOptions<N> {
   const schema = BENCHMARKS.find((b) => b.name === name)!.options as z.ZodObject;
   const env = config.env as Record<string, unknown>;
-  const picked = Object.fromEntries(Object.keys(schema.shape).filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
+  const picked = Object.fromEntries(
+    Object.keys(schema.shape)
+      .filter((k) => env[k] !== undefined)
+      .map((k) => [k, env[k]]),
+  );
   const parsed = schema.safeParse(picked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -9,7 +9,12 @@ export type TrajectoryBase = Omit<Trajectory, "hard" | "soft" | "status" | "conv
 
 export function errorTrajectory(base: TrajectoryBase, reason: string): Trajectory {
   return {
-    ...base, hard: 0, soft: 0, status: "error", failReason: `error: ${reason}`,
-    conversation: [{ role: "system", content: `[EVALUATION RESULT] ${reason}` }], nTurns: 0,
+    ...base,
+    hard: 0,
+    soft: 0,
+    status: "error",
+    failReason: `error: ${reason}`,
+    conversation: [{ role: "system", content: `[EVALUATION RESULT] ${reason}` }],
+    nTurns: 0,
   };
 }

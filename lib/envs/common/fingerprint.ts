@@ -28,7 +28,12 @@ export function splitIdsHash(items: readonly Item[]): string {
  * Hashes of the loaded splits and, for a ratio split, of its data file (paths relative to `rootDir` when
  * inside it); `paths` is the run's guard, so a dashboard run's data file is checked like when it was loaded.
  */
-export function fingerprintSplits(config: RunConfig, splits: Splits, rootDir: string, paths?: PathGuard): DatasetFingerprint {
+export function fingerprintSplits(
+  config: RunConfig,
+  splits: Splits,
+  rootDir: string,
+  paths?: PathGuard,
+): DatasetFingerprint {
   const mode = config.env.split_mode;
   let dataPath: string | null = null;
   let dataSha256: string | null = null;
@@ -48,6 +53,8 @@ export function describeFingerprint(fp: DatasetFingerprint): string {
   const s = fp.splits;
   const lines: string[] = [];
   if (fp.dataPath !== null) lines.push(`data: ${fp.dataPath} (sha256 ${fp.dataSha256})`);
-  lines.push(`splits (${fp.splitMode}): train ${s.train.count} [${s.train.sha256}] · selection ${s.val.count} [${s.val.sha256}] · test ${s.test.count} [${s.test.sha256}]`);
+  lines.push(
+    `splits (${fp.splitMode}): train ${s.train.count} [${s.train.sha256}] · selection ${s.val.count} [${s.val.sha256}] · test ${s.test.count} [${s.test.sha256}]`,
+  );
   return lines.join("\n");
 }

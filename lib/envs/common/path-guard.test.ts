@@ -18,7 +18,11 @@ writeFileSync(path.join(root, "other/notes.md"), "x\n");
 symlinkSync(secret, path.join(root, "data/escape")); // a symlink inside a root that leads out
 symlinkSync(path.join(root, "data/sub"), path.join(root, "other/inward")); // outside a root, pointing in
 
-const guard = confinedPathGuard({ rootDir: root, roots: ["data", "configs/initial.md", path.join(base, "missing-root")], rootsLabel: "data/, configs/initial.md" });
+const guard = confinedPathGuard({
+  rootDir: root,
+  roots: ["data", "configs/initial.md", path.join(base, "missing-root")],
+  rootsLabel: "data/, configs/initial.md",
+});
 
 function refusal(raw: string): string {
   const r = guard.check("env.data_path", raw);
@@ -28,13 +32,18 @@ function refusal(raw: string): string {
 
 describe("confined path guard (dashboard runs)", () => {
   it("accepts paths inside a root, relative or absolute, and returns the real path", () => {
-    expect(guard.input("env.data_path", "data/sub/items.jsonl")).toBe(realPathOf(path.join(root, "data/sub/items.jsonl")));
+    expect(guard.input("env.data_path", "data/sub/items.jsonl")).toBe(
+      realPathOf(path.join(root, "data/sub/items.jsonl")),
+    );
     expect(guard.input("env.split_dir", path.join(root, "data/sub"))).toBe(realPathOf(path.join(root, "data/sub")));
     expect(guard.input("env.skill_init", "configs/initial.md")).toBe(realPathOf(path.join(root, "configs/initial.md")));
   });
 
   it("accepts a path inside a root that does not exist yet (reading it fails later, as for the CLI)", () => {
-    expect(guard.check("env.data_path", "data/new/file.jsonl")).toEqual({ ok: true, path: path.join(realPathOf(path.join(root, "data")), "new/file.jsonl") });
+    expect(guard.check("env.data_path", "data/new/file.jsonl")).toEqual({
+      ok: true,
+      path: path.join(realPathOf(path.join(root, "data")), "new/file.jsonl"),
+    });
   });
 
   it.each([
@@ -49,12 +58,16 @@ describe("confined path guard (dashboard runs)", () => {
     ["data/escape/not-there.json"],
   ])("refuses %s, naming the field and the path as written, never the contents", (raw) => {
     const reason = refusal(raw);
-    expect(reason).toBe(`env.data_path: ${raw} is outside the folders the dashboard may read (data/, configs/initial.md)`);
+    expect(reason).toBe(
+      `env.data_path: ${raw} is outside the folders the dashboard may read (data/, configs/initial.md)`,
+    );
     expect(reason).not.toContain("sk-live");
   });
 
   it("throws an INVALID_REQUEST AppError naming the field from input()", () => {
-    expect(() => guard.input("env.skill_init", "/etc/passwd")).toThrow(expect.objectContaining({ code: "INVALID_REQUEST", field: "env.skill_init" }));
+    expect(() => guard.input("env.skill_init", "/etc/passwd")).toThrow(
+      expect.objectContaining({ code: "INVALID_REQUEST", field: "env.skill_init" }),
+    );
   });
 
   it("needs both the path as written and its real location inside a root (a symlink from outside into one is refused)", () => {
@@ -66,7 +79,9 @@ describe("confined path guard (dashboard runs)", () => {
     const existing = path.join(secret, "keys.json");
     const absent = path.join(secret, "absent.json");
     expect(refusal(existing).replace(existing, "P")).toBe(refusal(absent).replace(absent, "P"));
-    expect(refusal("data/escape/keys.json").replace("keys", "K")).toBe(refusal("data/escape/not-there.json").replace("not-there", "K"));
+    expect(refusal("data/escape/keys.json").replace("keys", "K")).toBe(
+      refusal("data/escape/not-there.json").replace("not-there", "K"),
+    );
   });
 });
 
@@ -76,6 +91,9 @@ describe("local path guard (the CLI)", () => {
     expect(local.confined).toBe(false);
     expect(local.input("env.skill_init", "/etc/passwd")).toBe("/etc/passwd");
     expect(local.input("env.data_path", "../secret/keys.json")).toBe(path.join(secret, "keys.json"));
-    expect(local.check("env.data_path", "data/escape/keys.json")).toEqual({ ok: true, path: path.join(root, "data/escape/keys.json") });
+    expect(local.check("env.data_path", "data/escape/keys.json")).toEqual({
+      ok: true,
+      path: path.join(root, "data/escape/keys.json"),
+    });
   });
 });

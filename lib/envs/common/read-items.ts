@@ -71,7 +71,10 @@ export function parseCsv(text: string, file: string): Record<string, string>[] {
   } catch (err) {
     const e = err as { lines?: number; message?: string };
     const where = typeof e.lines === "number" ? `line ${e.lines}: ` : "";
-    return invalidFile(file, `not valid CSV (${where}${(e.message ?? String(err)).replace(/^Invalid Record Length: /, "")})`);
+    return invalidFile(
+      file,
+      `not valid CSV (${where}${(e.message ?? String(err)).replace(/^Invalid Record Length: /, "")})`,
+    );
   }
 }
 

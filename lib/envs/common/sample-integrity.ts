@@ -32,23 +32,28 @@ function checkRules(input: SampleIntegrityInput): string[] {
   const headings = new Set(input.initialSkill.split(/\r?\n/).map((l) => l.trim()));
   for (const rule of real) {
     if (!matches(rule.detect, rule.guidance)) problems.push(`rule ${rule.id}: guidance does not match its own detect`);
-    if (matches(rule.detect, input.initialSkill)) problems.push(`rule ${rule.id}: initial skill already matches detect`);
+    if (matches(rule.detect, input.initialSkill))
+      problems.push(`rule ${rule.id}: initial skill already matches detect`);
     if (matches(rule.detect, input.systemPrompt)) problems.push(`rule ${rule.id}: system prompt matches detect`);
     if (rule.section === undefined || !headings.has(rule.section)) {
       problems.push(`rule ${rule.id}: section '${rule.section ?? ""}' is not a heading of the initial skill`);
     }
     for (const other of real) {
-      if (matches(other.conflicts, rule.guidance)) problems.push(`rule ${rule.id}: guidance trips conflicts of ${other.id}`);
-      if (other !== rule && matches(other.detect, rule.guidance)) problems.push(`rule ${rule.id}: guidance also satisfies ${other.id}`);
+      if (matches(other.conflicts, rule.guidance))
+        problems.push(`rule ${rule.id}: guidance trips conflicts of ${other.id}`);
+      if (other !== rule && matches(other.detect, rule.guidance))
+        problems.push(`rule ${rule.id}: guidance also satisfies ${other.id}`);
     }
   }
   for (const rule of input.rules.filter((r) => r.harmful)) {
     if (!real.some((r) => matches(r.conflicts, rule.guidance))) {
       problems.push(`harmful rule ${rule.id}: guidance conflicts with no real rule`);
     }
-    if (!matches(rule.detect, rule.guidance)) problems.push(`harmful rule ${rule.id}: guidance does not match its own detect`);
+    if (!matches(rule.detect, rule.guidance))
+      problems.push(`harmful rule ${rule.id}: guidance does not match its own detect`);
     for (const other of real) {
-      if (matches(other.detect, rule.guidance)) problems.push(`harmful rule ${rule.id}: guidance satisfies ${other.id}`);
+      if (matches(other.detect, rule.guidance))
+        problems.push(`harmful rule ${rule.id}: guidance satisfies ${other.id}`);
     }
   }
   return problems;

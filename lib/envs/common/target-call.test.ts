@@ -2,12 +2,20 @@ import { describe, expect, it } from "vitest";
 import type { CompletionRequest, CompletionResult, ModelClient } from "../../engine/ports";
 import { callTarget, truncationRetryLimit } from "./target-call";
 
-const failing = (err: unknown): ModelClient => ({ backend: "x", model: "m", complete: async () => Promise.reject(err) });
+const failing = (err: unknown): ModelClient => ({
+  backend: "x",
+  model: "m",
+  complete: async () => Promise.reject(err),
+});
 const request = { role: "target" as const, stage: "rollout", system: "s", messages: [], maxTokens: 10 };
 
 describe("callTarget", () => {
   it("turns an ordinary model failure into an error outcome", async () => {
-    await expect(callTarget({ client: failing(new Error("HTTP 500")), request, timeoutSec: 0 })).resolves.toEqual({ ok: false, status: "error", failReason: "error: HTTP 500" });
+    await expect(callTarget({ client: failing(new Error("HTTP 500")), request, timeoutSec: 0 })).resolves.toEqual({
+      ok: false,
+      status: "error",
+      failReason: "error: HTTP 500",
+    });
   });
 
   it("rethrows errors that end or pause the run, so the engine sees them", async () => {
@@ -26,7 +34,13 @@ describe("callTarget", () => {
         model: "m",
         async complete(req: CompletionRequest): Promise<CompletionResult> {
           seen.push(req.maxTokens);
-          return { text: reply(req.maxTokens), usage: { promptTokens: 100, completionTokens: Math.min(req.maxTokens, needs) }, latencyMs: 5, cached: false, truncated: req.maxTokens < needs };
+          return {
+            text: reply(req.maxTokens),
+            usage: { promptTokens: 100, completionTokens: Math.min(req.maxTokens, needs) },
+            latencyMs: 5,
+            cached: false,
+            truncated: req.maxTokens < needs,
+          };
         },
       };
       return { client, seen };
@@ -36,24 +50,44 @@ describe("callTarget", () => {
       const { client, seen } = limited(15);
       const out = await callTarget({ client, request, timeoutSec: 0 });
       expect(seen).toEqual([10, 20]);
-      expect(out).toEqual({ ok: true, result: { text: "answer at 20", usage: { promptTokens: 200, completionTokens: 25 }, latencyMs: 10, cached: false, truncated: false } });
+      expect(out).toEqual({
+        ok: true,
+        result: {
+          text: "answer at 20",
+          usage: { promptTokens: 200, completionTokens: 25 },
+          latencyMs: 10,
+          cached: false,
+          truncated: false,
+        },
+      });
     });
 
     it("is truncated when the retry is cut off again", async () => {
       const { client, seen } = limited(50);
       const out = await callTarget({ client, request, timeoutSec: 0 });
       expect(seen).toEqual([10, 20]);
-      expect(out).toEqual({ ok: false, status: "truncated", failReason: "truncated: the answer was cut off at the 10-token limit, and again at 20 tokens" });
+      expect(out).toEqual({
+        ok: false,
+        status: "truncated",
+        failReason: "truncated: the answer was cut off at the 10-token limit, and again at 20 tokens",
+      });
     });
 
     it("retries no higher than env.truncation_retry_max_tokens, and not at all when that is not above the limit", async () => {
       const capped = limited(12);
-      await expect(callTarget({ client: capped.client, request, timeoutSec: 0, retryMaxTokens: 12 })).resolves.toMatchObject({ ok: true });
+      await expect(
+        callTarget({ client: capped.client, request, timeoutSec: 0, retryMaxTokens: 12 }),
+      ).resolves.toMatchObject({ ok: true });
       expect(capped.seen).toEqual([10, 12]);
       const off = limited(12);
       const out = await callTarget({ client: off.client, request, timeoutSec: 0, retryMaxTokens: 10 });
       expect(off.seen).toEqual([10]);
-      expect(out).toEqual({ ok: false, status: "truncated", failReason: "truncated: the answer was cut off at the 10-token limit (no retry: env.truncation_retry_max_tokens is 10)" });
+      expect(out).toEqual({
+        ok: false,
+        status: "truncated",
+        failReason:
+          "truncated: the answer was cut off at the 10-token limit (no retry: env.truncation_retry_max_tokens is 10)",
+      });
     });
 
     it("is truncated when the model refuses the larger limit", async () => {
@@ -63,7 +97,13 @@ describe("callTarget", () => {
         model: "m",
         complete: async (req) => {
           if (++n > 1) throw new Error(`openai: request refused (HTTP 400): max_tokens ${req.maxTokens} is too large`);
-          return { text: "half", usage: { promptTokens: 1, completionTokens: 10 }, latencyMs: 1, cached: false, truncated: true };
+          return {
+            text: "half",
+            usage: { promptTokens: 1, completionTokens: 10 },
+            latencyMs: 1,
+            cached: false,
+            truncated: true,
+          };
         },
       };
       const out = await callTarget({ client, request, timeoutSec: 0 });
@@ -81,7 +121,13 @@ describe("callTarget", () => {
         model: "m",
         complete: async () => {
           if (++n > 1) throw pause;
-          return { text: "half", usage: { promptTokens: 1, completionTokens: 10 }, latencyMs: 1, cached: false, truncated: true };
+          return {
+            text: "half",
+            usage: { promptTokens: 1, completionTokens: 10 },
+            latencyMs: 1,
+            cached: false,
+            truncated: true,
+          };
         },
       };
       await expect(callTarget({ client, request, timeoutSec: 0 })).rejects.toBe(pause);
@@ -89,7 +135,10 @@ describe("callTarget", () => {
 
     it("an answer within the limit is never retried", async () => {
       const { client, seen } = limited(5);
-      await expect(callTarget({ client, request, timeoutSec: 0 })).resolves.toMatchObject({ ok: true, result: { text: "answer at 10" } });
+      await expect(callTarget({ client, request, timeoutSec: 0 })).resolves.toMatchObject({
+        ok: true,
+        result: { text: "answer at 10" },
+      });
       expect(seen).toEqual([10]);
     });
 

@@ -14,8 +14,7 @@ import { stopRunOf, type CompletionRequest, type CompletionResult, type ModelCli
 export type CallFailureStatus = "timeout" | "error" | "truncated";
 
 export type TargetCallOutcome =
-  | { ok: true; result: CompletionResult }
-  | { ok: false; status: CallFailureStatus; failReason: string };
+  { ok: true; result: CompletionResult } | { ok: false; status: CallFailureStatus; failReason: string };
 
 /** Options of `callTarget`. */
 export interface TargetCallOptions {
@@ -46,11 +45,21 @@ export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOut
   const larger = truncationRetryLimit(limit, opts.retryMaxTokens);
   const cut = `truncated: the answer was cut off at the ${limit}-token limit`;
   if (larger <= limit) {
-    return { ok: false, status: "truncated", failReason: `${cut} (no retry: env.truncation_retry_max_tokens is ${opts.retryMaxTokens})` };
+    return {
+      ok: false,
+      status: "truncated",
+      failReason: `${cut} (no retry: env.truncation_retry_max_tokens is ${opts.retryMaxTokens})`,
+    };
   }
   const second = await callOnce({ ...opts, request: { ...opts.request, maxTokens: larger } });
-  if (!second.ok) return { ok: false, status: "truncated", failReason: `${cut}; the retry at ${larger} tokens failed (${second.failReason})` };
-  if (second.result.truncated === true) return { ok: false, status: "truncated", failReason: `${cut}, and again at ${larger} tokens` };
+  if (!second.ok)
+    return {
+      ok: false,
+      status: "truncated",
+      failReason: `${cut}; the retry at ${larger} tokens failed (${second.failReason})`,
+    };
+  if (second.result.truncated === true)
+    return { ok: false, status: "truncated", failReason: `${cut}, and again at ${larger} tokens` };
   const a = first.result;
   const b = second.result;
   return {
@@ -58,7 +67,10 @@ export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOut
     result: {
       ...b,
       latencyMs: a.latencyMs + b.latencyMs,
-      usage: { promptTokens: a.usage.promptTokens + b.usage.promptTokens, completionTokens: a.usage.completionTokens + b.usage.completionTokens },
+      usage: {
+        promptTokens: a.usage.promptTokens + b.usage.promptTokens,
+        completionTokens: a.usage.completionTokens + b.usage.completionTokens,
+      },
     },
   };
 }

@@ -7,7 +7,11 @@ import { scoreContains, scoreExact, scoreF1, scoreNumeric, scoreRegex, type Metr
 import type { CustomOptions } from "./options";
 
 /** The extracted answer and its score under a local metric (`judge` is handled by the rollout). */
-export function scoreCustom(reply: string, golds: readonly string[], opts: CustomOptions): MetricScore & { prediction: string } {
+export function scoreCustom(
+  reply: string,
+  golds: readonly string[],
+  opts: CustomOptions,
+): MetricScore & { prediction: string } {
   const prediction = extractFinalAnswer(reply);
   return { prediction, ...scoreLocal(prediction, golds, opts) };
 }

@@ -23,7 +23,12 @@ export const JUDGE_SYSTEM = [
 ].join("\n");
 
 /** The grader's user message. */
-export function buildJudgePrompt(opts: { question: string; golds: readonly string[]; answer: string; rubric: string }): string {
+export function buildJudgePrompt(opts: {
+  question: string;
+  golds: readonly string[];
+  answer: string;
+  rubric: string;
+}): string {
   return [
     "## Question",
     opts.question,
@@ -57,14 +62,24 @@ export function parseJudgeReply(text: string): { ok: true; verdict: JudgeVerdict
   const parsed = VerdictSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `judge reply has no usable score (${issue?.path.join(".") || "value"}: ${issue?.message ?? "invalid"}): '${snippet}'` };
+    return {
+      ok: false,
+      reason: `judge reply has no usable score (${issue?.path.join(".") || "value"}: ${issue?.message ?? "invalid"}): '${snippet}'`,
+    };
   }
   return { ok: true, verdict: parsed.data };
 }
 
 /** What a judge call produced: a score, or an error/timeout to report instead of a 0. */
 export type JudgeOutcome =
-  | { ok: true; score: MetricScore; verdict: JudgeVerdict; reply: string; promptTokens: number; completionTokens: number }
+  | {
+      ok: true;
+      score: MetricScore;
+      verdict: JudgeVerdict;
+      reply: string;
+      promptTokens: number;
+      completionTokens: number;
+    }
   | { ok: false; status: CallFailureStatus; failReason: string; reply?: string };
 
 /** Asks the grader; hard = score ≥ 0.5, soft = score. */
@@ -80,11 +95,18 @@ export async function judgeAnswer(opts: {
   retryMaxTokens?: number | null;
   signal?: AbortSignal;
 }): Promise<JudgeOutcome> {
-  if (!opts.client) return { ok: false, status: "error", failReason: "error: metric 'judge' needs the optimizer model, which this run does not provide" };
+  if (!opts.client)
+    return {
+      ok: false,
+      status: "error",
+      failReason: "error: metric 'judge' needs the optimizer model, which this run does not provide",
+    };
   const outcome = await callTarget({
     client: opts.client,
     request: {
-      role: "optimizer", stage: "judge", system: JUDGE_SYSTEM,
+      role: "optimizer",
+      stage: "judge",
+      system: JUDGE_SYSTEM,
       messages: [{ role: "user", content: buildJudgePrompt(opts) }],
       maxTokens: opts.maxTokens,
     },
@@ -98,7 +120,10 @@ export async function judgeAnswer(opts: {
   if (!parsed.ok) return { ok: false, status: "error", failReason: `error: ${parsed.reason}`, reply };
   const { score, reason } = parsed.verdict;
   const hard = score >= PASS_MARK ? 1 : 0;
-  const metric: MetricScore = hard === 1 ? { hard, soft: score } : { hard, soft: score, failReason: `judge score ${score.toFixed(2)}: ${reason || "no reason given"}` };
+  const metric: MetricScore =
+    hard === 1
+      ? { hard, soft: score }
+      : { hard, soft: score, failReason: `judge score ${score.toFixed(2)}: ${reason || "no reason given"}` };
   const { promptTokens, completionTokens } = outcome.result.usage;
   return { ok: true, score: metric, verdict: parsed.verdict, reply, promptTokens, completionTokens };
 }

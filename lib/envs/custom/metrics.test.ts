@@ -13,9 +13,14 @@ describe("exact", () => {
 
 describe("contains", () => {
   it("needs a gold as whole words inside the answer", () => {
-    expect(scoreContains("It was built by the Wexmoor Traction Company in 1899", ["Wexmoor Traction Company"]).hard).toBe(1);
+    expect(
+      scoreContains("It was built by the Wexmoor Traction Company in 1899", ["Wexmoor Traction Company"]).hard,
+    ).toBe(1);
     expect(scoreContains("Wexmoorish", ["Wexmoor"]).hard).toBe(0);
-    expect(scoreContains("Cairn", ["Cairn Edge"])).toMatchObject({ hard: 0, failReason: "contains=0: the answer 'Cairn' contains none of ['Cairn Edge']" });
+    expect(scoreContains("Cairn", ["Cairn Edge"])).toMatchObject({
+      hard: 0,
+      failReason: "contains=0: the answer 'Cairn' contains none of ['Cairn Edge']",
+    });
   });
 });
 
@@ -51,8 +56,15 @@ describe("numeric", () => {
   });
   it("scores hard and soft alike, with a reason on a miss", () => {
     expect(scoreNumeric("The total is $1,200", ["1200"], 1e-6)).toEqual({ hard: 1, soft: 1 });
-    expect(scoreNumeric("1201", ["1200"], 1e-6)).toMatchObject({ hard: 0, soft: 0, failReason: "numeric=0: predicted 1201 but expected ['1200'] (tolerance 0.000001)" });
-    expect(scoreNumeric("none", ["5"], 0.1)).toMatchObject({ hard: 0, failReason: "no number in the answer 'none'; expected ['5']" });
+    expect(scoreNumeric("1201", ["1200"], 1e-6)).toMatchObject({
+      hard: 0,
+      soft: 0,
+      failReason: "numeric=0: predicted 1201 but expected ['1200'] (tolerance 0.000001)",
+    });
+    expect(scoreNumeric("none", ["5"], 0.1)).toMatchObject({
+      hard: 0,
+      failReason: "no number in the answer 'none'; expected ['5']",
+    });
     expect(scoreNumeric("12.4", ["12", "12.5"], 0.01)).toMatchObject({ hard: 1 }); // within 1% of 12.5, not of 12
     expect(scoreNumeric("12.4", ["12"], 0.01)).toMatchObject({ hard: 0 });
   });
@@ -63,13 +75,22 @@ describe("regex", () => {
     const pattern = String.raw`(?:option\s*)?{answer}\.?`;
     expect(scoreRegex("Option B.", ["B"], pattern).hard).toBe(1);
     expect(scoreRegex("b", ["B"], pattern).hard).toBe(1);
-    expect(scoreRegex("Option B or C", ["B"], pattern)).toMatchObject({ hard: 0, failReason: expect.stringContaining("does not match") });
+    expect(scoreRegex("Option B or C", ["B"], pattern)).toMatchObject({
+      hard: 0,
+      failReason: expect.stringContaining("does not match"),
+    });
     expect(scoreRegex("3.5", ["3.5"], "{answer}").hard).toBe(1);
     expect(scoreRegex("3x5", ["3.5"], "{answer}").hard).toBe(0); // the gold's "." is literal
   });
   it("without {answer}: the first group is the answer, compared like exact", () => {
     expect(scoreRegex("Final: C (because…)", ["C"], String.raw`final:\s*([A-D])`)).toEqual({ hard: 1, soft: 1 });
-    expect(scoreRegex("Final: D", ["C"], String.raw`final:\s*([A-D])`)).toMatchObject({ hard: 0, failReason: "regex=0: extracted 'D' but expected ['C']" });
-    expect(scoreRegex("no verdict", ["C"], String.raw`final:\s*([A-D])`)).toMatchObject({ hard: 0, failReason: expect.stringContaining("does not match") });
+    expect(scoreRegex("Final: D", ["C"], String.raw`final:\s*([A-D])`)).toMatchObject({
+      hard: 0,
+      failReason: "regex=0: extracted 'D' but expected ['C']",
+    });
+    expect(scoreRegex("no verdict", ["C"], String.raw`final:\s*([A-D])`)).toMatchObject({
+      hard: 0,
+      failReason: expect.stringContaining("does not match"),
+    });
   });
 });

@@ -45,7 +45,9 @@ export function scoreContains(answer: string, golds: readonly string[]): MetricS
   const a = normaliseAnswer(answer);
   const hard = golds.some((g) => containsWords(a, normaliseAnswer(g))) ? 1 : 0;
   const soft = Math.max(hard, f1Score(answer, golds));
-  return hard === 1 ? { hard, soft } : miss(soft, `contains=0: the answer '${answer}' contains none of ${formatList(golds)}`);
+  return hard === 1
+    ? { hard, soft }
+    : miss(soft, `contains=0: the answer '${answer}' contains none of ${formatList(golds)}`);
 }
 
 export function scoreF1(answer: string, golds: readonly string[]): MetricScore {
@@ -59,7 +61,11 @@ const CURRENCY = /[$€£¥₹]|\b(?:usd|eur|gbp|jpy)\b/gi;
 
 /** The number a text states: the whole text if it is one number, else its last number; null if none. */
 export function parseNumber(text: string): number | null {
-  const cleaned = text.replace(CURRENCY, "").replace(/%/g, "").replace(/\u2212/g, "-").trim();
+  const cleaned = text
+    .replace(CURRENCY, "")
+    .replace(/%/g, "")
+    .replace(/\u2212/g, "-")
+    .trim();
   const whole = cleaned.replace(/,(?=\d{3}\b)/g, "").replace(/\s+/g, "");
   if (/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(whole)) return Number(whole);
   const found = [...cleaned.matchAll(NUMBER)].map((m) => m[0]).filter((m) => /\d/.test(m));
@@ -83,15 +89,21 @@ export function scoreNumeric(answer: string, golds: readonly string[], tolerance
     const gold = parseNumber(g);
     return gold !== null && withinTolerance(value, gold, tolerance);
   });
-  return hit ? { hard: 1, soft: 1 } : miss(0, `numeric=0: predicted ${value} but expected ${formatList(golds)} (tolerance ${tolerance})`);
+  return hit
+    ? { hard: 1, soft: 1 }
+    : miss(0, `numeric=0: predicted ${value} but expected ${formatList(golds)} (tolerance ${tolerance})`);
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export function scoreRegex(answer: string, golds: readonly string[], pattern: string): MetricScore {
   if (pattern.includes("{answer}")) {
-    const hit = golds.some((g) => new RegExp(`^(?:${pattern.replaceAll("{answer}", escapeRegex(g))})$`, "i").test(answer));
-    return hit ? { hard: 1, soft: 1 } : miss(0, `regex=0: the answer '${answer}' does not match ${pattern} for any of ${formatList(golds)}`);
+    const hit = golds.some((g) =>
+      new RegExp(`^(?:${pattern.replaceAll("{answer}", escapeRegex(g))})$`, "i").test(answer),
+    );
+    return hit
+      ? { hard: 1, soft: 1 }
+      : miss(0, `regex=0: the answer '${answer}' does not match ${pattern} for any of ${formatList(golds)}`);
   }
   const m = new RegExp(pattern, "i").exec(answer);
   if (m === null) return miss(0, `regex=0: the answer '${answer}' does not match ${pattern}`);

@@ -30,7 +30,9 @@ const CONFIG_KEY = {
 } as const;
 
 function fail(at: RowOrigin, key: keyof typeof CONFIG_KEY, problem: string): never {
-  throw new AppError("INVALID_REQUEST", `${at.file}: item ${at.index}: ${problem} (${CONFIG_KEY[key]})`, { field: CONFIG_KEY[key] });
+  throw new AppError("INVALID_REQUEST", `${at.file}: item ${at.index}: ${problem} (${CONFIG_KEY[key]})`, {
+    field: CONFIG_KEY[key],
+  });
 }
 
 function present(row: Record<string, unknown>): string {
@@ -56,7 +58,9 @@ export function parseAnswerCell(value: unknown): string[] | null {
 
 /** The stable id of a row that has none. */
 export function contentId(question: string, answers: readonly string[], context: string): string {
-  const digest = createHash("sha256").update([question, answers.join("\u0001"), context].join("\u0000")).digest("hex");
+  const digest = createHash("sha256")
+    .update([question, answers.join("\u0001"), context].join("\u0000"))
+    .digest("hex");
   return `h-${digest.slice(0, 12)}`;
 }
 
@@ -99,7 +103,7 @@ export function createCustomNormaliser(opts: CustomOptions): RowNormaliser {
       const c = opts.contextField;
       if (!(c in row)) fail(at, "contextField", `missing field '${c}'; the item has ${present(row)}`);
       const raw = row[c];
-      const value = raw === null ? "" : scalarText(raw) ?? (typeof raw === "object" ? JSON.stringify(raw) : null);
+      const value = raw === null ? "" : (scalarText(raw) ?? (typeof raw === "object" ? JSON.stringify(raw) : null));
       if (value === null) fail(at, "contextField", `field '${c}' must be a text`);
       context = value;
       out.context = value;
@@ -107,14 +111,20 @@ export function createCustomNormaliser(opts: CustomOptions): RowNormaliser {
     const rawId = row[opts.idField];
     if (rawId !== undefined && rawId !== null && rawId !== "") {
       const id = scalarText(rawId);
-      if (id === null || typeof rawId === "boolean") fail(at, "idField", `field '${opts.idField}' must be a text or a number`);
+      if (id === null || typeof rawId === "boolean")
+        fail(at, "idField", `field '${opts.idField}' must be a text or a number`);
       out.id = id;
     } else {
       const id = contentId(question, answers, context);
       const seen = handedOut.get(at.file) ?? new Map<string, number>();
       handedOut.set(at.file, seen);
       const first = seen.get(id);
-      if (first !== undefined) fail(at, "idField", `same question, answer and context as item ${first} and no '${opts.idField}' to tell them apart`);
+      if (first !== undefined)
+        fail(
+          at,
+          "idField",
+          `same question, answer and context as item ${first} and no '${opts.idField}' to tell them apart`,
+        );
       seen.set(id, at.index);
       out.id = id;
     }

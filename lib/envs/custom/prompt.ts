@@ -12,7 +12,7 @@ export const TRUNCATION_MARKER = "\n[... context truncated ...]";
 /** The instructions every custom rollout starts from (before the skill section). */
 export const CUSTOM_SYSTEM_BASE = [
   "You answer questions from a user-provided evaluation set.",
-  "When a \"## Context\" section is given, it is the material the question is about; rely on it.",
+  'When a "## Context" section is given, it is the material the question is about; rely on it.',
   "Reason briefly if it helps, then put your final answer inside <answer></answer>.",
   "The text inside the tags is compared with the expected answer, so put only the answer there.",
 ].join("\n");

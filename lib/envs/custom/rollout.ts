@@ -26,7 +26,13 @@ export interface CustomRolloutDeps {
   judge?: ModelClient;
 }
 
-function evaluation(qa: CustomItem, prediction: string, metric: string, score: { hard: number; soft: number }, note = ""): ConversationEntry {
+function evaluation(
+  qa: CustomItem,
+  prediction: string,
+  metric: string,
+  score: { hard: number; soft: number },
+  note = "",
+): ConversationEntry {
   return {
     role: "system",
     content:
@@ -42,45 +48,94 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   const question = typeof item.question === "string" ? item.question : "";
   const missing = missingCustomField(item);
   if (missing !== null) {
-    return errorTrajectory({ id: item.id, taskType: CUSTOM_TASK_TYPE, taskDescription: question, question }, `item is missing field '${missing}'`);
+    return errorTrajectory(
+      { id: item.id, taskType: CUSTOM_TASK_TYPE, taskDescription: question, question },
+      `item is missing field '${missing}'`,
+    );
   }
   const qa = item as CustomItem;
   const system = buildCustomSystemPrompt(input.skill);
   const user = buildCustomUserPrompt(qa.question, qa.context);
   // The analysts see the target's system prompt, as in the original's benchmarks.
   const base = {
-    id: qa.id, taskType: CUSTOM_TASK_TYPE, taskDescription: qa.question, question: qa.question, reference: qa.answers.join(" | "),
+    id: qa.id,
+    taskType: CUSTOM_TASK_TYPE,
+    taskDescription: qa.question,
+    question: qa.question,
+    reference: qa.answers.join(" | "),
     targetSystemPrompt: system,
   };
   const run = await answerTurns({ config, input, system, first: user });
   const { conversation, usage } = run;
-  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
+  if (!run.ok)
+    return {
+      ...base,
+      ...usage,
+      hard: 0,
+      soft: 0,
+      status: run.status,
+      failReason: run.failReason,
+      conversation,
+      nTurns: 0,
+    };
   const { reply } = run;
   const local = scoreCustom(reply, qa.answers, options);
   const prediction = local.prediction;
   if (options.metric !== "judge") {
     conversation.push(evaluation(qa, prediction, options.metric, local));
     return {
-      ...base, ...usage, hard: local.hard, soft: local.soft, status: "ok", prediction,
+      ...base,
+      ...usage,
+      hard: local.hard,
+      soft: local.soft,
+      status: "ok",
+      prediction,
       ...(local.failReason !== undefined ? { failReason: local.failReason } : {}),
-      conversation, nTurns: 1,
+      conversation,
+      nTurns: 1,
     };
   }
   const judged = await judgeAnswer({
-    client: deps.judge, question: qa.question, golds: qa.answers, answer: prediction, rubric: options.judgeRubric,
-    timeoutSec: config.env.exec_timeout, maxTokens: Math.min(config.env.max_completion_tokens, 2048),
-    retryMaxTokens: config.env.truncation_retry_max_tokens, signal: input.signal,
+    client: deps.judge,
+    question: qa.question,
+    golds: qa.answers,
+    answer: prediction,
+    rubric: options.judgeRubric,
+    timeoutSec: config.env.exec_timeout,
+    maxTokens: Math.min(config.env.max_completion_tokens, 2048),
+    retryMaxTokens: config.env.truncation_retry_max_tokens,
+    signal: input.signal,
   });
   if (!judged.ok) {
-    conversation.push({ role: "system", content: `[EVALUATION RESULT] question: ${qa.question} | predicted: ${prediction} | not graded: ${judged.failReason}` });
-    return { ...base, ...usage, hard: 0, soft: 0, status: judged.status, prediction, failReason: judged.failReason, conversation, nTurns: 1, ...(judged.reply !== undefined ? { extras: { judge_reply: judged.reply } } : {}) };
+    conversation.push({
+      role: "system",
+      content: `[EVALUATION RESULT] question: ${qa.question} | predicted: ${prediction} | not graded: ${judged.failReason}`,
+    });
+    return {
+      ...base,
+      ...usage,
+      hard: 0,
+      soft: 0,
+      status: judged.status,
+      prediction,
+      failReason: judged.failReason,
+      conversation,
+      nTurns: 1,
+      ...(judged.reply !== undefined ? { extras: { judge_reply: judged.reply } } : {}),
+    };
   }
   const s = judged.score;
   conversation.push(evaluation(qa, prediction, "judge", s, ` | judge: ${judged.verdict.reason || "(no reason)"}`));
   return {
-    ...base, ...usage, hard: s.hard, soft: s.soft, status: "ok", prediction,
+    ...base,
+    ...usage,
+    hard: s.hard,
+    soft: s.soft,
+    status: "ok",
+    prediction,
     ...(s.failReason !== undefined ? { failReason: s.failReason } : {}),
-    conversation, nTurns: 1,
+    conversation,
+    nTurns: 1,
     extras: { judge_score: judged.verdict.score, judge_reason: judged.verdict.reason },
   };
 }

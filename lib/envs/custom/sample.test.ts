@@ -38,7 +38,13 @@ describe("custom example (configs/custom/example.jsonl)", () => {
   });
 
   it("has five real rules and two harmful distractors, and about 10% of items need none", () => {
-    expect(rules.filter((r) => !r.harmful).map((r) => r.id)).toEqual(["bare_answer", "plain_number", "keep_unit", "iso_date", "yes_no"]);
+    expect(rules.filter((r) => !r.harmful).map((r) => r.id)).toEqual([
+      "bare_answer",
+      "plain_number",
+      "keep_unit",
+      "iso_date",
+      "yes_no",
+    ]);
     expect(rules.filter((r) => r.harmful)).toHaveLength(2);
     const all = [...splits.train, ...splits.val, ...splits.test];
     expect(all.filter((i) => (i.sim as { needs: string[] }).needs.length === 0)).toHaveLength(4);

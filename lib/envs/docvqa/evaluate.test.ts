@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { anls, anlsOne, extractDocVqaAnswer, extractGoldAnswers, levenshtein, normaliseAnls, scoreDocVqa } from "./evaluate";
+import {
+  anls,
+  anlsOne,
+  extractDocVqaAnswer,
+  extractGoldAnswers,
+  levenshtein,
+  normaliseAnls,
+  scoreDocVqa,
+} from "./evaluate";
 
 describe("extractDocVqaAnswer", () => {
   it("takes the text between the last <answer> and the last </answer>, case-insensitive", () => {
@@ -60,7 +68,7 @@ describe("ANLS", () => {
     expect(anlsOne("abcde", "abcxy")).toBeCloseTo(0.6, 10); // NL = 0.4
     expect(anlsOne("abcdefg", "abcdxyz")).toBeCloseTo(4 / 7, 10); // NL = 3/7 < 0.5
   });
-  it("handles empty strings: both empty → 1, one empty → 0; no gold counts as [\"\"] (as the original)", () => {
+  it('handles empty strings: both empty → 1, one empty → 0; no gold counts as [""] (as the original)', () => {
     expect(anlsOne("", "  ")).toBe(1);
     expect(anlsOne("", "x")).toBe(0);
     expect(anlsOne("x", "")).toBe(0);
@@ -77,15 +85,24 @@ describe("ANLS", () => {
 
 describe("scoreDocVqa", () => {
   it("hard is 1 only for ANLS ≥ 0.999; soft is the ANLS", () => {
-    expect(scoreDocVqa("<answer>Field Services</answer>", ["field services"])).toEqual({ prediction: "Field Services", hard: 1, soft: 1 });
+    expect(scoreDocVqa("<answer>Field Services</answer>", ["field services"])).toEqual({
+      prediction: "Field Services",
+      hard: 1,
+      soft: 1,
+    });
     const near = scoreDocVqa("<answer>Tomas Okafor</answer>", ["Tomas R. Okafor"]);
     expect(near.hard).toBe(0);
     expect(near.soft).toBeCloseTo(0.8, 10);
-    expect(near.failReason).toBe("ANLS=0.800 (near miss, not exact): predicted 'Tomas Okafor' but expected ['Tomas R. Okafor']");
+    expect(near.failReason).toBe(
+      "ANLS=0.800 (near miss, not exact): predicted 'Tomas Okafor' but expected ['Tomas R. Okafor']",
+    );
   });
   it("names a total miss", () => {
     expect(scoreDocVqa("<answer>Rockford</answer>", ["Duluth"])).toEqual({
-      prediction: "Rockford", hard: 0, soft: 0, failReason: "ANLS=0: predicted 'Rockford' but expected ['Duluth']",
+      prediction: "Rockford",
+      hard: 0,
+      soft: 0,
+      failReason: "ANLS=0: predicted 'Rockford' but expected ['Duluth']",
     });
   });
 });

@@ -20,7 +20,10 @@ export function extractDocVqaAnswer(reply: string): string {
   const open = lower.lastIndexOf("<answer>");
   const close = lower.lastIndexOf("</answer>");
   if (open >= 0 && close > open) return reply.slice(open + "<answer>".length, close).trim();
-  const lines = reply.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = reply
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   return lines[lines.length - 1] ?? "";
 }
 
@@ -65,7 +68,12 @@ export function extractGoldAnswers(value: unknown): string[] {
 
 /** trim → lowercase → collapse whitespace; punctuation is kept. */
 export function normaliseAnls(text: string): string {
-  return text.trim().toLowerCase().split(/\s+/).filter((t) => t !== "").join(" ");
+  return text
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== "")
+    .join(" ");
 }
 
 /** Levenshtein distance over Unicode code points. */
@@ -125,9 +133,12 @@ export function scoreDocVqa(reply: string, golds: readonly string[]): DocVqaScor
   const hard = soft >= HARD_THRESHOLD ? 1 : 0;
   if (hard === 1) return { prediction, hard, soft };
   const expected = formatList(golds);
-  if (soft <= 0) return { prediction, hard, soft, failReason: `ANLS=0: predicted '${prediction}' but expected ${expected}` };
+  if (soft <= 0)
+    return { prediction, hard, soft, failReason: `ANLS=0: predicted '${prediction}' but expected ${expected}` };
   return {
-    prediction, hard, soft,
+    prediction,
+    hard,
+    soft,
     failReason: `ANLS=${soft.toFixed(3)} (near miss, not exact): predicted '${prediction}' but expected ${expected}`,
   };
 }

@@ -39,14 +39,15 @@ export function mediaTypeOf(file: string): string {
 /** The candidate absolute paths for `raw`, in the order they are tried. */
 export function imageCandidates(raw: string, roots: ImageRoots): string[] {
   if (path.isAbsolute(raw)) return [raw];
-  const bases = [roots.sourceDir, roots.splitDir, roots.rootDir].filter((b): b is string => b !== undefined && b !== "");
+  const bases = [roots.sourceDir, roots.splitDir, roots.rootDir].filter(
+    (b): b is string => b !== undefined && b !== "",
+  );
   return [...new Set(bases.map((b) => path.resolve(roots.rootDir, b, raw)))];
 }
 
 /** A readable image, or why there is none (one line naming the file). */
 export type ImageOutcome =
-  | { ok: true; file: string; mediaType: string; dataBase64: string; bytes: number }
-  | { ok: false; reason: string };
+  { ok: true; file: string; mediaType: string; dataBase64: string; bytes: number } | { ok: false; reason: string };
 
 async function statOrNull(file: string): Promise<Awaited<ReturnType<typeof stat>> | null> {
   try {
@@ -74,7 +75,8 @@ export async function readDocumentImage(raw: string, roots: ImageRoots): Promise
     if (info === null) continue;
     if (!info.isFile()) return { ok: false, reason: `document image ${file} is not a file` };
     if (info.size === 0) return { ok: false, reason: `document image ${file} is empty` };
-    if (info.size > MAX_IMAGE_BYTES) return { ok: false, reason: `document image ${file} is too large (${info.size} bytes)` };
+    if (info.size > MAX_IMAGE_BYTES)
+      return { ok: false, reason: `document image ${file} is too large (${info.size} bytes)` };
     try {
       const data = await readFile(file);
       return { ok: true, file, mediaType: mediaTypeOf(file), dataBase64: data.toString("base64"), bytes: data.length };

@@ -35,8 +35,14 @@ const config = (extra: Record<string, unknown> = {}) =>
 
 function writeSplits(train: string): void {
   write("data/splits/train/docvqa_train.csv", train);
-  write("data/splits/val/docvqa_val.csv", `${HEADER}\n201,What is the total?,"['$16.35']",images/receipt.png,table/list,9,abc,1,validation\n`);
-  write("data/splits/test/docvqa_test.csv", `${HEADER}\n301,Receipt number?,007215,/abs/missing.png,,9,abc,1,validation\n`);
+  write(
+    "data/splits/val/docvqa_val.csv",
+    `${HEADER}\n201,What is the total?,"['$16.35']",images/receipt.png,table/list,9,abc,1,validation\n`,
+  );
+  write(
+    "data/splits/test/docvqa_test.csv",
+    `${HEADER}\n301,Receipt number?,007215,/abs/missing.png,,9,abc,1,validation\n`,
+  );
 }
 
 describe("DocVQA loader (CSV split folders, the original's columns)", () => {
@@ -49,33 +55,57 @@ describe("DocVQA loader (CSV split folders, the original's columns)", () => {
     const splits = loadBenchmarkSplits(config(), root);
     const [first, second] = splits.train;
     expect(first).toMatchObject({
-      id: "101", question: "What is the date?", answers: ["March 5, 1998", "5 March '98"], answer: "March 5, 1998",
-      image_path: "pages/p1.png", image_paths: ["pages/p1.png"], task_type: "handwritten|form", subtask: "handwritten|form",
-      docId: "7", ucsf_document_id: "xqc01", ucsf_document_page_no: "2", source_split: "validation",
+      id: "101",
+      question: "What is the date?",
+      answers: ["March 5, 1998", "5 March '98"],
+      answer: "March 5, 1998",
+      image_path: "pages/p1.png",
+      image_paths: ["pages/p1.png"],
+      task_type: "handwritten|form",
+      subtask: "handwritten|form",
+      docId: "7",
+      ucsf_document_id: "xqc01",
+      ucsf_document_page_no: "2",
+      source_split: "validation",
       source_dir: path.join(root, "data/splits/train"),
     });
-    expect(second).toMatchObject({ id: "102", answers: ["Dr. A. Lee"], task_type: "docvqa", image_path: "pages/p2.png" });
+    expect(second).toMatchObject({
+      id: "102",
+      answers: ["Dr. A. Lee"],
+      task_type: "docvqa",
+      image_path: "pages/p2.png",
+    });
     expect(splits.val[0]).toMatchObject({ id: "201", answers: ["$16.35"], task_type: "table/list" });
   });
 
-  it("keeps an explicit empty gold list such as [\"\"] as no gold (stripped, empties dropped, as the original)", () => {
+  it('keeps an explicit empty gold list such as [""] as no gold (stripped, empties dropped, as the original)', () => {
     const at = { file: "f.csv", index: 0 };
-    expect(normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: '[""]', image_path: "i.png" }, at)).toMatchObject({ answers: [], answer: "" });
-    expect(normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "[' a ', '']", image_path: "i.png" }, at)).toMatchObject({ answers: ["a"] });
-    expect(() => normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "  ", image_path: "i.png" }, at)).toThrow("no gold answer");
+    expect(
+      normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: '[""]', image_path: "i.png" }, at),
+    ).toMatchObject({ answers: [], answer: "" });
+    expect(
+      normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "[' a ', '']", image_path: "i.png" }, at),
+    ).toMatchObject({ answers: ["a"] });
+    expect(() =>
+      normaliseDocVqaRow({ questionId: "1", question: "Q?", answer: "  ", image_path: "i.png" }, at),
+    ).toThrow("no gold answer");
     expect(missingDocVqaField({ id: "1", question: "Q?", answers: [], image_path: "i.png" })).toBeNull();
   });
 
   it("names the file and item index of a row without an answer, question or image", () => {
     const file = path.join(root, "data/splits/train/docvqa_train.csv");
     writeSplits(`${HEADER}\n101,Q one?,a,p.png,,1,x,1,v\n102,Q two?,,p.png,,1,x,1,v\n`);
-    expect(() => loadBenchmarkSplits(config(), root)).toThrow(`${file}: item 1: missing field 'answer' (or 'ground_truth'): no gold answer`);
+    expect(() => loadBenchmarkSplits(config(), root)).toThrow(
+      `${file}: item 1: missing field 'answer' (or 'ground_truth'): no gold answer`,
+    );
     writeSplits(`${HEADER}\n101,,a,p.png,,1,x,1,v\n`);
     expect(() => loadBenchmarkSplits(config(), root)).toThrow(`${file}: item 0: missing field 'question'`);
     writeSplits(`${HEADER}\n101,Q?,a,,,1,x,1,v\n`);
     expect(() => loadBenchmarkSplits(config(), root)).toThrow(`${file}: item 0: no document image`);
     writeSplits(`${HEADER}\n101,Q?,a,p.png,,1,x,1,v\n101,Q again?,b,p.png,,1,x,1,v\n`);
-    expect(() => loadBenchmarkSplits(config(), root)).toThrow(`${file}: item 1: duplicate id '101' (first seen at item 0)`);
+    expect(() => loadBenchmarkSplits(config(), root)).toThrow(
+      `${file}: item 1: duplicate id '101' (first seen at item 0)`,
+    );
   });
 
   it("names the line of a row with the wrong number of cells", () => {
@@ -84,9 +114,15 @@ describe("DocVQA loader (CSV split folders, the original's columns)", () => {
   });
 
   it("reads a ratio-mode CSV data file too", () => {
-    const rows = Array.from({ length: 8 }, (_, i) => `${i + 1},Question ${i + 1}?,"['a${i}']",img/${i}.png,form,1,x,1,v`);
+    const rows = Array.from(
+      { length: 8 },
+      (_, i) => `${i + 1},Question ${i + 1}?,"['a${i}']",img/${i}.png,form,1,x,1,v`,
+    );
     write("raw/docvqa.csv", `${HEADER}\n${rows.join("\n")}\n`);
-    const splits = loadBenchmarkSplits(config({ split_mode: "ratio", data_path: "raw/docvqa.csv", split_ratio: "2:1:1" }), root);
+    const splits = loadBenchmarkSplits(
+      config({ split_mode: "ratio", data_path: "raw/docvqa.csv", split_ratio: "2:1:1" }),
+      root,
+    );
     expect(splits.train.length + splits.val.length + splits.test.length).toBe(8);
     expect(splits.train[0]).toMatchObject({ source_dir: path.join(root, "raw"), task_type: "form" });
   });
@@ -111,7 +147,10 @@ describe("DocVQA loader (CSV split folders, the original's columns)", () => {
     expect(t3.extras?.image_path).toBe(path.join(root, "data/splits/images/receipt.png"));
     expect([t1.hard, t2.hard, t3.status]).toEqual([1, 0, "ok"]);
     const t4 = await run(splits.test[0]!);
-    expect(t4).toMatchObject({ status: "error", failReason: "error: document image '/abs/missing.png' not found (looked in /abs/missing.png)" });
+    expect(t4).toMatchObject({
+      status: "error",
+      failReason: "error: document image '/abs/missing.png' not found (looked in /abs/missing.png)",
+    });
     expect(client.calls).toHaveLength(3);
   });
 });
@@ -120,13 +159,25 @@ describe("normaliseDocVqaRow", () => {
   const at = { file: "sample", index: 3 };
 
   it("splits document_path off the question", () => {
-    expect(splitDocumentPath("What is it?  document_path: a b/c.png ")).toEqual({ question: "What is it?", documentPath: "a b/c.png" });
+    expect(splitDocumentPath("What is it?  document_path: a b/c.png ")).toEqual({
+      question: "What is it?",
+      documentPath: "a b/c.png",
+    });
     expect(splitDocumentPath("No path here")).toEqual({ question: "No path here", documentPath: null });
   });
 
   it("accepts id/ground_truth/category spellings and list topics, and is idempotent", () => {
-    const once = normaliseDocVqaRow({ id: 5, question: "Q?", ground_truth: '["x", "y"]', category: "['table/list', 'layout']", image_path: "i.png" }, at);
-    expect(once).toMatchObject({ id: "5", answers: ["x", "y"], answer: "x", task_type: "table/list|layout", image_paths: ["i.png"] });
+    const once = normaliseDocVqaRow(
+      { id: 5, question: "Q?", ground_truth: '["x", "y"]', category: "['table/list', 'layout']", image_path: "i.png" },
+      at,
+    );
+    expect(once).toMatchObject({
+      id: "5",
+      answers: ["x", "y"],
+      answer: "x",
+      task_type: "table/list|layout",
+      image_paths: ["i.png"],
+    });
     expect(once.source_dir).toBeUndefined();
     expect(normaliseDocVqaRow(once, at)).toEqual(once);
   });

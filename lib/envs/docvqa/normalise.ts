@@ -47,9 +47,16 @@ export function splitDocumentPath(raw: string): { question: string; documentPath
 /** A topic cell: `table/list`, `handwritten|form`, or a list literal `['handwritten', 'form']` → `handwritten|form`. */
 function taskTypeOf(row: Record<string, unknown>): string {
   const raw = row.topic ?? row.category ?? row.task_type;
-  const list = Array.isArray(raw) ? raw : typeof raw === "string" && raw.trim().startsWith("[") ? parsePythonLiteral(raw.trim()) : null;
+  const list = Array.isArray(raw)
+    ? raw
+    : typeof raw === "string" && raw.trim().startsWith("[")
+      ? parsePythonLiteral(raw.trim())
+      : null;
   if (Array.isArray(list)) {
-    const parts = list.map(text).filter((t): t is string => t !== null).map((t) => t.trim());
+    const parts = list
+      .map(text)
+      .filter((t): t is string => t !== null)
+      .map((t) => t.trim());
     return parts.length > 0 ? parts.join("|") : DEFAULT_TASK_TYPE;
   }
   return text(raw)?.trim() ?? DEFAULT_TASK_TYPE;
@@ -63,7 +70,9 @@ function taskTypeOf(row: Record<string, unknown>): string {
 function answersOf(row: Record<string, unknown>): string[] | null {
   const given = Array.isArray(row.answers) ? row.answers : (row.answer ?? row.ground_truth ?? row.answers);
   if (given === undefined || given === null || given === "") return null;
-  const answers = extractGoldAnswers(given).map((a) => a.trim()).filter((a) => a !== "");
+  const answers = extractGoldAnswers(given)
+    .map((a) => a.trim())
+    .filter((a) => a !== "");
   if (answers.length > 0) return answers;
   const explicitList = Array.isArray(given) || (typeof given === "string" && given.trim().startsWith("["));
   return explicitList ? [] : null;
@@ -86,7 +95,8 @@ export function normaliseDocVqaRow(row: Record<string, unknown>, at: RowOrigin):
   const answers = answersOf(row);
   if (answers === null) invalidItem(at, "missing field 'answer' (or 'ground_truth'): no gold answer");
   const imagePaths = imagePathsOf(row, documentPath);
-  if (imagePaths.length === 0) invalidItem(at, "no document image: give 'image_path' or 'document_path:' in the question");
+  if (imagePaths.length === 0)
+    invalidItem(at, "no document image: give 'image_path' or 'document_path:' in the question");
   const taskType = taskTypeOf(row);
   const out: Record<string, unknown> = {
     ...row,

@@ -3,7 +3,15 @@ import { parsePythonLiteral } from "./py-literal";
 
 describe("parsePythonLiteral", () => {
   it("reads lists, tuples, dicts, numbers and constants", () => {
-    expect(parsePythonLiteral(`['a', "b's", 3, -1.5, None, True, False]`)).toEqual(["a", "b's", 3, -1.5, null, true, false]);
+    expect(parsePythonLiteral(`['a', "b's", 3, -1.5, None, True, False]`)).toEqual([
+      "a",
+      "b's",
+      3,
+      -1.5,
+      null,
+      true,
+      false,
+    ]);
     expect(parsePythonLiteral(`{'text': 'x', 'n': (1, 2,)}`)).toEqual({ text: "x", n: [1, 2] });
     expect(parsePythonLiteral("[]")).toEqual([]);
     expect(parsePythonLiteral("('a')")).toBe("a");

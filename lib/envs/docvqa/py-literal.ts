@@ -8,7 +8,17 @@
 type Cursor = { text: string; pos: number };
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  "\\": "\\", "'": "'", '"': '"', n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", "\n": "",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "\n": "",
 };
 
 class LiteralError extends Error {}

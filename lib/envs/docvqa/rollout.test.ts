@@ -10,15 +10,32 @@ import { DOCVQA_SYSTEM_BASE } from "./prompt";
 
 const IMAGE = "lib/envs/docvqa/sample/images/doc-04-expense-form.png";
 const item: Item = {
-  id: "61012", question: "What is the name of the employee who filed the expense claim?",
-  answers: ["Tomas R. Okafor"], answer: "Tomas R. Okafor", task_type: "form", image_path: IMAGE, image_paths: [IMAGE],
+  id: "61012",
+  question: "What is the name of the employee who filed the expense claim?",
+  answers: ["Tomas R. Okafor"],
+  answer: "Tomas R. Okafor",
+  task_type: "form",
+  image_path: IMAGE,
+  image_paths: [IMAGE],
 };
 const context = { rootDir: process.cwd(), vars: {} };
 
-function run(reply: FakeReply | ((call: number) => FakeReply), env: Record<string, unknown> = {}, extra: Partial<RolloutInput> = {}) {
+function run(
+  reply: FakeReply | ((call: number) => FakeReply),
+  env: Record<string, unknown> = {},
+  extra: Partial<RolloutInput> = {},
+) {
   const client = fakeClient((_, call) => (typeof reply === "function" ? reply(call) : reply));
   const config = buildRunConfig({ name: "docvqa", exec_timeout: 0.05, ...env });
-  const input: RolloutInput = { item, skill: "# Skill\n- read carefully", client, phase: "train", seed: 1, useEvalFeedback: true, ...extra };
+  const input: RolloutInput = {
+    item,
+    skill: "# Skill\n- read carefully",
+    client,
+    phase: "train",
+    seed: 1,
+    useEvalFeedback: true,
+    ...extra,
+  };
   return { client, promise: createDocVqaEnv(config, undefined, context).rollout(input) };
 }
 
@@ -27,8 +44,18 @@ describe("DocVQA rollout", () => {
     const { client, promise } = run("The name field reads it.\n<answer>Tomas R. Okafor</answer>");
     const t = await promise;
     expect(t).toMatchObject({
-      id: "61012", hard: 1, soft: 1, status: "ok", prediction: "Tomas R. Okafor", reference: "Tomas R. Okafor",
-      taskType: "form", question: item.question, nTurns: 1, latencyMs: 5, promptTokens: 100, completionTokens: 10,
+      id: "61012",
+      hard: 1,
+      soft: 1,
+      status: "ok",
+      prediction: "Tomas R. Okafor",
+      reference: "Tomas R. Okafor",
+      taskType: "form",
+      question: item.question,
+      nTurns: 1,
+      latencyMs: 5,
+      promptTokens: 100,
+      completionTokens: 10,
     });
     expect(t.failReason).toBeUndefined();
     const req = client.calls[0]!;
@@ -37,7 +64,12 @@ describe("DocVQA rollout", () => {
     const [text, image] = req.messages[0]!.content as Array<Record<string, unknown>>;
     expect(text).toEqual({ type: "text", text: expect.stringContaining(`## Question\n${item.question}\n`) });
     expect(String(text?.text)).toContain("<answer></answer>");
-    expect(image).toEqual({ type: "image", mediaType: "image/png", dataBase64: readFileSync(IMAGE).toString("base64"), name: "doc-04-expense-form.png" });
+    expect(image).toEqual({
+      type: "image",
+      mediaType: "image/png",
+      dataBase64: readFileSync(IMAGE).toString("base64"),
+      name: "doc-04-expense-form.png",
+    });
     // The trajectory names the image, it does not carry its bytes; it ends with the evaluation note.
     expect(JSON.stringify(t.conversation)).not.toContain(String(image?.dataBase64).slice(0, 40));
     expect(t.conversation.at(-1)).toEqual({
@@ -49,10 +81,14 @@ describe("DocVQA rollout", () => {
   it("passes image_detail only when it is not auto", async () => {
     const high = run("<answer>x</answer>", { image_detail: "high" });
     await high.promise;
-    expect((high.client.calls[0]!.messages[0]!.content as Array<Record<string, unknown>>)[1]).toMatchObject({ detail: "high" });
+    expect((high.client.calls[0]!.messages[0]!.content as Array<Record<string, unknown>>)[1]).toMatchObject({
+      detail: "high",
+    });
     const auto = run("<answer>x</answer>");
     await auto.promise;
-    expect((auto.client.calls[0]!.messages[0]!.content as Array<Record<string, unknown>>)[1]).not.toHaveProperty("detail");
+    expect((auto.client.calls[0]!.messages[0]!.content as Array<Record<string, unknown>>)[1]).not.toHaveProperty(
+      "detail",
+    );
   });
 
   it("gives a near miss soft credit and a reason the analyst can read", async () => {
@@ -66,7 +102,9 @@ describe("DocVQA rollout", () => {
     const { client, promise } = run("<answer>x</answer>", {}, { item: { ...item, image_path: "nope/missing.png" } });
     const t = await promise;
     expect(t.status).toBe("error");
-    expect(t.failReason).toMatch(/^error: document image 'nope\/missing\.png' not found \(looked in .*nope\/missing\.png\)$/);
+    expect(t.failReason).toMatch(
+      /^error: document image 'nope\/missing\.png' not found \(looked in .*nope\/missing\.png\)$/,
+    );
     expect(client.calls).toHaveLength(0);
     const dir = await run("x", {}, { item: { ...item, image_path: "lib/envs/docvqa/sample/images" } }).promise;
     expect(dir.failReason).toMatch(/is not a file$/);
@@ -74,13 +112,24 @@ describe("DocVQA rollout", () => {
 
   it("returns an error trajectory naming a missing field", async () => {
     const { client, promise } = run("x", {}, { item: { id: "b", question: "Q?", image_path: IMAGE } });
-    expect(await promise).toMatchObject({ status: "error", failReason: "error: item is missing field 'answers'", taskType: "docvqa" });
+    expect(await promise).toMatchObject({
+      status: "error",
+      failReason: "error: item is missing field 'answers'",
+      taskType: "docvqa",
+    });
     expect(client.calls).toHaveLength(0);
   });
 
   it("turns a failing or hanging call into error / timeout, and rejects on cancel", async () => {
-    expect(await run(new Error("HTTP 500")).promise).toMatchObject({ status: "error", failReason: "error: HTTP 500", hard: 0 });
-    expect(await run("hang-ignoring-signal").promise).toMatchObject({ status: "timeout", failReason: "timeout: no answer within 0.05s" });
+    expect(await run(new Error("HTTP 500")).promise).toMatchObject({
+      status: "error",
+      failReason: "error: HTTP 500",
+      hard: 0,
+    });
+    expect(await run("hang-ignoring-signal").promise).toMatchObject({
+      status: "timeout",
+      failReason: "timeout: no answer within 0.05s",
+    });
     const controller = new AbortController();
     const { promise } = run("hang", { exec_timeout: 0 }, { signal: controller.signal });
     controller.abort(new Error("run cancelled"));
@@ -108,20 +157,50 @@ describe("DocVQA rollout", () => {
     const splits = docVqaSample();
     const sample = splits.train.find((i) => i.id === "61001")!;
     const knowledge = buildSimKnowledge(docVqaSimRules(), [...splits.train, ...splits.val, ...splits.test]);
-    const client = createSimClient({ role: "target", knowledge, seed: 1, slipRate: 0, unhelpfulRate: 0, malformedRate: 0, latencyMs: 0 });
+    const client = createSimClient({
+      role: "target",
+      knowledge,
+      seed: 1,
+      slipRate: 0,
+      unhelpfulRate: 0,
+      malformedRate: 0,
+      latencyMs: 0,
+    });
     const env = createDocVqaEnv(buildRunConfig({ name: "docvqa", split_mode: "sample" }), splits, context);
     const seed = readFileSync("lib/envs/docvqa/initial.md", "utf8");
-    const unguided = await env.rollout({ item: sample, skill: seed, client, phase: "train", seed: 1, useEvalFeedback: true });
+    const unguided = await env.rollout({
+      item: sample,
+      skill: seed,
+      client,
+      phase: "train",
+      seed: 1,
+      useEvalFeedback: true,
+    });
     expect(unguided).toMatchObject({ status: "ok", hard: 0, prediction: "Invoice No.: INV-20417" });
     const guided = seed.replace(/^- Include the field label.*$/m, "- Give only the value, without the field label.");
-    const ok = await env.rollout({ item: sample, skill: guided, client, phase: "train", seed: 1, useEvalFeedback: true });
+    const ok = await env.rollout({
+      item: sample,
+      skill: guided,
+      client,
+      phase: "train",
+      seed: 1,
+      useEvalFeedback: true,
+    });
     expect(ok).toMatchObject({ status: "ok", hard: 1, prediction: "INV-20417" });
   });
 
   it("exposes the sorted task types of the splits and the taxonomy", () => {
     const env = createDocVqaEnv(buildRunConfig({ name: "docvqa" }), docVqaSample());
     expect(env.taskTypes()).toEqual(["form", "free_text", "handwritten|form", "layout", "table/list"]);
-    expect(env.failureTaxonomy()).toEqual(["evidence_miss", "near_match_confusion", "normalization_error", "reading_error", "other"]);
-    expect(createDocVqaEnv(buildRunConfig({ name: "docvqa" }), { train: [], val: [], test: [] }).taskTypes()).toEqual(["docvqa"]);
+    expect(env.failureTaxonomy()).toEqual([
+      "evidence_miss",
+      "near_match_confusion",
+      "normalization_error",
+      "reading_error",
+      "other",
+    ]);
+    expect(createDocVqaEnv(buildRunConfig({ name: "docvqa" }), { train: [], val: [], test: [] }).taskTypes()).toEqual([
+      "docvqa",
+    ]);
   });
 });

@@ -58,7 +58,10 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
   const detail = imageDetailOf(config);
   const text = buildDocVqaUserText(doc.question);
   const imagePart: ChatContentPart = {
-    type: "image", mediaType: image.mediaType, dataBase64: image.dataBase64, name: path.basename(image.file),
+    type: "image",
+    mediaType: image.mediaType,
+    dataBase64: image.dataBase64,
+    name: path.basename(image.file),
     ...(detail !== "auto" ? { detail } : {}),
   };
   const system = buildDocVqaSystemPrompt(input.skill);
@@ -66,16 +69,33 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
   const prompted = { ...base, targetSystemPrompt: system };
   // The trajectory names the image instead of carrying its bytes.
   const run = await answerTurns({
-    config, input,
+    config,
+    input,
     system,
     first: [{ type: "text", text }, imagePart],
-    firstRecorded: { role: "user", content: [{ type: "text", text }, { type: "image", mediaType: image.mediaType, path: image.file }] },
+    firstRecorded: {
+      role: "user",
+      content: [
+        { type: "text", text },
+        { type: "image", mediaType: image.mediaType, path: image.file },
+      ],
+    },
     maxTurns: config.env.max_turns,
     followUp: (reply) => buildLookAgainPrompt(extractDocVqaAnswer(reply)),
     isFinal: (reply) => hasAnswerTag(reply),
   });
   const { conversation, usage, turns } = run;
-  if (!run.ok) return { ...prompted, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
+  if (!run.ok)
+    return {
+      ...prompted,
+      ...usage,
+      hard: 0,
+      soft: 0,
+      status: run.status,
+      failReason: run.failReason,
+      conversation,
+      nTurns: turns,
+    };
   const { reply } = run;
   const score = scoreDocVqa(reply, doc.answers);
   conversation.push({
@@ -85,11 +105,16 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
       ` | ANLS=${score.soft.toFixed(3)}, exact=${score.hard}`,
   });
   return {
-    ...prompted, ...usage,
-    hard: score.hard, soft: score.soft, status: "ok",
-    prediction: score.prediction, reference: doc.answers.join(" | "),
+    ...prompted,
+    ...usage,
+    hard: score.hard,
+    soft: score.soft,
+    status: "ok",
+    prediction: score.prediction,
+    reference: doc.answers.join(" | "),
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
-    conversation, nTurns: turns,
+    conversation,
+    nTurns: turns,
     extras: { image_path: image.file, anls: score.soft },
   };
 }

@@ -18,10 +18,17 @@ type Sim = { needs: string[]; correct: string; wrong: Record<string, string> };
 
 /** The visible text of a sample document's HTML source. */
 function documentText(imagePath: string): string {
-  const html = path.join(path.dirname(path.dirname(imagePath)), "documents", path.basename(imagePath).replace(/\.png$/, ".html"));
+  const html = path.join(
+    path.dirname(path.dirname(imagePath)),
+    "documents",
+    path.basename(imagePath).replace(/\.png$/, ".html"),
+  );
   return readFileSync(html, "utf8")
     .replace(/<[^>]+>/g, " ")
-    .replace(/&nbsp;/g, " ").replace(/&amp;/g, "&").replace(/&mdash;/g, "—").replace(/&middot;/g, "·")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&mdash;/g, "—")
+    .replace(/&middot;/g, "·")
     .replace(/\s+/g, " ");
 }
 
@@ -52,14 +59,19 @@ describe("DocVQA sample", () => {
       expect(text.includes(sim.correct), `${item.id}: ${sim.correct}`).toBe(true);
       for (const key of ["right_column", "final_figure"]) {
         const wrong = sim.wrong[key];
-        if (wrong !== undefined) expect(text.includes(wrong), `${item.id}: ${wrong} is another value on the page`).toBe(true);
+        if (wrong !== undefined)
+          expect(text.includes(wrong), `${item.id}: ${wrong} is another value on the page`).toBe(true);
       }
     }
   });
 
   it("passes every integrity check (correct → exact, wrong → hard 0, coverage, detect/conflict hygiene)", () => {
     const problems = checkSampleIntegrity({
-      rules, splits, initialSkill: initial, systemPrompt: DOCVQA_SYSTEM_BASE, score: (item, answer) => score(item, answer).hard,
+      rules,
+      splits,
+      initialSkill: initial,
+      systemPrompt: DOCVQA_SYSTEM_BASE,
+      score: (item, answer) => score(item, answer).hard,
     });
     expect(problems).toEqual([]);
   });
@@ -72,7 +84,13 @@ describe("DocVQA sample", () => {
 
   it("has five real rules and two harmful ones; the seed skill contradicts value_only", () => {
     const real = rules.filter((r) => !r.harmful);
-    expect(real.map((r) => r.id)).toEqual(["value_only", "as_printed", "right_column", "complete_name", "final_figure"]);
+    expect(real.map((r) => r.id)).toEqual([
+      "value_only",
+      "as_printed",
+      "right_column",
+      "complete_name",
+      "final_figure",
+    ]);
     expect(rules.filter((r) => r.harmful).map((r) => r.id)).toEqual(["round_amounts", "first_value"]);
     const valueOnly = real.find((r) => r.id === "value_only")!;
     expect(matches(valueOnly.conflicts, initial)).toBe(true);

@@ -44,13 +44,19 @@ describe("scoreLiveMath", () => {
 
   it("scores hard = soft = 1 for the correct option and reports its text", () => {
     expect(scoreLiveMath("<answer>b</answer>", choices, correct)).toEqual({
-      label: "B", prediction: "f has at least one fixed point.", hard: 1, soft: 1,
+      label: "B",
+      prediction: "f has at least one fixed point.",
+      hard: 1,
+      soft: 1,
     });
   });
 
   it("gives the label-based failure reason and the chosen text", () => {
     expect(scoreLiveMath("<answer>A</answer>", choices, correct)).toEqual({
-      label: "A", prediction: "f has exactly one fixed point.", hard: 0, soft: 0,
+      label: "A",
+      prediction: "f has exactly one fixed point.",
+      hard: 0,
+      soft: 0,
       failReason: "MCQ=0: predicted 'A' but expected 'B'",
     });
   });
@@ -61,7 +67,10 @@ describe("scoreLiveMath", () => {
 
   it("reports the raw answer when no option can be read", () => {
     expect(scoreLiveMath("<answer>maybe</answer>", choices, correct)).toMatchObject({
-      label: null, prediction: "maybe", hard: 0, failReason: "MCQ=0: predicted 'maybe' but expected 'B'",
+      label: null,
+      prediction: "maybe",
+      hard: 0,
+      failReason: "MCQ=0: predicted 'maybe' but expected 'B'",
     });
   });
 });

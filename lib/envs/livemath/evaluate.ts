@@ -15,7 +15,9 @@ function pyStrip(s: string): string {
 
 /** The original's `normalize_label`: strip, upper-case, then drop trailing `.`, `)` and `:`. */
 function cleanLabel(token: string): string {
-  return pyStrip(token).toUpperCase().replace(/[.):]+$/, "");
+  return pyStrip(token)
+    .toUpperCase()
+    .replace(/[.):]+$/, "");
 }
 
 /** The label of the option a reply chose, or null when none can be read. */
@@ -54,5 +56,11 @@ export function scoreLiveMath(reply: string, choices: readonly Choice[], correct
   const hard = label !== null && label === cleanLabel(correct.label) ? 1 : 0;
   if (hard === 1) return { label, prediction, hard, soft: hard };
   const shown = label ?? prediction;
-  return { label, prediction, hard, soft: hard, failReason: `MCQ=0: predicted '${shown}' but expected '${correct.label}'` };
+  return {
+    label,
+    prediction,
+    hard,
+    soft: hard,
+    failReason: `MCQ=0: predicted '${shown}' but expected '${correct.label}'`,
+  };
 }

@@ -23,9 +23,14 @@ export { buildLiveMathSystemPrompt, buildLiveMathUserPrompt, LIVEMATH_SYSTEM_BAS
 export { shuffleItemChoices, choiceShuffleSeed } from "./shuffle";
 export type { Choice, LiveMathItem } from "./normalise";
 
-
 /** The error analyst's failure categories for LiveMath. */
-export const LIVEMATH_FAILURE_TAXONOMY = ["quantifier_miss", "strength_mismatch", "condition_miss", "option_confusion", "other"];
+export const LIVEMATH_FAILURE_TAXONOMY = [
+  "quantifier_miss",
+  "strength_mismatch",
+  "condition_miss",
+  "option_confusion",
+  "other",
+];
 
 /** Sorted union of the items' theorem types (`math_mcq` when none has one). */
 export function liveMathTaskTypes(items: readonly Item[]): string[] {

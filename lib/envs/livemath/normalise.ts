@@ -32,7 +32,9 @@ function str(value: unknown): string | null {
 
 function toChoices(raw: unknown, at: RowOrigin): Choice[] {
   if (isRecord(raw)) {
-    return Object.keys(raw).sort().map((label) => ({ label, text: str(raw[label]) ?? "" }));
+    return Object.keys(raw)
+      .sort()
+      .map((label) => ({ label, text: str(raw[label]) ?? "" }));
   }
   if (!Array.isArray(raw) || raw.length === 0) return invalidItem(at, "missing field 'choices'");
   return raw.map((c, i) => {
@@ -58,7 +60,10 @@ function toCorrect(raw: unknown, choices: Choice[], at: RowOrigin): Choice {
 function toTypes(raw: unknown): string[] {
   if (typeof raw === "string") return raw.trim() === "" ? [] : [raw.trim()];
   if (!Array.isArray(raw)) return [];
-  return raw.map(str).filter((t): t is string => t !== null && t.trim() !== "").map((t) => t.trim());
+  return raw
+    .map(str)
+    .filter((t): t is string => t !== null && t.trim() !== "")
+    .map((t) => t.trim());
 }
 
 function monthOf(row: Record<string, unknown>, at: RowOrigin): string {

@@ -21,7 +21,13 @@ async function run(reply: FakeReply, env: Record<string, unknown> = {}, signal?:
   const client = fakeClient(() => reply);
   const config = buildRunConfig({ name: "livemath", exec_timeout: 0.05, ...env });
   const trajectory = await createLiveMathEnv(config).rollout({
-    item, skill: "# S\n- check", client, phase: "selection", seed: 3, useEvalFeedback: false, signal,
+    item,
+    skill: "# S\n- check",
+    client,
+    phase: "selection",
+    seed: 3,
+    useEvalFeedback: false,
+    signal,
   });
   return { client, trajectory };
 }
@@ -36,8 +42,14 @@ describe("LiveMath rollout", () => {
   it("scores the correct label and reports option texts", async () => {
     const { client, trajectory } = await run("Brouwer. <answer>A</answer>");
     expect(trajectory).toMatchObject({
-      id: "202511:2", hard: 1, soft: 1, status: "ok", prediction: "At least one fixed point.",
-      reference: "At least one fixed point.", taskType: "topology", nTurns: 1,
+      id: "202511:2",
+      hard: 1,
+      soft: 1,
+      status: "ok",
+      prediction: "At least one fixed point.",
+      reference: "At least one fixed point.",
+      taskType: "topology",
+      nTurns: 1,
       referenceText:
         "## Reference Theorem\nEvery continuous self-map of the ball has a fixed point.\n\n## Reference Sketch\nNo retraction onto the sphere.",
     });
@@ -52,7 +64,10 @@ describe("LiveMath rollout", () => {
   it("scores a wrong label with the MCQ reason", async () => {
     const { trajectory } = await run("<answer>B</answer>");
     expect(trajectory).toMatchObject({
-      hard: 0, soft: 0, prediction: "Exactly one fixed point.", failReason: "MCQ=0: predicted 'B' but expected 'A'",
+      hard: 0,
+      soft: 0,
+      prediction: "Exactly one fixed point.",
+      failReason: "MCQ=0: predicted 'B' but expected 'A'",
     });
   });
 
@@ -64,8 +79,15 @@ describe("LiveMath rollout", () => {
   });
 
   it("maps a throw to error, a hang to timeout, and rejects on cancellation", async () => {
-    expect((await run(new Error("boom"))).trajectory).toMatchObject({ status: "error", failReason: "error: boom", hard: 0 });
-    expect((await run("hang")).trajectory).toMatchObject({ status: "timeout", failReason: "timeout: no answer within 0.05s" });
+    expect((await run(new Error("boom"))).trajectory).toMatchObject({
+      status: "error",
+      failReason: "error: boom",
+      hard: 0,
+    });
+    expect((await run("hang")).trajectory).toMatchObject({
+      status: "timeout",
+      failReason: "timeout: no answer within 0.05s",
+    });
     const controller = new AbortController();
     controller.abort(new Error("cancelled"));
     await expect(run("hang", {}, controller.signal)).rejects.toThrow("cancelled");
@@ -74,14 +96,31 @@ describe("LiveMath rollout", () => {
   it("returns an error trajectory for an item without choices", async () => {
     const env = createLiveMathEnv(buildRunConfig({ name: "livemath" }));
     const client = fakeClient(() => "<answer>A</answer>");
-    const t = await env.rollout({ item: { id: "x", question: "Q" }, skill: "", client, phase: "test", seed: 0, useEvalFeedback: false });
-    expect(t).toMatchObject({ status: "error", failReason: "error: item is missing field 'choices'", taskType: "math_mcq" });
+    const t = await env.rollout({
+      item: { id: "x", question: "Q" },
+      skill: "",
+      client,
+      phase: "test",
+      seed: 0,
+      useEvalFeedback: false,
+    });
+    expect(t).toMatchObject({
+      status: "error",
+      failReason: "error: item is missing field 'choices'",
+      taskType: "math_mcq",
+    });
     expect(client.calls).toHaveLength(0);
   });
 
   it("lists task types as the sorted union of theorem types", () => {
     const env = createLiveMathEnv(buildRunConfig({ name: "livemath" }), { train: [item], val: [], test: [] });
     expect(env.taskTypes()).toEqual(["fixed_point", "topology"]);
-    expect(env.failureTaxonomy()).toEqual(["quantifier_miss", "strength_mismatch", "condition_miss", "option_confusion", "other"]);
+    expect(env.failureTaxonomy()).toEqual([
+      "quantifier_miss",
+      "strength_mismatch",
+      "condition_miss",
+      "option_confusion",
+      "other",
+    ]);
   });
 });

@@ -31,7 +31,10 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
   const { item } = input;
   const question = typeof item.question === "string" ? item.question : "";
   const base = {
-    id: item.id, taskType: liveMathTaskType(item), taskDescription: question, question,
+    id: item.id,
+    taskType: liveMathTaskType(item),
+    taskDescription: question,
+    question,
     referenceText: liveMathReferenceText(item),
   };
   const missing = missingLiveMathField(item);
@@ -50,7 +53,17 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
   const { conversation } = run;
   // The analysts see the target's system prompt, as in the original.
   const prompted = { ...base, targetSystemPrompt: system };
-  if (!run.ok) return { ...prompted, ...run.usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: 0 };
+  if (!run.ok)
+    return {
+      ...prompted,
+      ...run.usage,
+      hard: 0,
+      soft: 0,
+      status: run.status,
+      failReason: run.failReason,
+      conversation,
+      nTurns: 0,
+    };
   const { reply: text, usage } = run;
   const correct = mcq.correct_choice;
   const score = scoreLiveMath(text, mcq.choices, correct);
@@ -62,10 +75,15 @@ export async function rolloutLiveMath(config: RunConfig, input: RolloutInput): P
   });
   return {
     ...prompted,
-    hard: score.hard, soft: score.soft, status: "ok",
-    prediction: score.prediction, reference: correct.text,
+    hard: score.hard,
+    soft: score.soft,
+    status: "ok",
+    prediction: score.prediction,
+    reference: correct.text,
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
-    conversation, nTurns: 1, ...usage,
+    conversation,
+    nTurns: 1,
+    ...usage,
     extras: { predicted_label: score.label, correct_label: correct.label },
   };
 }

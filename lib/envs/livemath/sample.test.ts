@@ -32,7 +32,13 @@ describe("LiveMath sample", () => {
   });
 
   it("passes every integrity check (correct → 1, wrong → 0, coverage, detect/conflict hygiene)", () => {
-    const problems = checkSampleIntegrity({ rules, splits, initialSkill: initial, systemPrompt: LIVEMATH_SYSTEM_BASE, score });
+    const problems = checkSampleIntegrity({
+      rules,
+      splits,
+      initialSkill: initial,
+      systemPrompt: LIVEMATH_SYSTEM_BASE,
+      score,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -50,7 +56,12 @@ describe("LiveMath sample", () => {
   it("has six real rules, two harmful ones, and a seed skill that contradicts keep_hypotheses", () => {
     const real = rules.filter((r) => !r.harmful);
     expect(real.map((r) => r.id)).toEqual([
-      "quantifier_order", "keep_hypotheses", "endpoint_cases", "no_overclaim", "sharp_constant", "converse_direction",
+      "quantifier_order",
+      "keep_hypotheses",
+      "endpoint_cases",
+      "no_overclaim",
+      "sharp_constant",
+      "converse_direction",
     ]);
     expect(rules.filter((r) => r.harmful)).toHaveLength(2);
     const keep = real.find((r) => r.id === "keep_hypotheses");

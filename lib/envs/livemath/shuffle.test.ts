@@ -35,7 +35,9 @@ describe("choice shuffling", () => {
     for (let s = 0; s < 20; s++) {
       const out = shuffleItemChoices(item, s);
       const correct = out.correct_choice as { label: string; text: string };
-      expect((out.choices as Array<{ label: string; text: string }>).find((c) => c.label === correct.label)?.text).toBe("two");
+      expect((out.choices as Array<{ label: string; text: string }>).find((c) => c.label === correct.label)?.text).toBe(
+        "two",
+      );
     }
   });
 
@@ -56,9 +58,18 @@ describe("normaliseLiveMathRow", () => {
       at,
     );
     expect(out).toMatchObject({
-      id: "202512:5", month: "202512", no: 5, question: "Which?",
-      choices: [{ label: "A", text: "x" }, { label: "B", text: "y" }],
-      correct_choice: { label: "B", text: "y" }, theorem: "T", sketch: "", theorem_type: ["analysis"],
+      id: "202512:5",
+      month: "202512",
+      no: 5,
+      question: "Which?",
+      choices: [
+        { label: "A", text: "x" },
+        { label: "B", text: "y" },
+      ],
+      correct_choice: { label: "B", text: "y" },
+      theorem: "T",
+      sketch: "",
+      theorem_type: ["analysis"],
     });
     expect(out.mcq).toBeUndefined();
   });
@@ -68,7 +79,11 @@ describe("normaliseLiveMathRow", () => {
       { month: 202601, no: 3, question: "Q", choices: { B: "b", A: "a" }, correct_choice: { label: "C", text: "c" } },
       at,
     );
-    expect(out.choices).toEqual([{ label: "A", text: "a" }, { label: "B", text: "b" }, { label: "C", text: "c" }]);
+    expect(out.choices).toEqual([
+      { label: "A", text: "a" },
+      { label: "B", text: "b" },
+      { label: "C", text: "c" },
+    ]);
     expect(out.id).toBe("202601:3");
   });
 
@@ -76,6 +91,8 @@ describe("normaliseLiveMathRow", () => {
     expect(() => normaliseLiveMathRow({ question: "Q", choices: ["a"] }, at)).toThrow(
       "data/qa_202512_final.json: item 4: missing field 'correct_choice' (a label)",
     );
-    expect(() => normaliseLiveMathRow({ choices: ["a"], correct_choice: "A" }, at)).toThrow("item 4: missing field 'question'");
+    expect(() => normaliseLiveMathRow({ choices: ["a"], correct_choice: "A" }, at)).toThrow(
+      "item 4: missing field 'question'",
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { extractOfficeQaAnswer, normaliseOfficeQaAnswer, officeQaExactMatch, officeQaF1, scoreOfficeQa } from "./evaluate";
+import {
+  extractOfficeQaAnswer,
+  normaliseOfficeQaAnswer,
+  officeQaExactMatch,
+  officeQaF1,
+  scoreOfficeQa,
+} from "./evaluate";
 
 describe("extractOfficeQaAnswer", () => {
   it("takes the FIRST <answer> tag (case-insensitive, across lines)", () => {
@@ -46,16 +52,29 @@ describe("exact match and F1", () => {
 
 describe("scoreOfficeQa", () => {
   it("scores the first tag and explains a miss", () => {
-    expect(scoreOfficeQa("<answer>$19.6 million</answer>", ["19.6"])).toEqual({ prediction: "$19.6 million", hard: 1, soft: 1 });
+    expect(scoreOfficeQa("<answer>$19.6 million</answer>", ["19.6"])).toEqual({
+      prediction: "$19.6 million",
+      hard: 1,
+      soft: 1,
+    });
     const miss = scoreOfficeQa("<answer>18.9</answer> <answer>19.6</answer>", ["19.6"]);
-    expect(miss).toEqual({ prediction: "18.9", hard: 0, soft: 0, failReason: "EM=0: predicted '18.9' but expected ['19.6']" });
+    expect(miss).toEqual({
+      prediction: "18.9",
+      hard: 0,
+      soft: 0,
+      failReason: "EM=0: predicted '18.9' but expected ['19.6']",
+    });
   });
   it("scores no answer 0/0 with its own reason", () => {
-    expect(scoreOfficeQa("<answer>  </answer>", ["19.6"])).toMatchObject({ hard: 0, soft: 0, failReason: expect.stringContaining("no answer") });
+    expect(scoreOfficeQa("<answer>  </answer>", ["19.6"])).toMatchObject({
+      hard: 0,
+      soft: 0,
+      failReason: expect.stringContaining("no answer"),
+    });
     expect(scoreOfficeQa("", ["19.6"])).toMatchObject({ prediction: "", hard: 0, soft: 0 });
     expect(scoreOfficeQa("<answer>$</answer>", ["19.6"])).toMatchObject({ hard: 0, soft: 0 });
   });
-  it("scores a prediction and a gold that both normalise to \"\" as a match (EM = F1 = 1, as the original)", () => {
+  it('scores a prediction and a gold that both normalise to "" as a match (EM = F1 = 1, as the original)', () => {
     expect(officeQaExactMatch("?", ["$"])).toBe(1);
     expect(officeQaF1("n/a?", ["!"])).toBe(0);
     expect(officeQaF1("$", ["()"])).toBe(1);

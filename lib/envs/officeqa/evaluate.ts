@@ -15,19 +15,29 @@ const SCALE_WORDS = /(?<![\p{L}\p{N}_])(?:millions?|billions?|dollars?|nominal)(
 export function extractOfficeQaAnswer(text: string): string {
   const m = FIRST_ANSWER_TAG.exec(text);
   if (m) return (m[1] ?? "").trim();
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   return lines[lines.length - 1] ?? "";
 }
 
 /** lowercase → trim → drop commas → drop punctuation except `.-%` → drop scale words → collapse spaces. */
 export function normaliseOfficeQaAnswer(text: string): string {
   const s = text.toLowerCase().trim().replace(/,/g, "").replace(DROPPED_PUNCTUATION, "").replace(SCALE_WORDS, " ");
-  return s.split(/\s+/).filter((t) => t !== "").join(" ");
+  return s
+    .split(/\s+/)
+    .filter((t) => t !== "")
+    .join(" ");
 }
 
 function tokenF1(prediction: string, gold: string): number {
-  const p = normaliseOfficeQaAnswer(prediction).split(" ").filter((t) => t !== "");
-  const g = normaliseOfficeQaAnswer(gold).split(" ").filter((t) => t !== "");
+  const p = normaliseOfficeQaAnswer(prediction)
+    .split(" ")
+    .filter((t) => t !== "");
+  const g = normaliseOfficeQaAnswer(gold)
+    .split(" ")
+    .filter((t) => t !== "");
   // As the original: two empty token lists are a match, one empty list is not.
   if (p.length === 0 || g.length === 0) return p.length === g.length ? 1 : 0;
   const left = new Map<string, number>();
@@ -76,7 +86,12 @@ export interface OfficeQaScore {
 export function scoreOfficeQa(reply: string, golds: readonly string[]): OfficeQaScore {
   const prediction = extractOfficeQaAnswer(reply);
   if (prediction === "") {
-    return { prediction, hard: 0, soft: 0, failReason: `no answer: the reply has no usable final answer (expected ${formatList(golds)})` };
+    return {
+      prediction,
+      hard: 0,
+      soft: 0,
+      failReason: `no answer: the reply has no usable final answer (expected ${formatList(golds)})`,
+    };
   }
   const hard = officeQaExactMatch(prediction, golds);
   const soft = officeQaF1(prediction, golds);

@@ -22,12 +22,24 @@ import sampleRules from "./sample/sim-rules.json";
 import { createOfficeQaSimResponder, probesFromItems } from "./sim-agent";
 import { officeQaBrief } from "../common/analyst-briefs";
 
-export { extractOfficeQaAnswer, normaliseOfficeQaAnswer, officeQaExactMatch, officeQaF1, scoreOfficeQa } from "./evaluate";
+export {
+  extractOfficeQaAnswer,
+  normaliseOfficeQaAnswer,
+  officeQaExactMatch,
+  officeQaF1,
+  scoreOfficeQa,
+} from "./evaluate";
 export { OFFICEQA_TOOLS_SYSTEM_BASE, OFFICEQA_PLAIN_SYSTEM_BASE } from "./prompt";
 
 /** The error analyst's failure categories for OfficeQA. */
-export const OFFICEQA_FAILURE_TAXONOMY = ["retrieval_miss", "evidence_miss", "operand_error", "calculation_error", "answer_format", "other"];
-
+export const OFFICEQA_FAILURE_TAXONOMY = [
+  "retrieval_miss",
+  "evidence_miss",
+  "operand_error",
+  "calculation_error",
+  "answer_format",
+  "other",
+];
 
 /** Sorted distinct task types (the items' categories, e.g. easy/hard). */
 export function officeQaTaskTypes(items: readonly Item[]): string[] {
@@ -39,7 +51,10 @@ export function officeQaTaskTypes(items: readonly Item[]): string[] {
 /** Injected I/O for the web-search mode (tests pass a fetch bound to a local server and an instant sleep). */
 export type OfficeQaDeps = Partial<SearchDeps>;
 
-function searchSettings(o: BenchmarkOptions<"officeqa">, vars: Readonly<Record<string, string | undefined>>): SearchSettings {
+function searchSettings(
+  o: BenchmarkOptions<"officeqa">,
+  vars: Readonly<Record<string, string | undefined>>,
+): SearchSettings {
   const authVar = o.search_auth_env;
   const auth = authVar === "" ? "" : (vars[authVar] ?? "");
   return {
@@ -58,7 +73,9 @@ function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, 
   if (mode === "custom_search") {
     const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
     return {
-      mode, maxToolTurns, search: searchSettings(options, context?.vars ?? {}),
+      mode,
+      maxToolTurns,
+      search: searchSettings(options, context?.vars ?? {}),
       deps: { fetch: deps.fetch ?? ((...args) => fetch(...args)), sleep: deps.sleep ?? sleep },
     };
   }
@@ -83,7 +100,12 @@ function buildRuntime(config: RunConfig, context: BenchmarkContext | undefined, 
  * The OfficeQA environment for a run. Resolves the corpus (offline mode) now, so a run with no
  * documents, or with a search mode this version lacks, fails before any model call.
  */
-export function createOfficeQaEnv(config: RunConfig, splits?: Splits, context?: BenchmarkContext, deps: OfficeQaDeps = {}): Environment {
+export function createOfficeQaEnv(
+  config: RunConfig,
+  splits?: Splits,
+  context?: BenchmarkContext,
+  deps: OfficeQaDeps = {},
+): Environment {
   const runtime = buildRuntime(config, context, deps);
   const source = splits ?? officeQaSample();
   const taskTypes = officeQaTaskTypes([...source.train, ...source.val, ...source.test]);
@@ -112,7 +134,9 @@ export const officeQaBenchmark: BenchmarkDefinition = {
   create: (config, splits, context) => createOfficeQaEnv(config, splits, context),
   sample: officeQaSample,
   simRules: officeQaSimRules,
-  simResponder: createOfficeQaSimResponder(probesFromItems([...sampleTrain, ...sampleVal, ...sampleTest] as Array<Record<string, unknown>>)),
+  simResponder: createOfficeQaSimResponder(
+    probesFromItems([...sampleTrain, ...sampleVal, ...sampleTest] as Array<Record<string, unknown>>),
+  ),
   normalise: normaliseOfficeQaRow,
   splitFileTypes: ["csv", "json"],
   initialSkillPath: "lib/envs/officeqa/initial.md",

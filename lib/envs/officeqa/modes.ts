@@ -36,30 +36,47 @@ export function createAgentMode(runtime: OfficeQaRuntime, qa: OfficeQaItem, skil
   return {
     system: buildOfficeQaSystemPrompt(skill, useTools),
     user: buildOfficeQaUserPrompt({
-      question: qa.question, candidates: tools.candidates.map((f) => f.rel),
-      sourceFiles: qa.source_files, sourceDocs: qa.source_docs, useTools,
+      question: qa.question,
+      candidates: tools.candidates.map((f) => f.rel),
+      sourceFiles: qa.source_files,
+      sourceDocs: qa.source_docs,
+      useTools,
     }),
     maxRounds: useTools ? Math.max(1, runtime.maxToolTurns) : 1,
     async next(reply, round) {
       const calls = parseToolCalls(reply);
       if (calls.length === 0) return { kind: "fail", reason: "neither tool request nor answer" };
-      return { kind: "continue", message: formatToolResults(runCalls(calls, tools, counts), round, Math.max(1, runtime.maxToolTurns)) };
+      return {
+        kind: "continue",
+        message: formatToolResults(runCalls(calls, tools, counts), round, Math.max(1, runtime.maxToolTurns)),
+      };
     },
     extras: () => ({
-      resolved_source_paths: tools.candidates.map((f) => f.rel), use_local_tools: useTools, search_mode: "offline",
-      tool_calls: counts.toolCalls, malformed_tool_calls: counts.malformed,
+      resolved_source_paths: tools.candidates.map((f) => f.rel),
+      use_local_tools: useTools,
+      search_mode: "offline",
+      tool_calls: counts.toolCalls,
+      malformed_tool_calls: counts.malformed,
     }),
   };
 }
 
-function runCalls(calls: ReturnType<typeof parseToolCalls>, tools: ToolRuntime, counts: { toolCalls: number; malformed: number }): ToolExchange[] {
+function runCalls(
+  calls: ReturnType<typeof parseToolCalls>,
+  tools: ToolRuntime,
+  counts: { toolCalls: number; malformed: number },
+): ToolExchange[] {
   return calls.map((c, i): ToolExchange => {
     if (!c.ok) {
       counts.malformed += 1;
       return { name: "invalid", result: `error: ${c.error}`, ok: false };
     }
     if (i >= MAX_CALLS_PER_REPLY) {
-      return { name: c.call.name, result: `error: only ${MAX_CALLS_PER_REPLY} tool calls are run per reply; ask again next round`, ok: false };
+      return {
+        name: c.call.name,
+        result: `error: only ${MAX_CALLS_PER_REPLY} tool calls are run per reply; ask again next round`,
+        ok: false,
+      };
     }
     counts.toolCalls += 1;
     const result = tools.run(c.call);
@@ -68,17 +85,31 @@ function runCalls(calls: ReturnType<typeof parseToolCalls>, tools: ToolRuntime, 
   });
 }
 
-function searchMode(runtime: Extract<OfficeQaRuntime, { mode: "custom_search" }>, qa: OfficeQaItem, skill: string): AgentMode {
+function searchMode(
+  runtime: Extract<OfficeQaRuntime, { mode: "custom_search" }>,
+  qa: OfficeQaItem,
+  skill: string,
+): AgentMode {
   const maxRounds = Math.max(1, runtime.maxToolTurns);
   const issued: string[] = [];
   return {
     system: buildSearchSystemPrompt(skill, runtime.search.maxQueriesPerTurn),
-    user: buildOfficeQaUserPrompt({ question: qa.question, candidates: [], sourceFiles: qa.source_files, sourceDocs: qa.source_docs, useTools: false }),
+    user: buildOfficeQaUserPrompt({
+      question: qa.question,
+      candidates: [],
+      sourceFiles: qa.source_files,
+      sourceDocs: qa.source_docs,
+      useTools: false,
+    }),
     maxRounds,
     async next(reply, round, signal) {
       const queries = parseSearchQueries(reply);
       if (queries === null) return { kind: "fail", reason: "neither search queries nor answer" };
-      if (queries.length === 0) return { kind: "continue", message: `error: the <search_queries> block holds no query.\n\n${roundTail(round, maxRounds)}` };
+      if (queries.length === 0)
+        return {
+          kind: "continue",
+          message: `error: the <search_queries> block holds no query.\n\n${roundTail(round, maxRounds)}`,
+        };
       const chosen = queries.slice(0, runtime.search.maxQueriesPerTurn);
       const results = [];
       for (const query of chosen) {

@@ -21,7 +21,9 @@ export type OfficeQaItem = Item & {
 export function parseListField(value: unknown): string[] | null {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) {
-    return value.every((v) => typeof v === "string" || typeof v === "number") ? value.map((v) => String(v).trim()).filter((v) => v !== "") : null;
+    return value.every((v) => typeof v === "string" || typeof v === "number")
+      ? value.map((v) => String(v).trim()).filter((v) => v !== "")
+      : null;
   }
   if (typeof value !== "string") return null;
   const text = value.trim();
@@ -34,7 +36,11 @@ export function parseListField(value: unknown): string[] | null {
       // not JSON: fall through to the text forms
     }
   }
-  const parts = text.includes("\n") ? text.split(/\r?\n/) : text.toLowerCase().endsWith(".txt") ? [text] : text.split(",");
+  const parts = text.includes("\n")
+    ? text.split(/\r?\n/)
+    : text.toLowerCase().endsWith(".txt")
+      ? [text]
+      : text.split(",");
   return parts.map((p) => p.trim()).filter((p) => p !== "");
 }
 
@@ -72,6 +78,7 @@ export function missingOfficeQaField(item: Item): string | null {
   if (typeof item.question !== "string" || item.question.trim() === "") return "question";
   const answers = item.answers;
   if (!Array.isArray(answers) || answers.length === 0 || !answers.every((a) => typeof a === "string")) return "answers";
-  if (!Array.isArray(item.source_files) || !item.source_files.every((f) => typeof f === "string")) return "source_files";
+  if (!Array.isArray(item.source_files) || !item.source_files.every((f) => typeof f === "string"))
+    return "source_files";
   return null;
 }

@@ -36,20 +36,24 @@ function parseOne(raw: string): ParsedToolCall {
   try {
     value = JSON.parse(stripFence(raw));
   } catch {
-    return { ok: false, raw, error: "the tool call is not valid JSON; write {\"name\": \"grep\", \"arguments\": {\"pattern\": \"…\"}}" };
+    return {
+      ok: false,
+      raw,
+      error: 'the tool call is not valid JSON; write {"name": "grep", "arguments": {"pattern": "…"}}',
+    };
   }
   if (!isRecord(value) || typeof value.name !== "string" || value.name.trim() === "") {
-    return { ok: false, raw, error: "the tool call needs a \"name\" (glob, read or grep) and an \"arguments\" object" };
+    return { ok: false, raw, error: 'the tool call needs a "name" (glob, read or grep) and an "arguments" object' };
   }
   let args: unknown = value.arguments ?? value.args ?? value.parameters ?? {};
   if (typeof args === "string") {
     try {
       args = JSON.parse(args);
     } catch {
-      return { ok: false, raw, error: "\"arguments\" is a string that is not a JSON object" };
+      return { ok: false, raw, error: '"arguments" is a string that is not a JSON object' };
     }
   }
-  if (!isRecord(args)) return { ok: false, raw, error: "\"arguments\" must be a JSON object" };
+  if (!isRecord(args)) return { ok: false, raw, error: '"arguments" must be a JSON object' };
   return { ok: true, call: { name: value.name.trim().toLowerCase(), arguments: args } };
 }
 

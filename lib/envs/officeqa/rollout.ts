@@ -19,7 +19,11 @@ import { errorTrajectory } from "../common/error-trajectory";
 export type { OfficeQaRuntime } from "./modes";
 
 /** Runs one item with the skill and returns its scored trajectory. */
-export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntime, input: RolloutInput): Promise<Trajectory> {
+export async function rolloutOfficeQa(
+  config: RunConfig,
+  runtime: OfficeQaRuntime,
+  input: RolloutInput,
+): Promise<Trajectory> {
   const { item } = input;
   const question = typeof item.question === "string" ? item.question : "";
   const taskType = typeof item.task_type === "string" ? item.task_type : "officeqa";
@@ -35,13 +39,23 @@ export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntim
   const usage = { latencyMs: 0, promptTokens: 0, completionTokens: 0 };
   let rounds = 0;
   const common = () => ({
-    ...base, ...usage, conversation, nTurns: rounds, targetSystemPrompt: mode.system, targetUserPrompt: mode.user,
+    ...base,
+    ...usage,
+    conversation,
+    nTurns: rounds,
+    targetSystemPrompt: mode.system,
+    targetUserPrompt: mode.user,
     extras: { ground_truth: qa.ground_truth, source_files: qa.source_files, ...mode.extras() },
   });
   const finish = (score: OfficeQaScore): Trajectory => {
     conversation.push({ role: "system", content: evaluationNote(qa, score) });
     return {
-      ...common(), hard: score.hard, soft: score.soft, status: "ok", prediction: score.prediction, reference: qa.answers.join(" | "),
+      ...common(),
+      hard: score.hard,
+      soft: score.soft,
+      status: "ok",
+      prediction: score.prediction,
+      reference: qa.answers.join(" | "),
       ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
     };
   };
@@ -49,8 +63,12 @@ export async function rolloutOfficeQa(config: RunConfig, runtime: OfficeQaRuntim
     const outcome = await callTarget({
       client: input.client,
       request: {
-        role: "target", stage: "rollout", system: mode.system, messages: [...messages],
-        maxTokens: config.env.max_completion_tokens, reasoningEffort: config.model.reasoning_effort || null,
+        role: "target",
+        stage: "rollout",
+        system: mode.system,
+        messages: [...messages],
+        maxTokens: config.env.max_completion_tokens,
+        reasoningEffort: config.model.reasoning_effort || null,
       },
       timeoutSec: config.env.exec_timeout,
       retryMaxTokens: config.env.truncation_retry_max_tokens,

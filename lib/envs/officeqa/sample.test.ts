@@ -32,7 +32,11 @@ describe("OfficeQA sample", () => {
   it("names source files that exist, and every probe term greps to a hit in them", () => {
     for (const item of all) {
       const sources = item.source_files as string[];
-      for (const f of sources) expect(files.some((c) => c.base === f), `${item.id}: ${f}`).toBe(true);
+      for (const f of sources)
+        expect(
+          files.some((c) => c.base === f),
+          `${item.id}: ${f}`,
+        ).toBe(true);
       const tools = createToolRuntime({ roots, files, sourceFiles: sources });
       const probe = (item.sim as { probe: string }).probe;
       const args = sources[0] ? { pattern: probe, path: sources[0] } : { pattern: probe };
@@ -59,7 +63,10 @@ describe("OfficeQA sample", () => {
 
   it("passes every integrity check (correct → 1, wrong → 0, coverage, detect/conflict hygiene)", () => {
     const problems = checkSampleIntegrity({
-      rules, splits, initialSkill: initial, systemPrompt: OFFICEQA_TOOLS_SYSTEM_BASE,
+      rules,
+      splits,
+      initialSkill: initial,
+      systemPrompt: OFFICEQA_TOOLS_SYSTEM_BASE,
       score: (item: Item, answer: string) => scoreOfficeQa(`<answer>${answer}</answer>`, item.answers as string[]).hard,
     });
     expect(problems).toEqual([]);
@@ -67,8 +74,17 @@ describe("OfficeQA sample", () => {
 
   it("has six real rules over the taxonomy, two harmful ones, and a seed skill that contradicts convert_units", () => {
     const real = rules.filter((r) => !r.harmful);
-    expect(real.map((r) => r.id)).toEqual(["right_bulletin", "fiscal_year_column", "quarter_span", "convert_units", "percent_change_base", "plain_number"]);
-    expect(new Set(real.map((r) => r.failure_type))).toEqual(new Set(["retrieval_miss", "evidence_miss", "operand_error", "calculation_error", "answer_format"]));
+    expect(real.map((r) => r.id)).toEqual([
+      "right_bulletin",
+      "fiscal_year_column",
+      "quarter_span",
+      "convert_units",
+      "percent_change_base",
+      "plain_number",
+    ]);
+    expect(new Set(real.map((r) => r.failure_type))).toEqual(
+      new Set(["retrieval_miss", "evidence_miss", "operand_error", "calculation_error", "answer_format"]),
+    );
     expect(rules.filter((r) => r.harmful)).toHaveLength(2);
     expect(initial).toMatch(/^## Retrieval$/m);
     expect(initial).toMatch(/^## Evidence$/m);

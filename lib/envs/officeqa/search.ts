@@ -62,12 +62,21 @@ export function parseSearchQueries(reply: string): string[] | null {
     list = null;
   }
   if (list === null) {
-    const lines = body.split(/\r?\n/).map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim()).filter((l) => l !== "");
+    const lines = body
+      .split(/\r?\n/)
+      .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim())
+      .filter((l) => l !== "");
     list = lines.length > 1 ? lines : body.split(/[;,]/);
   }
   const out: string[] = [];
   for (const q of list) {
-    const text = typeof q === "string" ? q.trim().replace(/^["']|["']$/g, "").trim() : "";
+    const text =
+      typeof q === "string"
+        ? q
+            .trim()
+            .replace(/^["']|["']$/g, "")
+            .trim()
+        : "";
     if (text !== "" && !out.includes(text)) out.push(text);
   }
   return out;
@@ -92,14 +101,22 @@ export function normaliseSearchResults(body: unknown): SearchHit[] {
   return list.filter(isRecord).map((r) => ({
     title: firstString(r, ["title", "name", "heading"]),
     url: firstString(r, ["url", "link", "href", "displayUrl"]),
-    snippet: firstString(r, ["snippet", "content", "description", "text", "body", "summary"]).slice(0, SNIPPET_MAX_CHARS),
+    snippet: firstString(r, ["snippet", "content", "description", "text", "body", "summary"]).slice(
+      0,
+      SNIPPET_MAX_CHARS,
+    ),
   }));
 }
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
 /** One query, with retries; a run cancellation propagates, every other failure is returned as text. */
-export async function searchOnce(query: string, s: SearchSettings, deps: SearchDeps, signal?: AbortSignal): Promise<SearchHit[] | string> {
+export async function searchOnce(
+  query: string,
+  s: SearchSettings,
+  deps: SearchDeps,
+  signal?: AbortSignal,
+): Promise<SearchHit[] | string> {
   let last = "";
   for (let attempt = 0; attempt <= SEARCH_RETRIES; attempt++) {
     if (attempt > 0) await deps.sleep(1000 * 2 ** (attempt - 1));
@@ -128,9 +145,13 @@ export function formatSearchResults(results: ReadonlyArray<{ query: string; hits
   return results
     .map(({ query, hits }) => {
       const body =
-        typeof hits === "string" ? `error: ${hits}`
-        : hits.length === 0 ? "no results"
-        : hits.map((h, i) => `${i + 1}. ${h.title || "(untitled)"}${h.url ? ` — ${h.url}` : ""}\n   ${h.snippet}`).join("\n");
+        typeof hits === "string"
+          ? `error: ${hits}`
+          : hits.length === 0
+            ? "no results"
+            : hits
+                .map((h, i) => `${i + 1}. ${h.title || "(untitled)"}${h.url ? ` — ${h.url}` : ""}\n   ${h.snippet}`)
+                .join("\n");
       return `<search_results query=${JSON.stringify(query)}>\n${body}\n</search_results>`;
     })
     .join("\n\n");

@@ -22,7 +22,9 @@ export function probesFromItems(items: ReadonlyArray<Record<string, unknown>>): 
   for (const item of items) {
     const sim = item.sim as { probe?: unknown } | undefined;
     if (typeof item.id !== "string" || typeof sim?.probe !== "string") continue;
-    const files = Array.isArray(item.source_files) ? item.source_files.filter((f): f is string => typeof f === "string") : [];
+    const files = Array.isArray(item.source_files)
+      ? item.source_files.filter((f): f is string => typeof f === "string")
+      : [];
     out.set(item.id, { term: sim.probe, file: files[0] ?? null });
   }
   return out;
@@ -39,7 +41,8 @@ function intendedAnswer(call: SimTargetCall): string {
   return sim.correct;
 }
 
-const toolCall = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+const toolCall = (name: string, args: Record<string, unknown>) =>
+  `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 
 /** The body of the last `<tool_result name="…">` block of that tool, or null. */
 function lastResult(conversation: string, name: string): string | null {

@@ -10,11 +10,15 @@ describe("officeqa sample preset on the simulated model", () => {
     expect(summary.test_hard as number).toBeGreaterThan(summary.baseline_test_hard as number);
     expect(events.some((e) => e.type === "slowUpdateApplied" && e.content)).toBe(true);
     expect(events.some((e) => e.type === "metaSkillUpdated" && e.action === "write_meta_skill")).toBe(true);
-    const rollouts = events.filter((e): e is Extract<EngineEvent, { type: "rolloutCompleted" }> => e.type === "rolloutCompleted");
+    const rollouts = events.filter(
+      (e): e is Extract<EngineEvent, { type: "rolloutCompleted" }> => e.type === "rolloutCompleted",
+    );
     expect(rollouts.length).toBeGreaterThan(0);
     // The simulated agent grepped and read real documents before answering (three rounds per item).
     const rows = [...store.rows.values()].flat();
-    const read = rows.filter((r) => r.conversation.some((c) => typeof c === "object" && String(c.content).includes('<tool_result name="read"')));
+    const read = rows.filter((r) =>
+      r.conversation.some((c) => typeof c === "object" && String(c.content).includes('<tool_result name="read"')),
+    );
     expect(rows.length).toBeGreaterThan(0);
     expect(read.length / rows.length).toBeGreaterThan(0.9);
     expect(rows.filter((r) => r.status !== "ok")).toEqual([]);

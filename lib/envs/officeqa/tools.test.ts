@@ -9,9 +9,18 @@ function corpus(): { base: string; root: string } {
   const base = mkdtempSync(path.join(tmpdir(), "officeqa-tools-"));
   const root = path.join(base, "docs");
   mkdirSync(path.join(root, "bulletins"), { recursive: true });
-  writeFileSync(path.join(root, "bulletins", "b_2024_03.md"), ["# March", "Operating cash | 62.4", "Reserve fund | 18.9"].join("\n"));
-  writeFileSync(path.join(root, "bulletins", "b_2024_06.md"), ["# June", "Operating cash | 71.8", "Reserve fund | 19.6"].join("\n"));
-  writeFileSync(path.join(root, "budget.md"), Array.from({ length: 200 }, (_, i) => `line ${i + 1} Police ${"x".repeat(60)}`).join("\n"));
+  writeFileSync(
+    path.join(root, "bulletins", "b_2024_03.md"),
+    ["# March", "Operating cash | 62.4", "Reserve fund | 18.9"].join("\n"),
+  );
+  writeFileSync(
+    path.join(root, "bulletins", "b_2024_06.md"),
+    ["# June", "Operating cash | 71.8", "Reserve fund | 19.6"].join("\n"),
+  );
+  writeFileSync(
+    path.join(root, "budget.md"),
+    Array.from({ length: 200 }, (_, i) => `line ${i + 1} Police ${"x".repeat(60)}`).join("\n"),
+  );
   writeFileSync(path.join(base, "secret.txt"), "top secret");
   symlinkSync(path.join(base, "secret.txt"), path.join(root, "leak.md"));
   return { base, root };
@@ -25,15 +34,34 @@ function runtime(sourceFiles: string[] = []) {
 
 describe("corpus roots", () => {
   it("tries data_dirs, then OFFICEQA_DOCS_DIR (comma or path-separator list), then the default folders", () => {
-    const tried = corpusCandidates({ rootDir: "/r", dataDirs: ["d1"], vars: { OFFICEQA_DOCS_DIR: "/e1:/e2,/e3" }, sample: false });
-    expect(tried).toEqual(["/r/d1", "/e1", "/e2", "/e3", "/r/data/officeqa_docs_official", "/r/data/officeqa_smoke_docs"]);
-    expect(corpusCandidates({ rootDir: "/r", dataDirs: ["d1"], vars: {}, sample: true })).toEqual(["/r/lib/envs/officeqa/sample/docs"]);
+    const tried = corpusCandidates({
+      rootDir: "/r",
+      dataDirs: ["d1"],
+      vars: { OFFICEQA_DOCS_DIR: "/e1:/e2,/e3" },
+      sample: false,
+    });
+    expect(tried).toEqual([
+      "/r/d1",
+      "/e1",
+      "/e2",
+      "/e3",
+      "/r/data/officeqa_docs_official",
+      "/r/data/officeqa_smoke_docs",
+    ]);
+    expect(corpusCandidates({ rootDir: "/r", dataDirs: ["d1"], vars: {}, sample: true })).toEqual([
+      "/r/lib/envs/officeqa/sample/docs",
+    ]);
   });
 
   it("keeps every existing root once and prefers a transformed/ subfolder", () => {
     const { base, root } = corpus();
     mkdirSync(path.join(base, "other", "transformed"), { recursive: true });
-    const roots = resolveCorpusRoots({ rootDir: base, dataDirs: ["docs", "missing", "other"], vars: { OFFICEQA_DOCS_DIR: root }, sample: false });
+    const roots = resolveCorpusRoots({
+      rootDir: base,
+      dataDirs: ["docs", "missing", "other"],
+      vars: { OFFICEQA_DOCS_DIR: root },
+      sample: false,
+    });
     expect(roots).toEqual([root, path.join(base, "other", "transformed")]);
   });
 
@@ -46,7 +74,11 @@ describe("corpus roots", () => {
   it("lists regular files only (no symlinks, no hidden files), sorted by relative path", () => {
     const { root } = corpus();
     writeFileSync(path.join(root, ".hidden"), "x");
-    expect(listCorpusFiles([root]).map((f) => f.rel)).toEqual(["budget.md", "bulletins/b_2024_03.md", "bulletins/b_2024_06.md"]);
+    expect(listCorpusFiles([root]).map((f) => f.rel)).toEqual([
+      "budget.md",
+      "bulletins/b_2024_03.md",
+      "bulletins/b_2024_06.md",
+    ]);
   });
 });
 
@@ -62,7 +94,9 @@ describe("fnmatchRegExp", () => {
 describe("tools", () => {
   it("glob matches the relative path or the basename", () => {
     const { tools } = runtime();
-    expect(tools.run({ name: "glob", arguments: { pattern: "b_*.md" } })).toBe("bulletins/b_2024_03.md\nbulletins/b_2024_06.md");
+    expect(tools.run({ name: "glob", arguments: { pattern: "b_*.md" } })).toBe(
+      "bulletins/b_2024_03.md\nbulletins/b_2024_06.md",
+    );
     expect(tools.run({ name: "glob", arguments: { pattern: "bulletins/*06*" } })).toBe("bulletins/b_2024_06.md");
     expect(tools.run({ name: "glob", arguments: { pattern: "*.pdf" } })).toBe("no files match '*.pdf'");
     expect(tools.run({ name: "glob", arguments: {} })).toBe("error: glob needs a 'pattern' argument");
@@ -86,18 +120,28 @@ describe("tools", () => {
     expect(big.startsWith("budget.md (lines 1-80 of 200)")).toBe(true);
     expect(big.length).toBeLessThan(READ_MAX_CHARS + 200);
     expect(big).toContain("[... cut at 4000 characters; read a smaller window ...]");
-    expect(tools.run({ name: "read", arguments: { path: "budget.md", start: 500 } })).toBe("error: budget.md has only 200 lines");
-    expect(tools.run({ name: "read", arguments: { path: "budget.md", start: 0 } })).toBe("error: 'start' must be a line number ≥ 1");
-    expect(tools.run({ name: "read", arguments: { path: "b_2024_03.md", limit: "2" } })).toBe("bulletins/b_2024_03.md (lines 1-2 of 3)\n1: # March\n2: Operating cash | 62.4");
+    expect(tools.run({ name: "read", arguments: { path: "budget.md", start: 500 } })).toBe(
+      "error: budget.md has only 200 lines",
+    );
+    expect(tools.run({ name: "read", arguments: { path: "budget.md", start: 0 } })).toBe(
+      "error: 'start' must be a line number ≥ 1",
+    );
+    expect(tools.run({ name: "read", arguments: { path: "b_2024_03.md", limit: "2" } })).toBe(
+      "bulletins/b_2024_03.md (lines 1-2 of 3)\n1: # March\n2: Operating cash | 62.4",
+    );
   });
 
   it("grep is a case-insensitive literal search with at most 20 hits", () => {
     const { tools } = runtime();
-    expect(tools.run({ name: "grep", arguments: { pattern: "RESERVE FUND", path: "bulletins/b_2024_06.md" } })).toBe("3: Reserve fund | 19.6");
+    expect(tools.run({ name: "grep", arguments: { pattern: "RESERVE FUND", path: "bulletins/b_2024_06.md" } })).toBe(
+      "3: Reserve fund | 19.6",
+    );
     expect(tools.run({ name: "grep", arguments: { pattern: "operating cash" } })).toBe(
       "bulletins/b_2024_03.md:2: Operating cash | 62.4\nbulletins/b_2024_06.md:2: Operating cash | 71.8",
     );
-    expect(tools.run({ name: "grep", arguments: { pattern: "|", path: "b_2024_03.md" } })).toBe("2: Operating cash | 62.4\n3: Reserve fund | 18.9");
+    expect(tools.run({ name: "grep", arguments: { pattern: "|", path: "b_2024_03.md" } })).toBe(
+      "2: Operating cash | 62.4\n3: Reserve fund | 18.9",
+    );
     const many = tools.run({ name: "grep", arguments: { pattern: "police", path: "budget.md" } }).split("\n");
     expect(many).toHaveLength(GREP_MAX_HITS + 1);
     expect(many.at(-1)).toBe("[... 180 more matching lines not shown ...]");
@@ -123,7 +167,9 @@ describe("tools", () => {
     );
     expect(tools.run({ name: "grep", arguments: { pattern: "operating cash" } })).toBe("2: Operating cash | 71.8");
     expect(tools.run({ name: "glob", arguments: { pattern: "*" } })).toBe("bulletins/b_2024_06.md");
-    expect(tools.run({ name: "read", arguments: { path: path.join(root, "bulletins", "b_2024_06.md"), limit: 1 } })).toContain("1: # June");
+    expect(
+      tools.run({ name: "read", arguments: { path: path.join(root, "bulletins", "b_2024_06.md"), limit: 1 } }),
+    ).toContain("1: # June");
   });
 
   it("never exposes split folders or hidden files, even by direct path", () => {
@@ -134,15 +180,25 @@ describe("tools", () => {
     const files = listCorpusFiles([root]);
     expect(files.map((f) => f.rel)).toEqual(["budget.md", "bulletins/b_2024_03.md", "bulletins/b_2024_06.md"]);
     const tools = createToolRuntime({ roots: [root], files, sourceFiles: [] });
-    expect(tools.run({ name: "read", arguments: { path: "officeqa_split/test/items.json" } })).toBe("error: 'officeqa_split/test/items.json' is not a document of the corpus");
-    expect(tools.run({ name: "read", arguments: { path: ".notes.md" } })).toBe("error: '.notes.md' is not a document of the corpus");
-    expect(tools.run({ name: "grep", arguments: { pattern: "19.6" } })).toBe("bulletins/b_2024_06.md:3: Reserve fund | 19.6");
+    expect(tools.run({ name: "read", arguments: { path: "officeqa_split/test/items.json" } })).toBe(
+      "error: 'officeqa_split/test/items.json' is not a document of the corpus",
+    );
+    expect(tools.run({ name: "read", arguments: { path: ".notes.md" } })).toBe(
+      "error: '.notes.md' is not a document of the corpus",
+    );
+    expect(tools.run({ name: "grep", arguments: { pattern: "19.6" } })).toBe(
+      "bulletins/b_2024_06.md:3: Reserve fund | 19.6",
+    );
   });
 
   it("answers unknown tools and missing files with an error line", () => {
     const { tools } = runtime();
-    expect(tools.run({ name: "delete", arguments: {} })).toBe("error: unknown tool 'delete' (available: glob, read, grep)");
-    expect(tools.run({ name: "read", arguments: { path: "nope.md" } })).toBe("error: no document 'nope.md' (use glob to list the files)");
+    expect(tools.run({ name: "delete", arguments: {} })).toBe(
+      "error: unknown tool 'delete' (available: glob, read, grep)",
+    );
+    expect(tools.run({ name: "read", arguments: { path: "nope.md" } })).toBe(
+      "error: no document 'nope.md' (use glob to list the files)",
+    );
     expect(tools.run({ name: "read", arguments: { path: "bulletins" } })).toBe("error: 'bulletins' is not a file");
   });
 });

@@ -159,7 +159,8 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
     let body = "";
     for (let n = start; n <= end; n++) body += `${n}: ${clip(lines[n - 1] ?? "")}\n`;
     const head = `${file.rel} (lines ${start}-${end} of ${lines.length})\n`;
-    if (body.length > READ_MAX_CHARS) body = `${body.slice(0, READ_MAX_CHARS)}\n[... cut at ${READ_MAX_CHARS} characters; read a smaller window ...]\n`;
+    if (body.length > READ_MAX_CHARS)
+      body = `${body.slice(0, READ_MAX_CHARS)}\n[... cut at ${READ_MAX_CHARS} characters; read a smaller window ...]\n`;
     return (head + body).trimEnd();
   };
 
@@ -184,7 +185,10 @@ export function createToolRuntime(opts: ToolRuntimeOptions): ToolRuntime {
       });
     }
     if (total === 0) return `no lines contain '${pattern}'`;
-    return [...hits, ...(total > hits.length ? [`[... ${total - hits.length} more matching lines not shown ...]`] : [])].join("\n");
+    return [
+      ...hits,
+      ...(total > hits.length ? [`[... ${total - hits.length} more matching lines not shown ...]`] : []),
+    ].join("\n");
   };
 
   const handlers: Record<string, (args: Record<string, unknown>) => string> = { glob, read, grep };

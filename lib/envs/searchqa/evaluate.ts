@@ -12,7 +12,11 @@ const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 /** lowercase → drop ASCII punctuation → remove the articles a/an/the → collapse whitespace. */
 export function normaliseAnswer(text: string): string {
   const noPunct = text.toLowerCase().replace(ASCII_PUNCTUATION, "");
-  return noPunct.replace(ARTICLES, " ").split(/\s+/).filter((t) => t !== "").join(" ");
+  return noPunct
+    .replace(ARTICLES, " ")
+    .split(/\s+/)
+    .filter((t) => t !== "")
+    .join(" ");
 }
 
 /** 1 when the normalised prediction equals any normalised gold, else 0. */
@@ -22,8 +26,12 @@ export function exactMatch(prediction: string, golds: readonly string[]): number
 }
 
 function tokenF1(prediction: string, gold: string): number {
-  const p = normaliseAnswer(prediction).split(" ").filter((t) => t !== "");
-  const g = normaliseAnswer(gold).split(" ").filter((t) => t !== "");
+  const p = normaliseAnswer(prediction)
+    .split(" ")
+    .filter((t) => t !== "");
+  const g = normaliseAnswer(gold)
+    .split(" ")
+    .filter((t) => t !== "");
   if (p.length === 0 || g.length === 0) return p.length === g.length ? 1 : 0;
   const counts = new Map<string, number>();
   for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);

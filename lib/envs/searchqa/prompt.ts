@@ -7,7 +7,7 @@ import { withSkillSection } from "../common/skill-prompt";
 /** The instructions every SearchQA rollout starts from (before the skill section). */
 export const SEARCHQA_SYSTEM_BASE = [
   "You are an expert at answering trivia-style questions from retrieved web passages.",
-  "The passages under \"## Context\" were found by a search engine; each starts with [DOC]. Some are noisy or off-topic.",
+  'The passages under "## Context" were found by a search engine; each starts with [DOC]. Some are noisy or off-topic.',
   "Think briefly about which passage settles the question, then give your final answer inside <answer></answer>.",
   "The final answer should be a short phrase, not an explanation.",
 ].join("\n");

@@ -11,10 +11,22 @@ const item: Item = {
   answers: ["River Doune", "Doune river"],
 };
 
-function run(reply: FakeReply | ((call: number) => FakeReply), env: Record<string, unknown> = {}, extra: Partial<RolloutInput> = {}) {
+function run(
+  reply: FakeReply | ((call: number) => FakeReply),
+  env: Record<string, unknown> = {},
+  extra: Partial<RolloutInput> = {},
+) {
   const client = fakeClient((_, call) => (typeof reply === "function" ? reply(call) : reply));
   const config = buildRunConfig({ exec_timeout: 0.05, ...env });
-  const input: RolloutInput = { item, skill: "# Skill\n- be brief", client, phase: "train", seed: 1, useEvalFeedback: true, ...extra };
+  const input: RolloutInput = {
+    item,
+    skill: "# Skill\n- be brief",
+    client,
+    phase: "train",
+    seed: 1,
+    useEvalFeedback: true,
+    ...extra,
+  };
   return { client, promise: createSearchQaEnv(config).rollout(input) };
 }
 
@@ -23,15 +35,26 @@ describe("SearchQA rollout", () => {
     const { client, promise } = run("Passage one says so. <answer>the River Doune</answer>");
     const t = await promise;
     expect(t).toMatchObject({
-      id: "q1", hard: 1, soft: 1, status: "ok", prediction: "the River Doune",
-      reference: "River Doune | Doune river", taskType: "qa", question: item.question, nTurns: 1,
-      latencyMs: 5, promptTokens: 100, completionTokens: 10,
+      id: "q1",
+      hard: 1,
+      soft: 1,
+      status: "ok",
+      prediction: "the River Doune",
+      reference: "River Doune | Doune river",
+      taskType: "qa",
+      question: item.question,
+      nTurns: 1,
+      latencyMs: 5,
+      promptTokens: 100,
+      completionTokens: 10,
     });
     expect(t.failReason).toBeUndefined();
     const req = client.calls[0];
     expect(req).toMatchObject({ role: "target", stage: "rollout", maxTokens: 16384, reasoningEffort: "medium" });
     expect(req?.system.endsWith("## Skill\n# Skill\n- be brief")).toBe(true);
-    expect(req?.messages).toEqual([{ role: "user", content: `## Context\n${item.context}\n\n## Question\n${item.question}` }]);
+    expect(req?.messages).toEqual([
+      { role: "user", content: `## Context\n${item.context}\n\n## Question\n${item.question}` },
+    ]);
     expect(t.conversation).toHaveLength(3);
     expect(t.conversation[2]).toEqual({
       role: "system",
@@ -43,7 +66,9 @@ describe("SearchQA rollout", () => {
     const t = await run("<answer>Castellan lies on the River Doune.</answer>").promise;
     expect(t.hard).toBe(0);
     expect(t.soft).toBeGreaterThan(0);
-    expect(t.failReason).toBe("EM=0: predicted 'Castellan lies on the River Doune.' but expected ['River Doune', 'Doune river']");
+    expect(t.failReason).toBe(
+      "EM=0: predicted 'Castellan lies on the River Doune.' but expected ['River Doune', 'Doune river']",
+    );
   });
 
   it("an answer cut off by the token limit, again on the retry, is truncated — not scored as wrong", async () => {
@@ -53,13 +78,31 @@ describe("SearchQA rollout", () => {
       model: "fake-target",
       complete: async (req: { maxTokens: number }) => {
         limits.push(req.maxTokens);
-        return { text: "Passage one says the river is", usage: { promptTokens: 100, completionTokens: req.maxTokens }, latencyMs: 5, cached: false, truncated: true };
+        return {
+          text: "Passage one says the river is",
+          usage: { promptTokens: 100, completionTokens: req.maxTokens },
+          latencyMs: 5,
+          cached: false,
+          truncated: true,
+        };
       },
     };
     const config = buildRunConfig({ max_completion_tokens: 300 });
-    const t = await createSearchQaEnv(config).rollout({ item, skill: "# Skill", client, phase: "selection", seed: 1, useEvalFeedback: false });
+    const t = await createSearchQaEnv(config).rollout({
+      item,
+      skill: "# Skill",
+      client,
+      phase: "selection",
+      seed: 1,
+      useEvalFeedback: false,
+    });
     expect(limits).toEqual([300, 600]);
-    expect(t).toMatchObject({ status: "truncated", hard: 0, soft: 0, failReason: "truncated: the answer was cut off at the 300-token limit, and again at 600 tokens" });
+    expect(t).toMatchObject({
+      status: "truncated",
+      hard: 0,
+      soft: 0,
+      failReason: "truncated: the answer was cut off at the 300-token limit, and again at 600 tokens",
+    });
     expect(t.prediction).toBeUndefined();
   });
 
@@ -69,7 +112,10 @@ describe("SearchQA rollout", () => {
   });
 
   it("times out a call that hangs past exec_timeout, even if the client ignores its signal", async () => {
-    expect(await run("hang").promise).toMatchObject({ status: "timeout", failReason: "timeout: no answer within 0.05s" });
+    expect(await run("hang").promise).toMatchObject({
+      status: "timeout",
+      failReason: "timeout: no answer within 0.05s",
+    });
     expect(await run("hang-ignoring-signal").promise).toMatchObject({ status: "timeout", hard: 0 });
   });
 

@@ -20,12 +20,16 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
   const missing = missingSearchQaField(item);
   const question = typeof item.question === "string" ? item.question : "";
   if (missing !== null) {
-    return errorTrajectory({ id: item.id, taskType: TASK_TYPE, taskDescription: question, question }, `item is missing field '${missing}'`);
+    return errorTrajectory(
+      { id: item.id, taskType: TASK_TYPE, taskDescription: question, question },
+      `item is missing field '${missing}'`,
+    );
   }
   const qa = item as SearchQaItem;
   const base = { id: qa.id, taskType: TASK_TYPE, taskDescription: qa.question, question: qa.question };
   const run = await answerTurns({
-    config, input,
+    config,
+    input,
     system: buildSearchQaSystemPrompt(input.skill),
     first: buildSearchQaUserPrompt(qa.question, qa.context),
     maxTurns: config.env.max_turns,
@@ -33,7 +37,17 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
     isFinal: (reply, turns) => turns >= 2 && hasAnswerTag(reply),
   });
   const { conversation, usage, turns } = run;
-  if (!run.ok) return { ...base, ...usage, hard: 0, soft: 0, status: run.status, failReason: run.failReason, conversation, nTurns: turns };
+  if (!run.ok)
+    return {
+      ...base,
+      ...usage,
+      hard: 0,
+      soft: 0,
+      status: run.status,
+      failReason: run.failReason,
+      conversation,
+      nTurns: turns,
+    };
   const { reply } = run;
   const score = scoreSearchQa(reply, qa.answers);
   conversation.push({
@@ -43,10 +57,15 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
       ` | EM=${score.hard}, F1=${score.soft.toFixed(3)}`,
   });
   return {
-    ...base, ...usage,
-    hard: score.hard, soft: score.soft, status: "ok",
-    prediction: score.prediction, reference: qa.answers.join(" | "),
+    ...base,
+    ...usage,
+    hard: score.hard,
+    soft: score.soft,
+    status: "ok",
+    prediction: score.prediction,
+    reference: qa.answers.join(" | "),
     ...(score.failReason !== undefined ? { failReason: score.failReason } : {}),
-    conversation, nTurns: turns,
+    conversation,
+    nTurns: turns,
   };
 }

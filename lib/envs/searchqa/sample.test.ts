@@ -36,7 +36,12 @@ describe("SearchQA sample", () => {
 
   it("has six real rules and two harmful distractors, and about 15% of items need none", () => {
     expect(rules.filter((r) => !r.harmful).map((r) => r.id)).toEqual([
-      "short_span", "year_only", "keep_units", "full_name", "prefer_recent", "single_answer",
+      "short_span",
+      "year_only",
+      "keep_units",
+      "full_name",
+      "prefer_recent",
+      "single_answer",
     ]);
     expect(rules.filter((r) => r.harmful)).toHaveLength(2);
     const all = [...splits.train, ...splits.val, ...splits.test];

@@ -35,9 +35,7 @@ export interface SandboxLayout {
 }
 
 /** How model-written code is isolated: bubblewrap, or nothing (only when the run opted in). */
-export type Isolation =
-  | { kind: "bwrap"; bwrap: string; layout: SandboxLayout }
-  | { kind: "none"; reason: string };
+export type Isolation = { kind: "bwrap"; bwrap: string; layout: SandboxLayout } | { kind: "none"; reason: string };
 
 /** Extra mounts of one sandbox. */
 export interface SandboxMounts {
@@ -94,8 +92,16 @@ const LAYOUT_SCRIPT = [
  * protected path (one of its ancestors: the project, HOME) or the whole disk is never bound; the probe
  * then fails with the interpreter's own error instead of widening the view.
  */
-export function interpreterLayout(python: string, vars: Readonly<Record<string, string | undefined>>, protect: readonly string[]): SandboxLayout | { error: string } {
-  const probe = spawnSync(python, ["-c", LAYOUT_SCRIPT], { env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, encoding: "utf8" });
+export function interpreterLayout(
+  python: string,
+  vars: Readonly<Record<string, string | undefined>>,
+  protect: readonly string[],
+): SandboxLayout | { error: string } {
+  const probe = spawnSync(python, ["-c", LAYOUT_SCRIPT], {
+    env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv,
+    timeout: 30_000,
+    encoding: "utf8",
+  });
   if (probe.status !== 0) return { error: `cannot start ${python}: ${probe.error?.message ?? lastLine(probe.stderr)}` };
   // The executable keeps the path it was started by: a venv finds its pyvenv.cfg next to it.
   let info: { executable: string; paths: string[] };
@@ -109,7 +115,12 @@ export function interpreterLayout(python: string, vars: Readonly<Record<string, 
   const candidates = [...info.paths, ...(vars.LD_LIBRARY_PATH ?? "").split(":")]
     .filter((p) => p !== "" && path.isAbsolute(p) && existsSync(p))
     .flatMap((p) => [path.resolve(p), realpathSync(p)])
-    .filter((p) => p !== path.parse(p).root && !system.some((s) => within(realpathSync(p), s)) && !guarded.some((g) => within(g, p)))
+    .filter(
+      (p) =>
+        p !== path.parse(p).root &&
+        !system.some((s) => within(realpathSync(p), s)) &&
+        !guarded.some((g) => within(g, p)),
+    )
     .sort((a, b) => a.length - b.length);
   const roots: string[] = [];
   for (const p of candidates) if (!roots.some((r) => within(p, r))) roots.push(p);
@@ -171,7 +182,11 @@ function probeUncached(opts: ProbeOptions): ProbeResult {
   const layout = interpreterLayout(opts.python, opts.vars, opts.protect);
   if ("error" in layout) return { ok: false, reason: layout.error };
   const args = [...sandboxArgs(layout, { helpers: opts.pythonDir }), "--", layout.executable, "-c", "import openpyxl"];
-  const trial = spawnSync(bwrap, args, { env: scrubbedEnv(opts.vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, encoding: "utf8" });
+  const trial = spawnSync(bwrap, args, {
+    env: scrubbedEnv(opts.vars, "/tmp") as NodeJS.ProcessEnv,
+    timeout: 30_000,
+    encoding: "utf8",
+  });
   if (trial.status === 0) return { ok: true, bwrap, layout };
   const why = trial.error?.message ?? (lastLine(trial.stderr) || `exit code ${String(trial.status)}`);
   return { ok: false, reason: `${bwrap} cannot start a sandbox here (${why})` };

@@ -35,7 +35,11 @@ export function findTestCases(folder: string): TestCase[] {
     }
   }
   if (cases.length === 0 && present.has("initial.xlsx") && present.has("golden.xlsx")) {
-    cases.push({ no: "1", input: path.join(folder, found("initial.xlsx") as string), gold: path.join(folder, found("golden.xlsx") as string) });
+    cases.push({
+      no: "1",
+      input: path.join(folder, found("initial.xlsx") as string),
+      gold: path.join(folder, found("golden.xlsx") as string),
+    });
   }
   return cases.sort((a, b) => Number(a.no) - Number(b.no));
 }

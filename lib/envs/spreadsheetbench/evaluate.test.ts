@@ -8,7 +8,13 @@ import { XlsxToolPool } from "./tool-pool";
 const dir = tempDir();
 const tools = new XlsxToolPool(testSettings(), { size: 2, readable: [dir] });
 const cell = (value: string): WorkbookSpec => ({ S: [["A1", value]] });
-const two: WorkbookSpec = { "My, Sheet": [["A1", "1"], ["B2", "2"]], Other: [["C3", "'ok'"]] };
+const two: WorkbookSpec = {
+  "My, Sheet": [
+    ["A1", "1"],
+    ["B2", "2"],
+  ],
+  Other: [["C3", "'ok'"]],
+};
 const twoBad: WorkbookSpec = { ...two, Other: [["C3", "'no'"]] };
 
 /** name → [gold, prediction]; written once, with one Python process. */
@@ -34,15 +40,19 @@ const BOOKS: Record<string, [WorkbookSpec, WorkbookSpec]> = {
 };
 
 beforeAll(() => {
-  writeWorkbooks(Object.entries(BOOKS).flatMap(([name, [gold, pred]]) => [
-    { file: path.join(dir, `${name}-gold.xlsx`), sheets: gold },
-    { file: path.join(dir, `${name}-pred.xlsx`), sheets: pred },
-  ]));
+  writeWorkbooks(
+    Object.entries(BOOKS).flatMap(([name, [gold, pred]]) => [
+      { file: path.join(dir, `${name}-gold.xlsx`), sheets: gold },
+      { file: path.join(dir, `${name}-pred.xlsx`), sheets: pred },
+    ]),
+  );
 });
 
 async function compare(name: keyof typeof BOOKS, position = "S!A1", answerSheet = ""): Promise<Comparison> {
   const res = await compareWorkbooks(tools, {
-    gold: path.join(dir, `${name}-gold.xlsx`), pred: path.join(dir, `${name}-pred.xlsx`), spec: { answerPosition: position, answerSheet },
+    gold: path.join(dir, `${name}-gold.xlsx`),
+    pred: path.join(dir, `${name}-pred.xlsx`),
+    spec: { answerPosition: position, answerSheet },
   });
   if (!res.ok) throw new Error(res.message);
   return res.value;
@@ -76,12 +86,19 @@ describe("SpreadsheetBench cell comparison (port of the official checker)", () =
 
   it("fails a range whose sheet is missing in the prediction", async () => {
     expect(await compare("missing", "S!A1,Out!A1")).toMatchObject({
-      ok: false, missing_sheets: ["Out"], mismatches: ["sheet 'Out' missing in prediction"], n_correct: 1,
+      ok: false,
+      missing_sheets: ["Out"],
+      mismatches: ["sheet 'Out' missing in prediction"],
+      n_correct: 1,
     });
   });
 
   it("checks every range of a comma-separated position, with quoted sheet names and a default sheet", async () => {
-    expect(await compare("multiOk", "'My, Sheet'!A1:B2, Other!C3")).toMatchObject({ ok: true, n_cells: 5, n_correct: 5 });
+    expect(await compare("multiOk", "'My, Sheet'!A1:B2, Other!C3")).toMatchObject({
+      ok: true,
+      n_cells: 5,
+      n_correct: 5,
+    });
     const bad = await compare("multiBad", "'My, Sheet'!A1:B2,Other!C3");
     expect(bad).toMatchObject({ ok: false, n_correct: 4, mismatches: ["Other!C3: got 'no', expected 'ok'"] });
     expect((await compare("multiBad", "C3", "Other")).mismatches).toEqual(["Other!C3: got 'no', expected 'ok'"]);
@@ -89,7 +106,11 @@ describe("SpreadsheetBench cell comparison (port of the official checker)", () =
   });
 
   it("flags answer cells that hold a formula without a cached value", async () => {
-    expect(await compare("formula")).toMatchObject({ ok: false, formula_cells: ["S!A1"], mismatches: ["S!A1: got None, expected 3"] });
+    expect(await compare("formula")).toMatchObject({
+      ok: false,
+      formula_cells: ["S!A1"],
+      mismatches: ["S!A1: got None, expected 3"],
+    });
   });
 });
 
@@ -98,7 +119,10 @@ describe("workbook helper pool", () => {
     const pool = new XlsxToolPool(testSettings(), { size: 1, readable: [dir] });
     const bad = await pool.call({ op: "preview", path: path.join(dir, "missing.xlsx") });
     expect(bad).toMatchObject({ ok: false, message: expect.stringMatching(/^FileNotFoundError/) });
-    const good = await pool.call<{ sheets: Array<{ name: string }> }>({ op: "preview", path: path.join(dir, "round-gold.xlsx") });
+    const good = await pool.call<{ sheets: Array<{ name: string }> }>({
+      op: "preview",
+      path: path.join(dir, "round-gold.xlsx"),
+    });
     expect(good.ok && good.value.sheets.map((s) => s.name)).toEqual(["S"]);
     const server = (pool as unknown as { free: Array<{ child: { kill(sig: string): void } | null }> }).free[0]!;
     server.child!.kill("SIGKILL");
@@ -109,7 +133,11 @@ describe("workbook helper pool", () => {
 
 describe("SpreadsheetBench scores and reports", () => {
   const cmp: Comparison = {
-    ok: false, n_cells: 3, n_correct: 1, missing_sheets: [], formula_cells: ["S!A2"],
+    ok: false,
+    n_cells: 3,
+    n_correct: 1,
+    missing_sheets: [],
+    formula_cells: ["S!A2"],
     cells: [
       { ref: "S!A1", got: "1", expected: "1", ok: true, empty: false },
       { ref: "S!A2", got: "None", expected: "2", ok: false, empty: false },
@@ -120,12 +148,20 @@ describe("SpreadsheetBench scores and reports", () => {
   };
   const pass: CaseResult = { no: "1", stage: "done", ok: true, comparison: { ...cmp, ok: true, mismatches: [] } };
   const fail: CaseResult = { no: "2", stage: "done", ok: false, comparison: cmp };
-  const crash: CaseResult = { no: "3", stage: "exec", ok: false, kind: "error", message: "Traceback …\nKeyError: 'Out'" };
+  const crash: CaseResult = {
+    no: "3",
+    stage: "exec",
+    ok: false,
+    kind: "error",
+    message: "Traceback …\nKeyError: 'Out'",
+  };
 
   it("soft = passed / n, hard = 1 iff every case passed; the failure reason is one line", () => {
     expect(scoreCases([pass, fail])).toEqual({ hard: 0, soft: 0.5, passed: 1 });
     expect(scoreCases([pass, pass])).toEqual({ hard: 1, soft: 1, passed: 2 });
-    expect(failureReason([pass, fail])).toBe("eval-mismatch: 1/2 cases passed; case 2: S!A2: got None, expected 2 (+1 more wrong cells)");
+    expect(failureReason([pass, fail])).toBe(
+      "eval-mismatch: 1/2 cases passed; case 2: S!A2: got None, expected 2 (+1 more wrong cells)",
+    );
     expect(failureReason([crash, pass])).toBe("exec-error: case 3: KeyError: 'Out'");
     expect(failureReason([pass])).toBeUndefined();
   });
@@ -137,7 +173,13 @@ describe("SpreadsheetBench scores and reports", () => {
     expect(report).toContain("(1 empty cells correctly left empty)");
     expect(report).toContain("WARNING: formula cells without a cached value");
     expect(report).toContain("Case 3: error — Traceback");
-    const many = Array.from({ length: 600 }, (_, i) => ({ ref: `S!A${i}`, got: "x".repeat(20), expected: "1", ok: false, empty: false }));
+    const many = Array.from({ length: 600 }, (_, i) => ({
+      ref: `S!A${i}`,
+      got: "x".repeat(20),
+      expected: "1",
+      ok: false,
+      empty: false,
+    }));
     const long = verificationReport([{ ...fail, comparison: { ...cmp, cells: many } }]);
     expect(long.length).toBeLessThan(12_200);
     expect(long).toContain("characters cut");

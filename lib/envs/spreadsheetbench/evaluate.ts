@@ -49,7 +49,13 @@ export async function compareWorkbooks(
   opts: { gold: string; pred: string; spec: AnswerSpec; signal?: AbortSignal },
 ): Promise<ToolReply<Comparison>> {
   return tools.call<Comparison>(
-    { op: "evaluate", gold: opts.gold, pred: opts.pred, answer_position: opts.spec.answerPosition, answer_sheet: opts.spec.answerSheet },
+    {
+      op: "evaluate",
+      gold: opts.gold,
+      pred: opts.pred,
+      answer_position: opts.spec.answerPosition,
+      answer_sheet: opts.spec.answerSheet,
+    },
     opts.signal,
   );
 }
@@ -93,13 +99,25 @@ export class CaseRunner {
     return result;
   }
 
-  private async runUncached(code: string, testCase: TestCase, spec: AnswerSpec, signal?: AbortSignal): Promise<CaseResult> {
+  private async runUncached(
+    code: string,
+    testCase: TestCase,
+    spec: AnswerSpec,
+    signal?: AbortSignal,
+  ): Promise<CaseResult> {
     const exec = await executeScript({ settings: this.settings, code, inputPath: testCase.input, signal });
     try {
-      if (exec.kind !== "ok") return { no: testCase.no, stage: "exec", ok: false, kind: exec.kind, message: exec.message };
+      if (exec.kind !== "ok")
+        return { no: testCase.no, stage: "exec", ok: false, kind: exec.kind, message: exec.message };
       const compared = await compareWorkbooks(this.tools, { gold: testCase.gold, pred: exec.outputPath, spec, signal });
       if (!compared.ok) {
-        return { no: testCase.no, stage: "eval", ok: false, kind: "eval-error", message: `cannot compare the output: ${compared.message}` };
+        return {
+          no: testCase.no,
+          stage: "eval",
+          ok: false,
+          kind: "eval-error",
+          message: `cannot compare the output: ${compared.message}`,
+        };
       }
       return { no: testCase.no, stage: "done", ok: compared.value.ok, comparison: compared.value };
     } finally {

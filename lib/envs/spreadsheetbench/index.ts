@@ -25,11 +25,23 @@ import { spreadsheetBrief } from "../common/analyst-briefs";
 
 export { findTestCases, type TestCase } from "./cases";
 export { CaseRunner, scoreCases, type CaseResult, type Comparison } from "./evaluate";
-export { buildSpreadsheetSystemPrompt, buildSpreadsheetUserPrompt, extractCode, SPREADSHEET_SYSTEM_BASE } from "./prompt";
+export {
+  buildSpreadsheetSystemPrompt,
+  buildSpreadsheetUserPrompt,
+  extractCode,
+  SPREADSHEET_SYSTEM_BASE,
+} from "./prompt";
 export { resolvePython, scrubbedEnv } from "./python";
 
 /** The error analyst's failure categories for SpreadsheetBench. */
-export const SPREADSHEET_FAILURE_TAXONOMY = ["rule_missing", "rule_wrong", "rule_ignored", "data_exploration", "code_error", "other"];
+export const SPREADSHEET_FAILURE_TAXONOMY = [
+  "rule_missing",
+  "rule_wrong",
+  "rule_ignored",
+  "data_exploration",
+  "code_error",
+  "other",
+];
 
 /** Task types of the released benchmark. */
 export const SPREADSHEET_TASK_TYPES = ["cell_level", "sheet_level"];
@@ -51,18 +63,30 @@ export function spreadsheetOptions(config: RunConfig): SpreadsheetOptions {
  * openpyxl; bubblewrap, unless the run sets `env.allow_unsandboxed: true`, which `context.warn` then
  * reports). In `split_mode: sample` the task folders are the built-in sample's, whatever `data_root` says.
  */
-export function createSpreadsheetEnv(config: RunConfig, context: BenchmarkContext = { rootDir: process.cwd(), vars: {} }): Environment {
+export function createSpreadsheetEnv(
+  config: RunConfig,
+  context: BenchmarkContext = { rootDir: process.cwd(), vars: {} },
+): Environment {
   const options = spreadsheetOptions(config);
   const python = resolvePython(context.vars);
   const protect = [context.rootDir, context.vars.HOME ?? ""];
-  const isolation = chooseIsolation(probeIsolation({ python, vars: context.vars, pythonDir: PYTHON_DIR, protect }), options.allow_unsandboxed);
+  const isolation = chooseIsolation(
+    probeIsolation({ python, vars: context.vars, pythonDir: PYTHON_DIR, protect }),
+    options.allow_unsandboxed,
+  );
   if (isolation.kind === "none") context.warn?.(unsandboxedWarning(isolation.reason));
   const settings = {
-    python, vars: context.vars, timeoutSec: options.sandbox_timeout, memoryMb: options.memory_mb, pythonDir: PYTHON_DIR, isolation,
+    python,
+    vars: context.vars,
+    timeoutSec: options.sandbox_timeout,
+    memoryMb: options.memory_mb,
+    pythonDir: PYTHON_DIR,
+    isolation,
   };
-  const dataRoot = config.env.split_mode === "sample"
-    ? SPREADSHEET_SAMPLE_DIR
-    : (context.paths?.input("env.data_root", options.data_root) ?? path.resolve(context.rootDir, options.data_root));
+  const dataRoot =
+    config.env.split_mode === "sample"
+      ? SPREADSHEET_SAMPLE_DIR
+      : (context.paths?.input("env.data_root", options.data_root) ?? path.resolve(context.rootDir, options.data_root));
   const tools = new XlsxToolPool(settings, { size: 2, readable: [dataRoot] });
   const rt: SpreadsheetRuntime = {
     config,
@@ -106,7 +130,11 @@ export const spreadsheetBenchmark: BenchmarkDefinition = {
   // As the original: agent CLIs write one solution per task; the feedback loop of multi mode is for chat models.
   checkTarget: (config, backend) =>
     backend.endsWith("-exec") && spreadsheetOptions(config).mode === "multi"
-      ? { field: "env.mode", message: `env.mode: SpreadsheetBench runs the ${backend} target in single mode only; set env.mode: single` }
+      ? {
+          field: "env.mode",
+          message: `env.mode: SpreadsheetBench runs the ${backend} target in single mode only; set env.mode: single`,
+        }
       : null,
-  targetCallsPerRollout: (config) => (spreadsheetOptions(config).mode === "multi" ? Math.max(1, config.env.max_turns) : 1),
+  targetCallsPerRollout: (config) =>
+    spreadsheetOptions(config).mode === "multi" ? Math.max(1, config.env.max_turns) : 1,
 };

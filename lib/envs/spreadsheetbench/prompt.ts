@@ -42,7 +42,10 @@ export function formatPreview(sheets: readonly PreviewSheet[]): string {
   return sheets
     .map((s) => {
       const head = `Sheet "${s.name}" (dimensions ${s.dims}, max_row=${s.max_row}, max_col=${s.max_col})`;
-      const cells = s.cells.length === 0 ? "  (no values in the first rows)" : `  ${s.cells.map(([ref, v]) => `${ref}=${v}`).join(" | ")}`;
+      const cells =
+        s.cells.length === 0
+          ? "  (no values in the first rows)"
+          : `  ${s.cells.map(([ref, v]) => `${ref}=${v}`).join(" | ")}`;
       return `${head}\n${cells}`;
     })
     .join("\n");
@@ -77,7 +80,8 @@ export function extractCode(reply: string): string {
 }
 
 /** Asks again after a reply without code. */
-export const EMPTY_CODE_MESSAGE = "Your reply contained no Python code. Reply with the complete script in one ```python fenced block.";
+export const EMPTY_CODE_MESSAGE =
+  "Your reply contained no Python code. Reply with the complete script in one ```python fenced block.";
 
 /** Feedback after the script raised (error text cut to its last 3000 characters). */
 export function execErrorMessage(error: string): string {
@@ -91,7 +95,11 @@ const MAX_FEEDBACK_CELLS = 40;
  * Feedback after a run whose answer cells are wrong (training rollouts only): the wrong cells with the
  * values the script produced and the number of correct cells. Expected values are never shown.
  */
-export function wrongCellsMessage(cells: readonly CellCheck[], missingSheets: readonly string[], nCorrect: number): string {
+export function wrongCellsMessage(
+  cells: readonly CellCheck[],
+  missingSheets: readonly string[],
+  nCorrect: number,
+): string {
   const wrong = cells.filter((c) => !c.ok);
   const lines = wrong.slice(0, MAX_FEEDBACK_CELLS).map((c) => `- ${c.ref}: your script wrote ${c.got}`);
   if (wrong.length > MAX_FEEDBACK_CELLS) lines.push(`- … and ${wrong.length - MAX_FEEDBACK_CELLS} more`);

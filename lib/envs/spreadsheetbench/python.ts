@@ -21,17 +21,38 @@ export const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /** Variables passed through unchanged when the parent has them (interpreter location, locale, Windows essentials). */
 const PASSTHROUGH = [
-  "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONIOENCODING", "PYTHONUTF8",
-  "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH",
-  "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "VIRTUAL_ENV",
+  "PYTHONIOENCODING",
+  "PYTHONUTF8",
+  "LD_LIBRARY_PATH",
+  "DYLD_LIBRARY_PATH",
+  "DYLD_FALLBACK_LIBRARY_PATH",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "SYSTEMROOT",
+  "WINDIR",
+  "COMSPEC",
+  "PATHEXT",
 ];
 
 /**
  * The only environment a Python child sees: PATH, HOME and TMPDIR pointing at its scratch folder, and
  * the passthrough list. Secrets in the parent's environment (API keys…) are never copied.
  */
-export function scrubbedEnv(vars: Readonly<Record<string, string | undefined>>, scratch: string): Record<string, string> {
-  const env: Record<string, string> = { PATH: vars.PATH || DEFAULT_PATH, HOME: scratch, TMPDIR: scratch, TEMP: scratch, TMP: scratch };
+export function scrubbedEnv(
+  vars: Readonly<Record<string, string | undefined>>,
+  scratch: string,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: vars.PATH || DEFAULT_PATH,
+    HOME: scratch,
+    TMPDIR: scratch,
+    TEMP: scratch,
+    TMP: scratch,
+  };
   for (const key of PASSTHROUGH) {
     const value = vars[key];
     if (value !== undefined && value !== "") env[key] = value;
@@ -62,7 +83,9 @@ export function resolvePython(
   let anyPython = false;
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ["-c", "import openpyxl"], {
-      env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, stdio: "ignore",
+      env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv,
+      timeout: 30_000,
+      stdio: "ignore",
     });
     if (probe.error && (probe.error as NodeJS.ErrnoException).code === "ENOENT") continue;
     anyPython = true;
@@ -81,11 +104,19 @@ export function resolvePython(
 const moduleCache = new Map<string, boolean>();
 
 /** True when `python` can import `module` (cached), e.g. whether pandas may be offered to the model. */
-export function pythonHasModule(python: string, module: string, vars: Readonly<Record<string, string | undefined>>): boolean {
+export function pythonHasModule(
+  python: string,
+  module: string,
+  vars: Readonly<Record<string, string | undefined>>,
+): boolean {
   const key = `${python}#${module}#${vars.PATH ?? ""}`;
   let hit = moduleCache.get(key);
   if (hit === undefined) {
-    const probe = spawnSync(python, ["-c", `import ${module}`], { env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv, timeout: 30_000, stdio: "ignore" });
+    const probe = spawnSync(python, ["-c", `import ${module}`], {
+      env: scrubbedEnv(vars, "/tmp") as NodeJS.ProcessEnv,
+      timeout: 30_000,
+      stdio: "ignore",
+    });
     hit = probe.status === 0;
     moduleCache.set(key, hit);
   }
@@ -122,7 +153,12 @@ const MAX_OUTPUT = 256 * 1024;
  */
 export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(opts.command, opts.args, { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(opts.command, opts.args, {
+      cwd: opts.cwd,
+      env: opts.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -134,10 +170,13 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
         child.kill("SIGKILL"); // the group is already gone; make sure the child is too
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, Math.max(1, opts.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killGroup();
+      },
+      Math.max(1, opts.timeoutMs),
+    );
     const onAbort = () => {
       aborted = true;
       killGroup();

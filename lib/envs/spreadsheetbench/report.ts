@@ -9,7 +9,8 @@ const REPORT_CAP = 12_000;
 const HALF = 6_000;
 
 function caseLines(r: CaseResult): string[] {
-  if (r.stage !== "done") return [`Case ${r.no}: ${r.stage === "exec" ? `${r.kind}` : "evaluation failed"} — ${r.message}`];
+  if (r.stage !== "done")
+    return [`Case ${r.no}: ${r.stage === "exec" ? `${r.kind}` : "evaluation failed"} — ${r.message}`];
   const c = r.comparison;
   const lines = [`Case ${r.no}: ${r.ok ? "PASS" : "FAIL"} (${c.n_correct}/${c.n_cells} answer cells correct)`];
   for (const sheet of c.missing_sheets) lines.push(`  sheet '${sheet}' is missing`);
@@ -24,7 +25,9 @@ function caseLines(r: CaseResult): string[] {
   if (c.cells.length < c.n_cells) lines.push(`  … ${c.n_cells - c.cells.length} more cells not listed`);
   if (emptyOk > 0) lines.push(`  (${emptyOk} empty cells correctly left empty)`);
   if (c.formula_cells.length > 0) {
-    lines.push(`  WARNING: formula cells without a cached value (openpyxl does not compute formulas): ${c.formula_cells.join(", ")}`);
+    lines.push(
+      `  WARNING: formula cells without a cached value (openpyxl does not compute formulas): ${c.formula_cells.join(", ")}`,
+    );
   }
   return lines;
 }
@@ -47,8 +50,10 @@ export function failureReason(results: readonly CaseResult[]): string | undefine
   if (!failed) return undefined;
   const passed = results.filter((r) => r.ok).length;
   const line = caseFailureLine(failed).replace(/\s+/g, " ").trim();
-  if (failed.stage === "done") return `eval-mismatch: ${passed}/${results.length} cases passed; case ${failed.no}: ${line}`;
+  if (failed.stage === "done")
+    return `eval-mismatch: ${passed}/${results.length} cases passed; case ${failed.no}: ${line}`;
   if (failed.stage === "eval") return `eval-error: case ${failed.no}: ${line}`;
-  const label = failed.kind === "error" ? "exec-error" : failed.kind === "timeout" ? "exec-timeout" : "output-not-found";
+  const label =
+    failed.kind === "error" ? "exec-error" : failed.kind === "timeout" ? "exec-timeout" : "output-not-found";
   return `${label}: case ${failed.no}: ${line}`;
 }

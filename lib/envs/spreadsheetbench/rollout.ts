@@ -15,8 +15,14 @@ import { findTestCases, type TestCase } from "./cases";
 import { scoreCases, type AnswerSpec, type CaseResult, type CaseRunner } from "./evaluate";
 import { missingSpreadsheetField, spreadsheetPathOf, spreadsheetTaskType } from "./normalise";
 import {
-  buildSpreadsheetSystemPrompt, buildSpreadsheetUserPrompt, EMPTY_CODE_MESSAGE, execErrorMessage, extractCode,
-  formatPreview, wrongCellsMessage, type PreviewSheet,
+  buildSpreadsheetSystemPrompt,
+  buildSpreadsheetUserPrompt,
+  EMPTY_CODE_MESSAGE,
+  execErrorMessage,
+  extractCode,
+  formatPreview,
+  wrongCellsMessage,
+  type PreviewSheet,
 } from "./prompt";
 import { failureReason, verificationReport } from "./report";
 import type { SandboxSettings } from "./sandbox";
@@ -40,12 +46,30 @@ export interface SpreadsheetRuntime {
 
 type Base = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
 
-function failed(base: Base, status: CallFailureStatus, reason: string, conversation: ConversationEntry[], extras: Record<string, unknown>): Trajectory {
+function failed(
+  base: Base,
+  status: CallFailureStatus,
+  reason: string,
+  conversation: ConversationEntry[],
+  extras: Record<string, unknown>,
+): Trajectory {
   const entries = [...conversation, { role: "system", content: `[EVALUATION RESULT] ${reason}` }];
-  return { ...base, hard: 0, soft: 0, status, failReason: reason, conversation: entries, extras: { ...base.extras, ...extras, ok: false } };
+  return {
+    ...base,
+    hard: 0,
+    soft: 0,
+    status,
+    failReason: reason,
+    conversation: entries,
+    extras: { ...base.extras, ...extras, ok: false },
+  };
 }
 
-async function workbookPreview(rt: SpreadsheetRuntime, input: string, signal?: AbortSignal): Promise<string | { error: string }> {
+async function workbookPreview(
+  rt: SpreadsheetRuntime,
+  input: string,
+  signal?: AbortSignal,
+): Promise<string | { error: string }> {
   const hit = rt.previews.get(input);
   if (hit !== undefined) return hit;
   const res = await rt.tools.call<{ sheets: PreviewSheet[] }>({ op: "preview", path: input }, signal);
@@ -78,13 +102,21 @@ async function codeLoop(
     if (turn > 1 && budget?.aborted) break;
     const outcome = await callTarget({
       client: input.client,
-      request: { role: "target", stage: "rollout", system: ctx.system, messages: [...messages], maxTokens: rt.config.env.max_completion_tokens, reasoningEffort: rt.config.model.reasoning_effort || null },
+      request: {
+        role: "target",
+        stage: "rollout",
+        system: ctx.system,
+        messages: [...messages],
+        maxTokens: rt.config.env.max_completion_tokens,
+        reasoningEffort: rt.config.model.reasoning_effort || null,
+      },
       timeoutSec: budgetSec,
       retryMaxTokens: rt.config.env.truncation_retry_max_tokens,
       signal: input.signal,
     });
     if (!outcome.ok) {
-      if (out.code === "") out.llmFailure = { status: outcome.status, reason: `llm-call-failed: ${outcome.failReason}` };
+      if (out.code === "")
+        out.llmFailure = { status: outcome.status, reason: `llm-call-failed: ${outcome.failReason}` };
       break;
     }
     out.turns = turn;
@@ -129,14 +161,21 @@ function finalStatus(results: readonly CaseResult[]): "ok" | "error" | "timeout"
  * The task folder of an item and its test cases. The item's `spreadsheet_path` is data (an upload is anyone's
  * content), so for a dashboard run the folder and every workbook in it must pass the run's path guard.
  */
-function taskFolder(rt: SpreadsheetRuntime, rel: string): { ok: true; folder: string; cases: TestCase[] } | { ok: false; reason: string } {
+function taskFolder(
+  rt: SpreadsheetRuntime,
+  rel: string,
+): { ok: true; folder: string; cases: TestCase[] } | { ok: false; reason: string } {
   const raw = path.resolve(rt.dataRoot, rel);
   if (!rt.paths) return { ok: true, folder: raw, cases: findTestCases(raw) };
   const folder = rt.paths.check("spreadsheet_path", raw);
   if (!folder.ok) return { ok: false, reason: `task folder '${rel}' is outside the folders the dashboard may read` };
   const cases = findTestCases(folder.path);
   const outside = cases.flatMap((c) => [c.input, c.gold]).find((f) => !rt.paths!.check("spreadsheet_path", f).ok);
-  if (outside !== undefined) return { ok: false, reason: `workbook '${path.basename(outside)}' of task folder '${rel}' leads outside the folders the dashboard may read` };
+  if (outside !== undefined)
+    return {
+      ok: false,
+      reason: `workbook '${path.basename(outside)}' of task folder '${rel}' leads outside the folders the dashboard may read`,
+    };
   return { ok: true, folder: folder.path, cases };
 }
 
@@ -147,8 +186,12 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   const instructionType = typeof item.instruction_type === "string" ? item.instruction_type : "";
   const position = typeof item.answer_position === "string" ? item.answer_position : "";
   const base: Base = {
-    id: item.id, taskType: spreadsheetTaskType(instructionType), taskDescription: instruction, question: instruction,
-    reference: position, extras: { instruction_type: instructionType, answer_position: position },
+    id: item.id,
+    taskType: spreadsheetTaskType(instructionType),
+    taskDescription: instruction,
+    question: instruction,
+    reference: position,
+    extras: { instruction_type: instructionType, answer_position: position },
   };
   const missing = missingSpreadsheetField(item);
   if (missing !== null) return failed(base, "error", `item is missing field '${missing}'`, [], { phase: "setup" });
@@ -158,16 +201,38 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   if (cases.length === 0) return failed(base, "error", "no-test-cases", [], { phase: "setup", folder });
   const first = cases[0] as TestCase;
   const preview = await workbookPreview(rt, first.input, input.signal);
-  if (typeof preview !== "string") return failed(base, "error", `setup-error: cannot read ${path.basename(first.input)}: ${preview.error}`, [], { phase: "setup" });
-  const spec: AnswerSpec = { answerPosition: position, answerSheet: typeof item.answer_sheet === "string" ? item.answer_sheet : "" };
+  if (typeof preview !== "string")
+    return failed(base, "error", `setup-error: cannot read ${path.basename(first.input)}: ${preview.error}`, [], {
+      phase: "setup",
+    });
+  const spec: AnswerSpec = {
+    answerPosition: position,
+    answerSheet: typeof item.answer_sheet === "string" ? item.answer_sheet : "",
+  };
   const system = buildSpreadsheetSystemPrompt(input.skill, rt.pandas);
   const user = buildSpreadsheetUserPrompt({ instruction, instructionType, answerPosition: position, preview });
   const conversation: ConversationEntry[] = [{ role: "user", content: user }];
-  const withPrompts: Base = { ...base, targetSystemPrompt: system, targetUserPrompt: user, extras: { ...base.extras, spreadsheet_preview: preview } };
+  const withPrompts: Base = {
+    ...base,
+    targetSystemPrompt: system,
+    targetUserPrompt: user,
+    extras: { ...base.extras, spreadsheet_preview: preview },
+  };
   const loop = await codeLoop(rt, input, { system, user, first, spec, conversation });
   const usage = { nTurns: loop.turns, promptTokens: loop.promptTokens, completionTokens: loop.completionTokens };
-  if (loop.llmFailure) return { ...failed({ ...withPrompts, ...usage }, loop.llmFailure.status, loop.llmFailure.reason, conversation, { phase: "llm", llm_ok: false }) };
-  if (loop.code === "") return failed({ ...withPrompts, ...usage }, "error", "empty-code-block", conversation, { phase: "extract", llm_ok: true, code_ok: false });
+  if (loop.llmFailure)
+    return {
+      ...failed({ ...withPrompts, ...usage }, loop.llmFailure.status, loop.llmFailure.reason, conversation, {
+        phase: "llm",
+        llm_ok: false,
+      }),
+    };
+  if (loop.code === "")
+    return failed({ ...withPrompts, ...usage }, "error", "empty-code-block", conversation, {
+      phase: "extract",
+      llm_ok: true,
+      code_ok: false,
+    });
   const results: CaseResult[] = [];
   for (const c of cases) {
     results.push(await rt.runner.run(loop.code, c, spec, input.signal));
@@ -176,7 +241,12 @@ export async function rolloutSpreadsheet(rt: SpreadsheetRuntime, input: RolloutI
   return scoredTrajectory({ ...withPrompts, ...usage }, results, loop.code, conversation);
 }
 
-function scoredTrajectory(base: Base, results: CaseResult[], code: string, conversation: ConversationEntry[]): Trajectory {
+function scoredTrajectory(
+  base: Base,
+  results: CaseResult[],
+  code: string,
+  conversation: ConversationEntry[],
+): Trajectory {
   const score = scoreCases(results);
   const reason = failureReason(results);
   const status = finalStatus(results);
@@ -186,18 +256,41 @@ function scoredTrajectory(base: Base, results: CaseResult[], code: string, conve
   const entries: ConversationEntry[] = [
     ...conversation,
     { role: "system", content: report },
-    { role: "system", content: `[EVALUATION RESULT] ${summary} | soft=${score.soft.toFixed(3)} hard=${score.hard}${reason ? ` | ${reason}` : ""}` },
+    {
+      role: "system",
+      content: `[EVALUATION RESULT] ${summary} | soft=${score.soft.toFixed(3)} hard=${score.hard}${reason ? ` | ${reason}` : ""}`,
+    },
   ];
   const phase = score.hard === 1 ? "done" : results.some((r) => r.stage === "exec") ? "exec" : "eval";
   return {
     ...base,
-    hard: score.hard, soft: score.soft, status, prediction: summary,
+    hard: score.hard,
+    soft: score.soft,
+    status,
+    prediction: summary,
     ...(reason !== undefined ? { failReason: reason } : {}),
     conversation: entries,
     extras: {
-      ...base.extras, ok: score.hard === 1, phase, llm_ok: true, code_ok: true, exec_ok: execPass === results.length,
-      n_cases: results.length, n_exec_pass: execPass, n_pass: score.passed, code,
-      cases: results.map((r) => (r.ok ? { no: r.no, stage: r.stage, ok: true } : { no: r.no, stage: r.stage, ok: false, reason: r.stage === "done" ? r.comparison.mismatches[0] ?? "" : r.message })),
+      ...base.extras,
+      ok: score.hard === 1,
+      phase,
+      llm_ok: true,
+      code_ok: true,
+      exec_ok: execPass === results.length,
+      n_cases: results.length,
+      n_exec_pass: execPass,
+      n_pass: score.passed,
+      code,
+      cases: results.map((r) =>
+        r.ok
+          ? { no: r.no, stage: r.stage, ok: true }
+          : {
+              no: r.no,
+              stage: r.stage,
+              ok: false,
+              reason: r.stage === "done" ? (r.comparison.mismatches[0] ?? "") : r.message,
+            },
+      ),
     },
   };
 }

@@ -5,7 +5,13 @@ import type { Item } from "../../engine/types";
 import { checkSampleIntegrity } from "../common/sample-integrity";
 import { buildRunConfig, fakeClient } from "../test-helpers";
 import { findTestCases } from "./cases";
-import { createSpreadsheetEnv, SPREADSHEET_SAMPLE_DIR, spreadsheetBenchmark, spreadsheetSample, spreadsheetSimRules } from "./index";
+import {
+  createSpreadsheetEnv,
+  SPREADSHEET_SAMPLE_DIR,
+  spreadsheetBenchmark,
+  spreadsheetSample,
+  spreadsheetSimRules,
+} from "./index";
 import { normaliseSpreadsheetRow } from "./normalise";
 import { SPREADSHEET_SYSTEM_BASE } from "./prompt";
 import solutions from "./sample/solutions.json";
@@ -37,31 +43,55 @@ describe("SpreadsheetBench sample", () => {
   it("passes the rule checks (detect/conflict hygiene, sections of the seed skill, coverage per split)", () => {
     // Item scores here are the annotation's own (real scripts are checked below and by generate.py).
     const score = (item: Item, answer: string) => (answer === sim(item).correct ? 1 : 0);
-    expect(checkSampleIntegrity({ rules, splits, initialSkill: initial, systemPrompt: SPREADSHEET_SYSTEM_BASE, score })).toEqual([]);
+    expect(
+      checkSampleIntegrity({ rules, splits, initialSkill: initial, systemPrompt: SPREADSHEET_SYSTEM_BASE, score }),
+    ).toEqual([]);
     expect(rules.filter((r) => r.harmful).map((r) => r.id)).toEqual(["formulas_for_recalc", "active_sheet_output"]);
   });
 
   it("the sim writer answers with the flawed script of the first missing rule, else the correct one", () => {
-    const knowledge = buildSimKnowledge(rules, all.map((row, index) => normaliseSpreadsheetRow(row, { file: "s", index })) as Item[]);
+    const knowledge = buildSimKnowledge(
+      rules,
+      all.map((row, index) => normaliseSpreadsheetRow(row, { file: "s", index })) as Item[],
+    );
     const item = splits.val[6]!; // needs write_values then dynamic_rows
     expect(sim(item).needs).toEqual(["write_values", "dynamic_rows"]);
     const ask = (skill: string) =>
-      spreadsheetSimResponder({ system: "", user: `## Instruction\n${String(item.instruction)}\n\n## Task\n…`, skill, item: null, missingRule: null, slip: false, noise: 0.5, knowledge }) ?? "";
+      spreadsheetSimResponder({
+        system: "",
+        user: `## Instruction\n${String(item.instruction)}\n\n## Task\n…`,
+        skill,
+        item: null,
+        missingRule: null,
+        slip: false,
+        noise: 0.5,
+        knowledge,
+      }) ?? "";
     const guidance = (id: string) => `- ${rules.find((r) => r.id === id)!.guidance}`;
     expect(ask(initial)).toContain(SOLUTIONS[item.id]!.wrong.write_values!.trimEnd());
     expect(ask(`${initial}\n${guidance("write_values")}`)).toContain(SOLUTIONS[item.id]!.wrong.dynamic_rows!.trimEnd());
     const trained = initial.replace(/.*preview usually shows all the rows.*\n/, "");
-    expect(ask(`${trained}\n${guidance("write_values")}\n${guidance("dynamic_rows")}`)).toContain(SOLUTIONS[item.id]!.correct.trimEnd());
-    expect(ask(`${trained}\n${guidance("write_values")}\n${guidance("dynamic_rows")}\n- ${rules.find((r) => r.id === "formulas_for_recalc")!.guidance}`)).toContain(
-      SOLUTIONS[item.id]!.wrong.write_values!.trimEnd(),
+    expect(ask(`${trained}\n${guidance("write_values")}\n${guidance("dynamic_rows")}`)).toContain(
+      SOLUTIONS[item.id]!.correct.trimEnd(),
     );
+    expect(
+      ask(
+        `${trained}\n${guidance("write_values")}\n${guidance("dynamic_rows")}\n- ${rules.find((r) => r.id === "formulas_for_recalc")!.guidance}`,
+      ),
+    ).toContain(SOLUTIONS[item.id]!.wrong.write_values!.trimEnd());
   });
 
   it("really runs: the correct script passes every case, each flawed one fails with its annotated text in the failure reason (val split)", async () => {
-    const env = createSpreadsheetEnv(buildRunConfig({ name: "spreadsheetbench", split_mode: "sample", sandbox_timeout: 20 }), { rootDir: process.cwd(), vars: TEST_VARS });
+    const env = createSpreadsheetEnv(
+      buildRunConfig({ name: "spreadsheetbench", split_mode: "sample", sandbox_timeout: 20 }),
+      { rootDir: process.cwd(), vars: TEST_VARS },
+    );
     const runs = splits.val.flatMap((raw, index) => {
       const item = normaliseSpreadsheetRow(raw, { file: "val", index }) as Item;
-      const scripts: Array<[string | null, string]> = [[null, SOLUTIONS[item.id]!.correct], ...Object.entries(SOLUTIONS[item.id]!.wrong)];
+      const scripts: Array<[string | null, string]> = [
+        [null, SOLUTIONS[item.id]!.correct],
+        ...Object.entries(SOLUTIONS[item.id]!.wrong),
+      ];
       return scripts.map(async ([rule, code]) => {
         const client = fakeClient(() => `\`\`\`python\n${code}\`\`\``);
         const t = await env.rollout({ item, skill: "", client, phase: "selection", seed: 0, useEvalFeedback: false });

@@ -15,8 +15,14 @@ import { XlsxToolPool } from "./tool-pool";
 const project = process.cwd();
 const secretsDir = path.join(project, ".skillopt");
 const canary = path.join(secretsDir, `sandbox-canary-${process.pid}.txt`);
-const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), { S: [["A1", "1"], ["A2", "2"]] });
-const unsandboxed = (over: Partial<SandboxSettings> = {}) => testSettings({ isolation: { kind: "none", reason: "test" }, ...over });
+const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), {
+  S: [
+    ["A1", "1"],
+    ["A2", "2"],
+  ],
+});
+const unsandboxed = (over: Partial<SandboxSettings> = {}) =>
+  testSettings({ isolation: { kind: "none", reason: "test" }, ...over });
 
 /** Runs `code`; the script's report is whatever it wrote to OUTPUT_PATH (read before the folder goes). */
 async function run(code: string, settings = testSettings(), keep = false): Promise<ExecOutcome & { report: string }> {
@@ -30,7 +36,12 @@ async function run(code: string, settings = testSettings(), keep = false): Promi
 function attemptsScript(attempts: Record<string, string>): string {
   const lines = ["import json, os", "report = {}"];
   for (const [name, expr] of Object.entries(attempts)) {
-    lines.push("try:", `    report[${JSON.stringify(name)}] = 'ALLOWED ' + repr(${expr})[:60]`, "except Exception as e:", `    report[${JSON.stringify(name)}] = type(e).__name__`);
+    lines.push(
+      "try:",
+      `    report[${JSON.stringify(name)}] = 'ALLOWED ' + repr(${expr})[:60]`,
+      "except Exception as e:",
+      `    report[${JSON.stringify(name)}] = type(e).__name__`,
+    );
   }
   lines.push("open(OUTPUT_PATH, 'w').write(json.dumps(report))");
   return lines.join("\n");
@@ -75,8 +86,12 @@ describe("SpreadsheetBench sandbox escapes", () => {
     expect(out.kind).toBe("ok");
     const report = JSON.parse(out.report) as Record<string, string>;
     expect(report).toMatchObject({
-      passwd: "FileNotFoundError", project: "FileNotFoundError", projectDir: "FileNotFoundError", skillopt: "FileNotFoundError",
-      home: "FileNotFoundError", hostEnviron: "FileNotFoundError",
+      passwd: "FileNotFoundError",
+      project: "FileNotFoundError",
+      projectDir: "FileNotFoundError",
+      skillopt: "FileNotFoundError",
+      home: "FileNotFoundError",
+      hostEnviron: "FileNotFoundError",
       // Only the sandbox's init (1) and the script (2) exist in its PID namespace: nothing else to inspect.
       processes: "ALLOWED []",
     });
@@ -98,7 +113,13 @@ describe("SpreadsheetBench sandbox escapes", () => {
       }),
     );
     expect(JSON.parse(out.report)).toEqual({
-      hostDir: "FileNotFoundError", usr: "OSError", tmp: "OSError", root: "OSError", shm: "OSError", devNull: "ALLOWED 1", own: "ALLOWED 1",
+      hostDir: "FileNotFoundError",
+      usr: "OSError",
+      tmp: "OSError",
+      root: "OSError",
+      shm: "OSError",
+      devNull: "ALLOWED 1",
+      own: "ALLOWED 1",
     });
     expect(existsSync(path.join(outside, "escaped.txt"))).toBe(false);
     expect(existsSync("/usr/escaped.txt") || existsSync("/escaped.txt")).toBe(false);
@@ -133,7 +154,10 @@ describe("SpreadsheetBench sandbox escapes", () => {
       "while True:",
       "    time.sleep(0.1)",
     ].join("\n");
-    for (const [settings, expected] of [[testSettings({ timeoutSec: 1 }), false], [unsandboxed({ timeoutSec: 1 }), true]] as const) {
+    for (const [settings, expected] of [
+      [testSettings({ timeoutSec: 1 }), false],
+      [unsandboxed({ timeoutSec: 1 }), true],
+    ] as const) {
       const out = await run(code, settings, true);
       expect(out.kind).toBe("timeout");
       await new Promise((r) => setTimeout(r, 3500));
@@ -144,16 +168,27 @@ describe("SpreadsheetBench sandbox escapes", () => {
   }, 20_000);
 
   it("still runs a normal script that edits the workbook, read back by the sandboxed helper", async () => {
-    const code = "from openpyxl import load_workbook\nwb = load_workbook(INPUT_PATH)\nws = wb['S']\nws['B1'] = ws['A1'].value + ws['A2'].value\nwb.save(OUTPUT_PATH)\n";
+    const code =
+      "from openpyxl import load_workbook\nwb = load_workbook(INPUT_PATH)\nws = wb['S']\nws['B1'] = ws['A1'].value + ws['A2'].value\nwb.save(OUTPUT_PATH)\n";
     const settings = testSettings();
     const out = await executeScript({ settings, code, inputPath: input });
     try {
       expect(out.kind).toBe("ok");
       const tools = new XlsxToolPool(settings, { size: 1, readable: [] });
-      const preview = await tools.call<{ sheets: Array<{ cells: string[][] }> }>({ op: "preview", path: out.kind === "ok" ? out.outputPath : "" });
-      expect(preview.ok && preview.value.sheets[0]?.cells).toEqual([["A1", "1"], ["B1", "3"], ["A2", "2"]]);
+      const preview = await tools.call<{ sheets: Array<{ cells: string[][] }> }>({
+        op: "preview",
+        path: out.kind === "ok" ? out.outputPath : "",
+      });
+      expect(preview.ok && preview.value.sheets[0]?.cells).toEqual([
+        ["A1", "1"],
+        ["B1", "3"],
+        ["A2", "2"],
+      ]);
       // The helper sees the task folders and the data folders it was given, nothing else.
-      expect(await tools.call({ op: "preview", path: input })).toMatchObject({ ok: false, message: expect.stringMatching(/^FileNotFoundError/) });
+      expect(await tools.call({ op: "preview", path: input })).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/^FileNotFoundError/),
+      });
     } finally {
       disposeScratch(out.scratch);
     }

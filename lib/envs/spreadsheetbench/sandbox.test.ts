@@ -2,7 +2,14 @@ import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync 
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pythonCandidates, resolvePython, scrubbedEnv } from "./python";
-import { disposeScratch, executeScript, pickScratchRoot, scratchRoot, stripPathAssignments, type ExecOutcome } from "./sandbox";
+import {
+  disposeScratch,
+  executeScript,
+  pickScratchRoot,
+  scratchRoot,
+  stripPathAssignments,
+  type ExecOutcome,
+} from "./sandbox";
 import { removeTempDirs, tempDir, testSettings, TEST_PYTHON, TEST_VARS, writeWorkbook } from "./test-fixtures";
 
 const input = writeWorkbook(path.join(tempDir(), "in.xlsx"), { S: [["A1", "1"]] });
@@ -49,7 +56,9 @@ describe("SpreadsheetBench sandbox", () => {
 
   it("answers ordinary socket use with a clear message (the in-interpreter block; the sandbox is the boundary)", async () => {
     const out = await run("import socket\nsocket.create_connection(('127.0.0.1', 9))\n");
-    expect(out.kind !== "ok" && out.message).toMatch(/PermissionError: network access is disabled in the SpreadsheetBench sandbox/);
+    expect(out.kind !== "ok" && out.message).toMatch(
+      /PermissionError: network access is disabled in the SpreadsheetBench sandbox/,
+    );
     const raw = await run("import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)\n");
     expect(raw.kind !== "ok" && raw.message).toMatch(/network access is disabled/);
   });
@@ -65,7 +74,13 @@ describe("SpreadsheetBench sandbox", () => {
     ].join("\n");
     expect((await run(code, testSettings({ vars }))).kind).toBe("ok");
     expect(scrubbedEnv(vars, "/s")).toEqual({
-      PATH: TEST_VARS.PATH, HOME: "/s", TMPDIR: "/s", TEMP: "/s", TMP: "/s", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1",
+      PATH: TEST_VARS.PATH,
+      HOME: "/s",
+      TMPDIR: "/s",
+      TEMP: "/s",
+      TMP: "/s",
+      LANG: "C.UTF-8",
+      PYTHONDONTWRITEBYTECODE: "1",
     });
   });
 
@@ -78,7 +93,11 @@ describe("SpreadsheetBench sandbox", () => {
 
 describe("task folders", () => {
   it("live in one private folder per user, and each is removed after its script ran", async () => {
-    const out = await executeScript({ settings: testSettings(), code: `${SAVE}wb.save(OUTPUT_PATH)\n`, inputPath: input });
+    const out = await executeScript({
+      settings: testSettings(),
+      code: `${SAVE}wb.save(OUTPUT_PATH)\n`,
+      inputPath: input,
+    });
     expect(path.dirname(out.scratch)).toBe(scratchRoot());
     disposeScratch(out.scratch);
     expect(existsSync(out.scratch)).toBe(false);

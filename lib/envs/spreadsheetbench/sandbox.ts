@@ -49,7 +49,8 @@ let scratchRootDir: string | null = null;
  * read access to all of them at once (task folders inside are removed after each run of a script).
  */
 export function scratchRoot(): string {
-  if (scratchRootDir === null || !existsSync(scratchRootDir)) scratchRootDir = pickScratchRoot(tmpdir(), process.getuid?.());
+  if (scratchRootDir === null || !existsSync(scratchRootDir))
+    scratchRootDir = pickScratchRoot(tmpdir(), process.getuid?.());
   return scratchRootDir;
 }
 
@@ -61,9 +62,13 @@ export function pythonCommand(
   mounts: Omit<SandboxMounts, "helpers"> = {},
 ): { command: string; args: string[] } {
   const { isolation } = settings;
-  if (isolation.kind === "none") return { command: settings.python, args: [path.join(settings.pythonDir, script), ...args] };
+  if (isolation.kind === "none")
+    return { command: settings.python, args: [path.join(settings.pythonDir, script), ...args] };
   const box = sandboxArgs(isolation.layout, { ...mounts, helpers: settings.pythonDir });
-  return { command: isolation.bwrap, args: [...box, "--", isolation.layout.executable, path.posix.join(HELPERS_DIR, script), ...args] };
+  return {
+    command: isolation.bwrap,
+    args: [...box, "--", isolation.layout.executable, path.posix.join(HELPERS_DIR, script), ...args],
+  };
 }
 
 /** The outcome of running a script on one input workbook. */
@@ -87,7 +92,10 @@ export function errorTail(text: string, max = 3000): string {
 
 /** The last non-empty line of an error text (the exception line of a traceback). */
 export function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   return lines[lines.length - 1] ?? "";
 }
 
@@ -110,7 +118,12 @@ export async function executeScript(opts: {
   const boxed = settings.isolation.kind === "bwrap";
   const seen = boxed ? TASK_DIR : scratch;
   const inside = (file: string) => (boxed ? path.posix.join(TASK_DIR, file) : path.join(scratch, file));
-  const cmd = pythonCommand(settings, "runner.py", ["solution.py", inside("input.xlsx"), inside("output.xlsx"), String(settings.memoryMb)], { task: scratch });
+  const cmd = pythonCommand(
+    settings,
+    "runner.py",
+    ["solution.py", inside("input.xlsx"), inside("output.xlsx"), String(settings.memoryMb)],
+    { task: scratch },
+  );
   const result = await runProcess({
     ...cmd,
     cwd: scratch,
@@ -126,7 +139,8 @@ export async function executeScript(opts: {
     const text = `${result.stdout}\n${result.stderr}`.trim() || `exit code ${String(result.exitCode)}`;
     return { kind: "error", message: errorTail(text), scratch };
   }
-  if (!existsSync(output)) return { kind: "no-output", message: "the script finished without writing OUTPUT_PATH", scratch };
+  if (!existsSync(output))
+    return { kind: "no-output", message: "the script finished without writing OUTPUT_PATH", scratch };
   return { kind: "ok", outputPath: output, scratch };
 }
 

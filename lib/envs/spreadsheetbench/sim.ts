@@ -43,6 +43,7 @@ export const spreadsheetSimResponder: SimResponder = (call) => {
   const missing = missingRuleOf(hit.sim, call.skill, call.knowledge.rules);
   if (missing) return fenced(solution.wrong[missing.id] ?? solution.correct, "Here is the script.");
   const firstNeed = hit.sim.needs[0];
-  if (call.slip && firstNeed !== undefined) return fenced(solution.wrong[firstNeed] ?? solution.correct, "Here is the script.");
+  if (call.slip && firstNeed !== undefined)
+    return fenced(solution.wrong[firstNeed] ?? solution.correct, "Here is the script.");
   return fenced(solution.correct, "Here is the script.");
 };

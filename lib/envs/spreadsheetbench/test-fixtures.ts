@@ -18,14 +18,27 @@ export const TEST_PYTHON = resolvePython(TEST_VARS);
 
 /** The real bubblewrap sandbox for the test interpreter; the tests need it (as CI does: apt-get install bubblewrap). */
 export function testIsolation(): Isolation {
-  const probe = probeIsolation({ python: TEST_PYTHON, vars: TEST_VARS, pythonDir: PYTHON_DIR, protect: [process.cwd()] });
+  const probe = probeIsolation({
+    python: TEST_PYTHON,
+    vars: TEST_VARS,
+    pythonDir: PYTHON_DIR,
+    protect: [process.cwd()],
+  });
   if (!probe.ok) throw new Error(`the SpreadsheetBench tests need a working bubblewrap: ${probe.reason}`);
   return { kind: "bwrap", bwrap: probe.bwrap, layout: probe.layout };
 }
 
 /** Sandbox settings with short limits, in the real sandbox unless `isolation` says otherwise. */
 export function testSettings(overrides: Partial<SandboxSettings> = {}): SandboxSettings {
-  return { python: TEST_PYTHON, vars: TEST_VARS, timeoutSec: 2, memoryMb: 512, pythonDir: PYTHON_DIR, isolation: testIsolation(), ...overrides };
+  return {
+    python: TEST_PYTHON,
+    vars: TEST_VARS,
+    timeoutSec: 2,
+    memoryMb: 512,
+    pythonDir: PYTHON_DIR,
+    isolation: testIsolation(),
+    ...overrides,
+  };
 }
 
 const created: string[] = [];

@@ -33,12 +33,21 @@ class ToolServer {
   private start(): ChildProcess {
     // It writes nothing: the (empty, read-only in the sandbox) temp folder is its home.
     const home = tmpdir();
-    const cmd = pythonCommand(this.settings, "xlsx_tool.py", ["--serve", String(IDLE_SECONDS), String(this.settings.memoryMb)], {
-      // Requests name host paths: the data folders and the task folders are visible at their own paths.
-      readable: [...this.readable, scratchRoot()],
-    });
+    const cmd = pythonCommand(
+      this.settings,
+      "xlsx_tool.py",
+      ["--serve", String(IDLE_SECONDS), String(this.settings.memoryMb)],
+      {
+        // Requests name host paths: the data folders and the task folders are visible at their own paths.
+        readable: [...this.readable, scratchRoot()],
+      },
+    );
     const child = spawn(cmd.command, cmd.args, {
-      cwd: home, env: scrubbedEnv(this.settings.vars, this.settings.isolation.kind === "bwrap" ? "/tmp" : home) as NodeJS.ProcessEnv,
+      cwd: home,
+      env: scrubbedEnv(
+        this.settings.vars,
+        this.settings.isolation.kind === "bwrap" ? "/tmp" : home,
+      ) as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.buffer = "";
@@ -60,7 +69,8 @@ class ToolServer {
     child.on("error", () => this.dispose(child));
     // Idle helpers must not hold the process open (the CLI exits when its work is done).
     child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    for (const stream of [child.stdin, child.stdout, child.stderr])
+      (stream as unknown as { unref?: () => void } | null)?.unref?.();
     this.child = child;
     return child;
   }
@@ -101,10 +111,15 @@ class ToolServer {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.pending = (line) => {
-        if (line === null) return finish({ ok: false, message: `${EXITED}: ${this.stderr.trim().split("\n").pop() ?? ""}` });
+        if (line === null)
+          return finish({ ok: false, message: `${EXITED}: ${this.stderr.trim().split("\n").pop() ?? ""}` });
         try {
           const parsed = JSON.parse(line) as { ok: boolean; value?: T; error?: string };
-          finish(parsed.ok ? { ok: true, value: parsed.value as T } : { ok: false, message: parsed.error ?? "unknown error" });
+          finish(
+            parsed.ok
+              ? { ok: true, value: parsed.value as T }
+              : { ok: false, message: parsed.error ?? "unknown error" },
+          );
         } catch {
           finish({ ok: false, message: "the workbook helper answered with something that is not JSON" });
         }
@@ -139,7 +154,8 @@ export class XlsxToolPool {
       const limit = Math.max(this.settings.timeoutSec, 30) * 1000;
       const reply = await server.request<T>(request, limit, signal);
       // A helper may time out idle just as a request arrives: one retry on a fresh helper covers that.
-      if (!reply.ok && reply.message.startsWith(EXITED) && !signal?.aborted) return await server.request<T>(request, limit, signal);
+      if (!reply.ok && reply.message.startsWith(EXITED) && !signal?.aborted)
+        return await server.request<T>(request, limit, signal);
       return reply;
     } finally {
       const next = this.waiting.shift();

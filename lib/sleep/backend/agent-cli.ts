@@ -65,12 +65,24 @@ export class AgentCliClient implements ModelClient {
   }
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const prompt = [req.system, ...req.messages.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n")))].filter((s) => s.trim() !== "").join("\n\n");
+    const prompt = [
+      req.system,
+      ...req.messages.map((m) =>
+        typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\n"),
+      ),
+    ]
+      .filter((s) => s.trim() !== "")
+      .join("\n\n");
     const started = performance.now();
     for (let attempt = 0; ; attempt++) {
       try {
         const text = await this.runOnce(prompt, req.signal);
-        return { text, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: Math.round(performance.now() - started), cached: false };
+        return {
+          text,
+          usage: { promptTokens: 0, completionTokens: 0 },
+          latencyMs: Math.round(performance.now() - started),
+          cached: false,
+        };
       } catch (err) {
         if (!(err instanceof CliCallError && err.opts.retryable && attempt < this.d.retries)) throw err;
       }
@@ -83,7 +95,17 @@ export class AgentCliClient implements ModelClient {
       const { args, stdin, env, cwd } = await this.d.invocation(prompt, work);
       let out: CliOutput;
       try {
-        out = await runCli({ label: this.d.label, bin: this.d.bin, args, cwd: cwd ?? work, env, stdin, timeoutMs: this.d.timeoutMs, signal, installHint: this.d.installHint });
+        out = await runCli({
+          label: this.d.label,
+          bin: this.d.bin,
+          args,
+          cwd: cwd ?? work,
+          env,
+          stdin,
+          timeoutMs: this.d.timeoutMs,
+          signal,
+          installHint: this.d.installHint,
+        });
       } catch (err) {
         if ((err as Error).name === "TimeoutError") throw new CliCallError((err as Error).message, { retryable: true });
         throw err;
@@ -113,19 +135,43 @@ function isExecutable(path: string): boolean {
  * The executable to run: an explicit path (config key or env), else `name` on PATH. A missing one is
  * refused up front, naming the executable and where to set its path.
  */
-export function resolveCliBin(o: { label: string; name: string; explicit: string; setting: string; flag?: string; env: ExecEnv; install: string }): string {
+export function resolveCliBin(o: {
+  label: string;
+  name: string;
+  explicit: string;
+  setting: string;
+  flag?: string;
+  env: ExecEnv;
+  install: string;
+}): string {
   const wanted = o.explicit.trim();
   if (wanted !== "") {
     const p = isAbsolute(wanted) ? wanted : resolve(wanted);
     if (!wanted.includes("/")) {
-      const found = (o.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, wanted)).find(isExecutable);
+      const found = (o.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, wanted))
+        .find(isExecutable);
       if (found) return found;
     } else if (isExecutable(p)) return p;
-    throw new AppError("INVALID_REQUEST", `${o.setting}: the ${o.label} CLI '${wanted}' is not an executable file. ${o.install}`, { field: o.setting });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${o.setting}: the ${o.label} CLI '${wanted}' is not an executable file. ${o.install}`,
+      { field: o.setting },
+    );
   }
-  const found = (o.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, o.name)).find(isExecutable);
+  const found = (o.env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, o.name))
+    .find(isExecutable);
   if (found) return found;
-  throw new AppError("INVALID_REQUEST", `backend: the ${o.label} CLI '${o.name}' was not found on PATH. ${o.install} Or set ${o.setting}${o.flag ? ` (${o.flag})` : ""} to its location.`, { field: o.setting });
+  throw new AppError(
+    "INVALID_REQUEST",
+    `backend: the ${o.label} CLI '${o.name}' was not found on PATH. ${o.install} Or set ${o.setting}${o.flag ? ` (${o.flag})` : ""} to its location.`,
+    { field: o.setting },
+  );
 }
 
 /** The environment without the given names (empty values dropped, like lib/backends/exec). */

@@ -79,14 +79,29 @@ const ALIASES: Record<string, Kind> = {
   file: "handoff",
 };
 
-export const SLEEP_BACKENDS = ["mock", "claude", "codex", "copilot", "cursor", "pi", "opencode", "openai", "anthropic", "openai-compatible", "azure_openai", "handoff"] as const;
+export const SLEEP_BACKENDS = [
+  "mock",
+  "claude",
+  "codex",
+  "copilot",
+  "cursor",
+  "pi",
+  "opencode",
+  "openai",
+  "anthropic",
+  "openai-compatible",
+  "azure_openai",
+  "handoff",
+] as const;
 
 /** The kind a sleep backend name stands for; an unknown or unsupported name is refused naming the key. */
 export function resolveSleepBackend(name: string, field: string): Kind {
   const key = name.trim().toLowerCase();
   const hit = ALIASES[key];
   if (hit) return hit;
-  throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${SLEEP_BACKENDS.join(", ")}`, { field });
+  throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${SLEEP_BACKENDS.join(", ")}`, {
+    field,
+  });
 }
 
 export interface BuildBackendOptions {
@@ -117,16 +132,41 @@ function roleChoice(cfg: SleepConfig, role: Role): RoleChoice {
 
 const EXEC_TIMEOUT_MS: Record<ExecKind, number> = { claude: 180_000, codex: 240_000 };
 
-function execClient(kind: ExecKind, c: RoleChoice, cfg: SleepConfig, env: EnvVars): { client: ModelClient; tools: ToolRunner } {
+function execClient(
+  kind: ExecKind,
+  c: RoleChoice,
+  cfg: SleepConfig,
+  env: EnvVars,
+): { client: ModelClient; tools: ToolRunner } {
   const envModel = env[kind === "claude" ? "SKILLOPT_SLEEP_CLAUDE_MODEL" : "SKILLOPT_SLEEP_CODEX_MODEL"]?.trim() ?? "";
-  const config = RunConfigSchema.parse({ model: { backend: `${kind === "claude" ? "claude-code" : "codex"}-exec`, target: c.model || envModel, codex_exec_path: cfg.codex_path || env.SKILLOPT_SLEEP_CODEX_PATH || undefined } });
-  const settings = { ...execSettingsOf(kind, config, env, TransportOptionsSchema.parse({})), timeoutMs: EXEC_TIMEOUT_MS[kind] };
+  const config = RunConfigSchema.parse({
+    model: {
+      backend: `${kind === "claude" ? "claude-code" : "codex"}-exec`,
+      target: c.model || envModel,
+      codex_exec_path: cfg.codex_path || env.SKILLOPT_SLEEP_CODEX_PATH || undefined,
+    },
+  });
+  const settings = {
+    ...execSettingsOf(kind, config, env, TransportOptionsSchema.parse({})),
+    timeoutMs: EXEC_TIMEOUT_MS[kind],
+  };
   const client = kind === "claude" ? createClaudeCodeExecClient(settings) : createCodexExecClient(settings);
-  const tools = createToolRunner({ kind, bin: settings.bin!, model: settings.model, env: pickExecEnv(kind, env), timeoutMs: EXEC_TIMEOUT_MS[kind] });
+  const tools = createToolRunner({
+    kind,
+    bin: settings.bin!,
+    model: settings.model,
+    env: pickExecEnv(kind, env),
+    timeoutMs: EXEC_TIMEOUT_MS[kind],
+  });
   return { client, tools };
 }
 
-function agentCliClient(kind: AgentCli, c: RoleChoice, cfg: SleepConfig, env: EnvVars): { client: ModelClient; tools?: ToolRunner } {
+function agentCliClient(
+  kind: AgentCli,
+  c: RoleChoice,
+  cfg: SleepConfig,
+  env: EnvVars,
+): { client: ModelClient; tools?: ToolRunner } {
   if (kind === "copilot") return createCopilotClient({ model: c.model, env });
   if (kind === "cursor") return createCursorClient({ model: c.model, path: cfg.cursor_path, env });
   if (kind === "pi") return { client: createPiClient({ model: c.model, path: cfg.pi_path, env }) };
@@ -135,9 +175,17 @@ function agentCliClient(kind: AgentCli, c: RoleChoice, cfg: SleepConfig, env: En
 
 function apiClient(kind: BackendName, role: Role, c: RoleChoice, cfg: SleepConfig, env: EnvVars): ModelClient {
   if (kind === "openai-compatible" && c.model === "") {
-    throw new AppError("INVALID_REQUEST", `${role === "optimizer" ? "optimizer_model" : "target_model"}: set the model name your OpenAI-compatible server uses (--model)`, { field: "model" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${role === "optimizer" ? "optimizer_model" : "target_model"}: set the model name your OpenAI-compatible server uses (--model)`,
+      { field: "model" },
+    );
   }
-  const model: Record<string, unknown> = { backend: kind, optimizer: c.model || "gpt-5.5", target: c.model || "gpt-5.5" };
+  const model: Record<string, unknown> = {
+    backend: kind,
+    optimizer: c.model || "gpt-5.5",
+    target: c.model || "gpt-5.5",
+  };
   if (cfg.azure_endpoint) model.azure_openai_endpoint = cfg.azure_endpoint;
   return createModelClient(role, RunConfigSchema.parse({ model }), { simKnowledge: null, env });
 }
@@ -147,15 +195,32 @@ export function buildSleepBackend(cfg: SleepConfig, o: BuildBackendOptions): Bui
   const optimizer = roleChoice(cfg, "optimizer");
   const kinds = [target.kind, optimizer.kind];
   if (kinds.every((k) => k === "mock")) return { backend: withPreferences(new MockBackend(), cfg), handoff: null };
-  if (kinds.includes("mock")) throw new AppError("INVALID_REQUEST", `${target.kind === "mock" ? target.field : optimizer.field}: the mock backend cannot be combined with a real one`, { field: "backend" });
+  if (kinds.includes("mock"))
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${target.kind === "mock" ? target.field : optimizer.field}: the mock backend cannot be combined with a real one`,
+      { field: "backend" },
+    );
   if (kinds.includes("handoff")) {
-    if (kinds.some((k) => k !== "handoff")) throw new AppError("INVALID_REQUEST", "backend: the handoff backend plays both roles; do not combine it with another backend", { field: "backend" });
+    if (kinds.some((k) => k !== "handoff"))
+      throw new AppError(
+        "INVALID_REQUEST",
+        "backend: the handoff backend plays both roles; do not combine it with another backend",
+        { field: "backend" },
+      );
     const handoff = new HandoffClient(o.handoffDir, cfg.model);
-    const backend = new ModelBackend({ name: "handoff", target: handoff, optimizer: handoff, prompts: o.prompts, pendingCount: () => handoff.pendingCount() });
+    const backend = new ModelBackend({
+      name: "handoff",
+      target: handoff,
+      optimizer: handoff,
+      prompts: o.prompts,
+      pendingCount: () => handoff.pendingCount(),
+    });
     return { backend: withPreferences(backend, cfg), handoff };
   }
   const build = (role: Role, c: RoleChoice): { client: ModelClient; tools?: ToolRunner } => {
-    if (c.kind === "claude-code-exec" || c.kind === "codex-exec") return execClient(c.kind === "claude-code-exec" ? "claude" : "codex", c, cfg, o.env);
+    if (c.kind === "claude-code-exec" || c.kind === "codex-exec")
+      return execClient(c.kind === "claude-code-exec" ? "claude" : "codex", c, cfg, o.env);
     if (AGENT_CLIS.includes(c.kind)) return agentCliClient(c.kind as AgentCli, c, cfg, o.env);
     return { client: apiClient(c.kind as BackendName, role, c, cfg, o.env) };
   };
@@ -163,7 +228,13 @@ export function buildSleepBackend(cfg: SleepConfig, o: BuildBackendOptions): Bui
   const same = target.kind === optimizer.kind && target.model === optimizer.model;
   const opt = same ? t : build("optimizer", optimizer);
   const name = same ? t.client.backend : `target=${t.client.backend}/optimizer=${opt.client.backend}`;
-  return { backend: withPreferences(new ModelBackend({ name, target: t.client, optimizer: opt.client, prompts: o.prompts, toolRunner: t.tools }), cfg), handoff: null };
+  return {
+    backend: withPreferences(
+      new ModelBackend({ name, target: t.client, optimizer: opt.client, prompts: o.prompts, toolRunner: t.tools }),
+      cfg,
+    ),
+    handoff: null,
+  };
 }
 
 function withPreferences(b: SleepBackend, cfg: SleepConfig): SleepBackend {

@@ -46,15 +46,42 @@ export function parseCopilotJsonl(raw: string): string {
 }
 
 function settings(o: CopilotOptions) {
-  const bin = resolveCliBin({ label: "GitHub Copilot", name: "copilot", explicit: o.env.SKILLOPT_SLEEP_COPILOT_PATH ?? "", setting: "SKILLOPT_SLEEP_COPILOT_PATH", env: o.env, install: INSTALL });
+  const bin = resolveCliBin({
+    label: "GitHub Copilot",
+    name: "copilot",
+    explicit: o.env.SKILLOPT_SLEEP_COPILOT_PATH ?? "",
+    setting: "SKILLOPT_SLEEP_COPILOT_PATH",
+    env: o.env,
+    install: INSTALL,
+  });
   const model = o.model || o.env.SKILLOPT_SLEEP_COPILOT_MODEL?.trim() || "";
   const fullEnv = o.env.SKILLOPT_SLEEP_COPILOT_FULL_ENV === "1";
-  const home = fullEnv ? "" : o.env.SKILLOPT_SLEEP_COPILOT_HOME?.trim() || join(o.workRoot ?? tmpdir(), "skillopt_sleep_copilot_home");
+  const home = fullEnv
+    ? ""
+    : o.env.SKILLOPT_SLEEP_COPILOT_HOME?.trim() || join(o.workRoot ?? tmpdir(), "skillopt_sleep_copilot_home");
   if (home) mkdirSync(home, { recursive: true });
   const env: ExecEnv = { ...envWithout(o.env, ["COPILOT_ALLOW_ALL"]), ...(home ? { COPILOT_HOME: home } : {}) };
   const args = (prompt: string, work: string) => {
-    if (prompt.length > MAX_ARG_CHARS) throw new CliCallError(`copilot: the prompt (${prompt.length} characters) is longer than one command-line argument may be`);
-    const a = ["-p", prompt, "--output-format", "json", "--stream", "off", "--no-color", "--log-level", "none", "--allow-all-tools", "--available-tools", o.env.COPILOT_AVAILABLE_TOOLS?.trim() || "bash", "-C", work];
+    if (prompt.length > MAX_ARG_CHARS)
+      throw new CliCallError(
+        `copilot: the prompt (${prompt.length} characters) is longer than one command-line argument may be`,
+      );
+    const a = [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--stream",
+      "off",
+      "--no-color",
+      "--log-level",
+      "none",
+      "--allow-all-tools",
+      "--available-tools",
+      o.env.COPILOT_AVAILABLE_TOOLS?.trim() || "bash",
+      "-C",
+      work,
+    ];
     if (!fullEnv) a.push("--disable-builtin-mcps", "--no-custom-instructions");
     return model ? [...a, "--model", model] : a;
   };
@@ -70,14 +97,32 @@ function parse(out: CliOutput): string {
 
 export function createCopilotClient(o: CopilotOptions): { client: AgentCliClient; tools: ToolRunner } {
   const s = settings(o);
-  const driver: CliDriver = { label: "copilot", bin: s.bin, model: s.model, timeoutMs: COPILOT_TIMEOUT_MS, retries: 0, installHint: INSTALL, parse, invocation: (prompt, work) => ({ args: s.args(prompt, work), stdin: "", env: s.env }) };
+  const driver: CliDriver = {
+    label: "copilot",
+    bin: s.bin,
+    model: s.model,
+    timeoutMs: COPILOT_TIMEOUT_MS,
+    retries: 0,
+    installHint: INSTALL,
+    parse,
+    invocation: (prompt, work) => ({ args: s.args(prompt, work), stdin: "", env: s.env }),
+  };
   const tools: ToolRunner = async (prompt, names) => {
     const work = mkdtempSync(join(o.workRoot ?? tmpdir(), "skillopt-sleep-copilot-tools-"));
     const log = join(work, ".tool-calls.log");
     try {
       writeShims(work, names, log);
       const full = `${toolHint(names)}\n\n${prompt}`;
-      const out = await runCli({ label: "copilot tool replay", bin: s.bin, args: s.args(full, work), cwd: work, env: s.env, stdin: "", timeoutMs: COPILOT_TIMEOUT_MS, installHint: INSTALL });
+      const out = await runCli({
+        label: "copilot tool replay",
+        bin: s.bin,
+        args: s.args(full, work),
+        cwd: work,
+        env: s.env,
+        stdin: "",
+        timeoutMs: COPILOT_TIMEOUT_MS,
+        installHint: INSTALL,
+      });
       const response = parse(out);
       let logged = "";
       try {
@@ -86,7 +131,11 @@ export function createCopilotClient(o: CopilotOptions): { client: AgentCliClient
         logged = ""; // no tool was called
       }
       const called = new Set(logged.split("\n").map((l) => l.trim()));
-      return { response, called: names.filter((t) => called.has(t)), tokens: Math.floor(full.length / 4) + Math.floor(response.length / 4) };
+      return {
+        response,
+        called: names.filter((t) => called.has(t)),
+        tokens: Math.floor(full.length / 4) + Math.floor(response.length / 4),
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

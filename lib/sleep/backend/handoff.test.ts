@@ -11,7 +11,14 @@ import { PendingCalls } from "./types";
 
 afterAll(removeTempDirs);
 
-const ask = (c: HandoffClient, prompt: string) => c.complete({ role: "target", stage: "attempt", system: "", messages: [{ role: "user", content: prompt }], maxTokens: 512 });
+const ask = (c: HandoffClient, prompt: string) =>
+  c.complete({
+    role: "target",
+    stage: "attempt",
+    system: "",
+    messages: [{ role: "user", content: prompt }],
+    maxTokens: 512,
+  });
 
 describe("handoff client", () => {
   it("records an unanswered prompt as pending and returns a placeholder; an answer file answers it", async () => {
@@ -37,19 +44,44 @@ describe("handoff client", () => {
     await ask(c, "Use key sk-abcdefghijklmnop1234 to answer");
     const path = c.flush();
     const pending = JSON.parse(readFileSync(join(dir, "pending.json"), "utf8"));
-    expect(pending).toMatchObject({ format: "skillopt_sleep.handoff.v1", answers_dir: join(dir, "answers"), pending: [{ max_tokens: 512, prompt: "Use key [REDACTED_OPENAI_KEY] to answer" }] });
+    expect(pending).toMatchObject({
+      format: "skillopt_sleep.handoff.v1",
+      answers_dir: join(dir, "answers"),
+      pending: [{ max_tokens: 512, prompt: "Use key [REDACTED_OPENAI_KEY] to answer" }],
+    });
     expect(pending.pending[0].answer_file).toBe(join(dir, "answers", `${pending.pending[0].id}.md`));
     const md = readFileSync(path, "utf8");
-    expect(md).toContain(`----- BEGIN PROMPT ${pending.pending[0].id} -----\nUse key [REDACTED_OPENAI_KEY] to answer\n----- END PROMPT ${pending.pending[0].id} -----`);
+    expect(md).toContain(
+      `----- BEGIN PROMPT ${pending.pending[0].id} -----\nUse key [REDACTED_OPENAI_KEY] to answer\n----- END PROMPT ${pending.pending[0].id} -----`,
+    );
     expect(existsSync(join(dir, "answers"))).toBe(true);
   });
 
   it("through the backend: a reflect whose first reply is pending stops instead of retrying", async () => {
     const c = new HandoffClient(tempDir());
-    const b = new ModelBackend({ name: "handoff", target: c, optimizer: c, prompts: new PromptRegistry(null), pendingCount: () => c.pendingCount() });
+    const b = new ModelBackend({
+      name: "handoff",
+      target: c,
+      optimizer: c,
+      prompts: new PromptRegistry(null),
+      pendingCount: () => c.pendingCount(),
+    });
     const t = makeTask({ id: "t", intent: "do it" });
-    const fail = { id: "t", hard: 0, soft: 0, response: "x", failReason: "no", taskType: "task", judgeRationale: "no", toolsCalled: [], tokens: 0, latencyMs: 0 };
-    await expect(b.reflect({ failures: [[t, fail]], successes: [], skill: "", memory: "", editBudget: 2, target: "skill" })).rejects.toBeInstanceOf(PendingCalls);
+    const fail = {
+      id: "t",
+      hard: 0,
+      soft: 0,
+      response: "x",
+      failReason: "no",
+      taskType: "task",
+      judgeRationale: "no",
+      toolsCalled: [],
+      tokens: 0,
+      latencyMs: 0,
+    };
+    await expect(
+      b.reflect({ failures: [[t, fail]], successes: [], skill: "", memory: "", editBudget: 2, target: "skill" }),
+    ).rejects.toBeInstanceOf(PendingCalls);
     expect(b.pendingCount()).toBe(1);
   });
 });

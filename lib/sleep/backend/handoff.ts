@@ -24,7 +24,9 @@ interface Pending {
 }
 
 function promptOf(req: CompletionRequest): string {
-  const parts = req.messages.map((m) => (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")));
+  const parts = req.messages.map((m) =>
+    typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"),
+  );
   return [req.system, ...parts].filter((p) => p !== "").join("\n\n");
 }
 
@@ -58,10 +60,20 @@ export class HandoffClient implements ModelClient {
     const id = sha256Hex(prompt).slice(0, 16);
     const answer = this.answerPath(id);
     if (existsSync(answer)) {
-      return { text: readFileSync(answer, "utf8").trim(), usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, cached: false };
+      return {
+        text: readFileSync(answer, "utf8").trim(),
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+        cached: false,
+      };
     }
     this.pending.set(id, { prompt, maxTokens: req.maxTokens });
-    return { text: `${PENDING_PREFIX}${id}]]`, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, cached: false };
+    return {
+      text: `${PENDING_PREFIX}${id}]]`,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      latencyMs: 0,
+      cached: false,
+    };
   }
 
   /**
@@ -75,7 +87,12 @@ export class HandoffClient implements ModelClient {
     const payload = {
       format: PENDING_FORMAT,
       answers_dir: this.answersDir,
-      pending: items.map(([id, p]) => ({ id, answer_file: this.answerPath(id), max_tokens: p.maxTokens, prompt: redactText(p.prompt) })),
+      pending: items.map(([id, p]) => ({
+        id,
+        answer_file: this.answerPath(id),
+        max_tokens: p.maxTokens,
+        prompt: redactText(p.prompt),
+      })),
     };
     writeFileSync(join(this.dir, "pending.json"), `${JSON.stringify(payload, null, 2)}\n`);
     const lines = [
@@ -95,7 +112,16 @@ export class HandoffClient implements ModelClient {
       "",
     ];
     items.forEach(([id, p], i) => {
-      lines.push("---", "", `## Prompt ${i + 1} of ${items.length}`, "", `- id: \`${id}\``, `- answer file: \`answers/${id}.md\``, `- suggested max tokens: ${p.maxTokens}`, "");
+      lines.push(
+        "---",
+        "",
+        `## Prompt ${i + 1} of ${items.length}`,
+        "",
+        `- id: \`${id}\``,
+        `- answer file: \`answers/${id}.md\``,
+        `- suggested max tokens: ${p.maxTokens}`,
+        "",
+      );
       lines.push(`----- BEGIN PROMPT ${id} -----`, redactText(p.prompt), `----- END PROMPT ${id} -----`, "");
     });
     const path = join(this.dir, "PROMPTS.md");

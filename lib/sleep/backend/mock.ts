@@ -22,7 +22,10 @@ export const MOCK_RULES: Readonly<Record<string, string>> = {
 export const HARMFUL_REPLY = "I'll just answer freely and skip the requested format.";
 
 function requiredRules(task: TaskRecord): string[] {
-  return task.tags.filter((t) => t.startsWith("rule:")).map((t) => t.slice(5)).filter((k) => k in MOCK_RULES);
+  return task.tags
+    .filter((t) => t.startsWith("rule:"))
+    .map((t) => t.slice(5))
+    .filter((k) => k in MOCK_RULES);
 }
 
 export class MockBackend implements SleepBackend {
@@ -38,7 +41,8 @@ export class MockBackend implements SleepBackend {
     const rules = requiredRules(task);
     if (rules.includes("__harmful__")) return HARMFUL_REPLY;
     const haveAll = rules.length > 0 && rules.every((k) => ctx.includes(MOCK_RULES[k]!));
-    if (haveAll && task.reference) return rules.includes("wrap-answer") ? `Here is the result. <answer>${task.reference}</answer>` : task.reference;
+    if (haveAll && task.reference)
+      return rules.includes("wrap-answer") ? `Here is the result. <answer>${task.reference}</answer>` : task.reference;
     if (task.reference) {
       const ref = task.reference;
       return `approximately ${ref.length > 3 ? ref.slice(0, -2) : "unknown"} (format not applied)`;
@@ -47,7 +51,12 @@ export class MockBackend implements SleepBackend {
   }
 
   /** The mock "calls" a tool when the guidance tells it to (`./name`, `use name`, `run name` …). */
-  async attemptWithTools(task: TaskRecord, skill: string, memory: string, tools: readonly string[]): Promise<{ response: string; called: string[] }> {
+  async attemptWithTools(
+    task: TaskRecord,
+    skill: string,
+    memory: string,
+    tools: readonly string[],
+  ): Promise<{ response: string; called: string[] }> {
     const ctx = `${skill}\n${memory}`.toLowerCase();
     const response = await this.attempt(task, skill, memory);
     const called = tools.filter((t) => {
@@ -77,7 +86,13 @@ export class MockBackend implements SleepBackend {
         const text = MOCK_RULES[key]!;
         if (ctx.includes(text) || seen.has(text)) continue;
         seen.add(text);
-        edits.push({ target: input.target, op: "add", content: text, anchor: "", rationale: `failed task ${task.id} requires rule '${key}'` });
+        edits.push({
+          target: input.target,
+          op: "add",
+          content: text,
+          anchor: "",
+          rationale: `failed task ${task.id} requires rule '${key}'`,
+        });
         if (edits.length >= input.editBudget) return edits;
       }
     }

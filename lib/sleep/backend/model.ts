@@ -22,7 +22,10 @@ import { PendingCalls, SleepBackendError, type ReflectInput, type SleepBackend }
 export const MAX_TOKENS = { attempt: 512, judge: 200, reflect: 1024, miner: 800 } as const;
 
 /** Runs a task with real (shim) tools; see tool-replay.ts. */
-export type ToolRunner = (prompt: string, tools: readonly string[]) => Promise<{ response: string; called: string[]; tokens: number }>;
+export type ToolRunner = (
+  prompt: string,
+  tools: readonly string[],
+) => Promise<{ response: string; called: string[]; tokens: number }>;
 
 export interface ModelBackendOptions {
   name: string;
@@ -67,14 +70,21 @@ export class ModelBackend implements SleepBackend {
   private async complete(role: Role, prompt: string, maxTokens: number, stage: string): Promise<string> {
     const client = role === "target" ? this.o.target : this.o.optimizer;
     try {
-      const r = await client.complete({ role, stage, system: "", messages: [{ role: "user", content: prompt }], maxTokens });
+      const r = await client.complete({
+        role,
+        stage,
+        system: "",
+        messages: [{ role: "user", content: prompt }],
+        maxTokens,
+      });
       const billed = r.usage.promptTokens + r.usage.completionTokens;
       this.tokens += billed > 0 ? billed : Math.floor(prompt.length / 4) + Math.floor(r.text.length / 4);
       return r.text.trim();
     } catch (err) {
       if (err instanceof PendingCalls) throw err;
       const message = err instanceof Error ? err.message : String(err);
-      if (stopRunOf(err) !== null) throw new SleepBackendError(`${client.backend} (${role}): ${message}`, { cause: err });
+      if (stopRunOf(err) !== null)
+        throw new SleepBackendError(`${client.backend} (${role}): ${message}`, { cause: err });
       this.lastCallError = `${client.backend} (${role}): ${message}`;
       return "";
     }
@@ -84,12 +94,28 @@ export class ModelBackend implements SleepBackend {
     const kind = key.slice(0, key.indexOf(":"));
     const hit = this.cache.get(key);
     if (hit !== undefined) {
-      this.evidence.log("replay", "model_call", { kind, cacheHit: true, key, phase: this.evidence.phase, backend: this.name });
+      this.evidence.log("replay", "model_call", {
+        kind,
+        cacheHit: true,
+        key,
+        phase: this.evidence.phase,
+        backend: this.name,
+      });
       return hit;
     }
     const out = await this.complete(role, prompt, maxTokens, kind);
     this.cache.set(key, out);
-    this.evidence.log("replay", "model_call", { kind, cacheHit: false, key, phase: this.evidence.phase, backend: this.name, model: this.model, prompt, response: out, error: this.lastCallError });
+    this.evidence.log("replay", "model_call", {
+      kind,
+      cacheHit: false,
+      key,
+      phase: this.evidence.phase,
+      backend: this.name,
+      model: this.model,
+      prompt,
+      response: out,
+      error: this.lastCallError,
+    });
     return out;
   }
 
@@ -98,11 +124,18 @@ export class ModelBackend implements SleepBackend {
     if (task.system) {
       const skillSection = skill.trim() ? `## Skill\n${skill.trim()}\n\n` : "";
       const memorySection = memory.trim() ? `## Memory\n${memory.trim()}\n\n` : "";
-      const system = task.system.includes("{skill_section}") ? task.system.split("{skill_section}").join(skillSection) : skillSection + task.system;
+      const system = task.system.includes("{skill_section}")
+        ? task.system.split("{skill_section}").join(skillSection)
+        : skillSection + task.system;
       const body = task.intent + (task.contextExcerpt ? `\n\n${task.contextExcerpt}` : "");
       return `${system}${memorySection}\n${body}`;
     }
-    return this.o.prompts.render("attempt", { __SKILL__: skill || "(none)", __MEMORY__: memory || "(none)", __INTENT__: task.intent, __CONTEXT__: task.contextExcerpt });
+    return this.o.prompts.render("attempt", {
+      __SKILL__: skill || "(none)",
+      __MEMORY__: memory || "(none)",
+      __INTENT__: task.intent,
+      __CONTEXT__: task.contextExcerpt,
+    });
   }
 
   async attempt(task: TaskRecord, skill: string, memory: string, sampleId = 0): Promise<string> {
@@ -111,7 +144,12 @@ export class ModelBackend implements SleepBackend {
     return this.cached(`attempt:${salt}${sha256Hex(prompt).slice(0, 16)}`, "target", prompt, MAX_TOKENS.attempt);
   }
 
-  async attemptWithTools(task: TaskRecord, skill: string, memory: string, tools: readonly string[]): Promise<{ response: string; called: string[] }> {
+  async attemptWithTools(
+    task: TaskRecord,
+    skill: string,
+    memory: string,
+    tools: readonly string[],
+  ): Promise<{ response: string; called: string[] }> {
     if (!this.o.toolRunner) {
       const response = await this.attempt(task, skill, memory);
       return { response, called: tools.filter((t) => toolWasCalled(t, response, [])) };
@@ -122,7 +160,10 @@ export class ModelBackend implements SleepBackend {
       this.tokens += r.tokens;
       return { response: r.response, called: r.called };
     } catch (err) {
-      if (stopRunOf(err) !== null) throw new SleepBackendError(`${this.o.target.backend} (tool replay): ${(err as Error).message}`, { cause: err });
+      if (stopRunOf(err) !== null)
+        throw new SleepBackendError(`${this.o.target.backend} (tool replay): ${(err as Error).message}`, {
+          cause: err,
+        });
       this.lastCallError = `${this.o.target.backend} (tool replay): ${(err as Error).message}`;
       return { response: "", called: [] };
     }
@@ -130,14 +171,22 @@ export class ModelBackend implements SleepBackend {
 
   async judge(task: TaskRecord, response: string): Promise<JudgeScore> {
     if (task.referenceKind === "rule" && task.judge.checks?.length) return scoreRuleJudge(task.judge, response);
-    if (task.referenceKind === "exact" && task.reference) return { ...scoreExact(task.reference, response), rationale: "exact(local)" };
-    const prompt = this.o.prompts.render("judge", { __RUBRIC__: task.reference || task.intent, __RESPONSE__: response });
+    if (task.referenceKind === "exact" && task.reference)
+      return { ...scoreExact(task.reference, response), rationale: "exact(local)" };
+    const prompt = this.o.prompts.render("judge", {
+      __RUBRIC__: task.reference || task.intent,
+      __RESPONSE__: response,
+    });
     const raw = await this.cached(`judge:${sha256Hex(prompt).slice(0, 16)}`, "optimizer", prompt, MAX_TOKENS.judge);
     const obj = extractJson(raw, "object");
     const score = typeof obj === "object" && obj !== null ? Number((obj as { score?: unknown }).score) : Number.NaN;
     if (!Number.isFinite(score)) return { hard: 0, soft: 0, rationale: "judge-parse-failed" };
     const soft = Math.min(1, Math.max(0, score));
-    return { hard: soft >= 0.8 ? 1 : 0, soft, rationale: String((obj as { reason?: unknown }).reason ?? "").slice(0, 200) };
+    return {
+      hard: soft >= 0.8 ? 1 : 0,
+      soft,
+      rationale: String((obj as { reason?: unknown }).reason ?? "").slice(0, 200),
+    };
   }
 
   async reflect(input: ReflectInput): Promise<EditRecord[]> {
@@ -148,7 +197,16 @@ export class ModelBackend implements SleepBackend {
     for (let attempt = 0; attempt < 2; attempt++) {
       const p = attempt === 0 ? prompt : prompt + JSON_RETRY_NOTE;
       raw = await this.complete("optimizer", p, MAX_TOKENS.reflect, "reflect");
-      this.evidence.log("reflect", "exchange", { target: input.target, attempt: attempt + 1, backend: this.name, model: this.model, nFailures: input.failures.length, prompt: p, rawReply: raw, error: this.lastCallError });
+      this.evidence.log("reflect", "exchange", {
+        target: input.target,
+        attempt: attempt + 1,
+        backend: this.name,
+        model: this.model,
+        nFailures: input.failures.length,
+        prompt: p,
+        rawReply: raw,
+        error: this.lastCallError,
+      });
       parsed = extractJson(raw, "array");
       if (Array.isArray(parsed) && parsed.length > 0) break;
     }

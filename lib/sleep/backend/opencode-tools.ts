@@ -28,7 +28,8 @@ export function replayToolNames(tools: readonly string[]): string[] {
     if (!seen.has(name.toLowerCase())) out.push(name);
     seen.add(name.toLowerCase());
   }
-  if (out.length === 0 || out.length > 32) throw new CliCallError(`opencode tool replay: needs 1 to 32 tools (got ${out.length})`);
+  if (out.length === 0 || out.length > 32)
+    throw new CliCallError(`opencode tool replay: needs 1 to 32 tools (got ${out.length})`);
   return out;
 }
 
@@ -54,14 +55,20 @@ export function prepareReplayProject(work: string, tools: readonly string[]): Ma
   mkdirSync(join(git, "objects"), { recursive: true });
   mkdirSync(join(git, "refs", "heads"), { recursive: true });
   writeFileSync(join(git, "HEAD"), "ref: refs/heads/main\n", { flag: "wx" });
-  writeFileSync(join(git, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n", { flag: "wx" });
+  writeFileSync(join(git, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n", {
+    flag: "wx",
+  });
   writeFileSync(join(git, "opencode"), `skillopt-sleep-${randomBytes(32).toString("hex")}\n`, { flag: "wx" });
   const config = join(work, ".opencode");
   mkdirSync(join(config, "tools"), { recursive: true });
   mkdirSync(join(config, "node_modules"), { recursive: true });
   const pkg = { name: "skillopt-opencode-replay", dependencies: { "@opencode-ai/plugin": "0.0.0" } };
   writeFileSync(join(config, "package.json"), JSON.stringify({ ...pkg, private: true }), { flag: "wx" });
-  writeFileSync(join(config, "package-lock.json"), JSON.stringify({ name: pkg.name, lockfileVersion: 3, requires: true, packages: { "": pkg } }), { flag: "wx" });
+  writeFileSync(
+    join(config, "package-lock.json"),
+    JSON.stringify({ name: pkg.name, lockfileVersion: 3, requires: true, packages: { "": pkg } }),
+    { flag: "wx" },
+  );
   const ids = new Map<string, string>();
   for (const name of tools) {
     const id = `skillopt_replay_${randomBytes(16).toString("hex")}`;
@@ -73,7 +80,8 @@ export function prepareReplayProject(work: string, tools: readonly string[]): Ma
 
 function toolEnv(source: ExecEnv, work: string, permission: Record<string, string>): ExecEnv {
   const env = childEnv(source, work, permission);
-  for (const k of Object.keys(env)) if (/^(GIT_(COMMON_DIR|DIR|OBJECT_DIRECTORY|WORK_TREE)|NPM_CONFIG_.*)$/i.test(k)) delete env[k];
+  for (const k of Object.keys(env))
+    if (/^(GIT_(COMMON_DIR|DIR|OBJECT_DIRECTORY|WORK_TREE)|NPM_CONFIG_.*)$/i.test(k)) delete env[k];
   return {
     ...env,
     OPENCODE_DISABLE_PROJECT_CONFIG: "0", // the replay project's own tools must load
@@ -87,34 +95,78 @@ function toolEnv(source: ExecEnv, work: string, permission: Record<string, strin
   };
 }
 
-async function verifyTools(bin: string, env: ExecEnv, work: string, agent: string, expected: Set<string>): Promise<void> {
-  const out = await runCli({ label: "opencode tool check", bin, args: ["debug", "agent", agent, "--pure"], cwd: work, env, stdin: "", timeoutMs: OPENCODE_TIMEOUT_MS, installHint: "" });
-  if (out.code !== 0) throw new CliCallError(`opencode tool check: ${exitError("opencode debug agent", out).message}`, { fatal: true });
+async function verifyTools(
+  bin: string,
+  env: ExecEnv,
+  work: string,
+  agent: string,
+  expected: Set<string>,
+): Promise<void> {
+  const out = await runCli({
+    label: "opencode tool check",
+    bin,
+    args: ["debug", "agent", agent, "--pure"],
+    cwd: work,
+    env,
+    stdin: "",
+    timeoutMs: OPENCODE_TIMEOUT_MS,
+    installHint: "",
+  });
+  if (out.code !== 0)
+    throw new CliCallError(`opencode tool check: ${exitError("opencode debug agent", out).message}`, { fatal: true });
   let tools: unknown;
   try {
     tools = (JSON.parse(out.stdout) as { tools?: unknown }).tools;
   } catch {
     tools = null;
   }
-  if (typeof tools !== "object" || tools === null || Object.values(tools).some((v) => typeof v !== "boolean")) throw new CliCallError("opencode tool check: 'opencode debug agent' did not list the agent's tools", { fatal: true });
-  const enabled = Object.entries(tools as Record<string, boolean>).filter(([, on]) => on).map(([k]) => k).sort();
-  if (enabled.join(",") !== [...expected].sort().join(",")) throw new CliCallError(`opencode tool check: the replay agent would have tools ${enabled.join(", ") || "(none)"}, not only the synthetic ones; refusing to replay`, { fatal: true });
+  if (typeof tools !== "object" || tools === null || Object.values(tools).some((v) => typeof v !== "boolean"))
+    throw new CliCallError("opencode tool check: 'opencode debug agent' did not list the agent's tools", {
+      fatal: true,
+    });
+  const enabled = Object.entries(tools as Record<string, boolean>)
+    .filter(([, on]) => on)
+    .map(([k]) => k)
+    .sort();
+  if (enabled.join(",") !== [...expected].sort().join(","))
+    throw new CliCallError(
+      `opencode tool check: the replay agent would have tools ${enabled.join(", ") || "(none)"}, not only the synthetic ones; refusing to replay`,
+      { fatal: true },
+    );
 }
 
-export function createOpenCodeToolRunner(o: { bin: string; model: string; env: ExecEnv; workRoot?: string }): ToolRunner {
+export function createOpenCodeToolRunner(o: {
+  bin: string;
+  model: string;
+  env: ExecEnv;
+  workRoot?: string;
+}): ToolRunner {
   return async (prompt, requested) => {
     const names = replayToolNames(requested);
     const work = mkdtempSync(join(o.workRoot ?? tmpdir(), "skillopt-sleep-opencode-tools-"));
     try {
       const ids = prepareReplayProject(work, names);
       const expected = new Set(ids.values());
-      const permission: Record<string, string> = { "*": "deny", ...Object.fromEntries([...expected].map((id) => [id, "allow"])) };
+      const permission: Record<string, string> = {
+        "*": "deny",
+        ...Object.fromEntries([...expected].map((id) => [id, "allow"])),
+      };
       const agent = newAgentName();
       const agentConfig = { mode: "primary", permission, ...(o.model ? { model: o.model } : {}) };
       const env = toolEnv(o.env, work, permission);
-      await disableMcp(o.bin, env, work, { share: "disabled", autoupdate: false, formatter: false, lsp: false, snapshot: false, permission, agent: { [agent]: agentConfig } });
+      await disableMcp(o.bin, env, work, {
+        share: "disabled",
+        autoupdate: false,
+        formatter: false,
+        lsp: false,
+        snapshot: false,
+        permission,
+        agent: { [agent]: agentConfig },
+      });
       await verifyTools(o.bin, env, work, agent, expected);
-      const lines = [...ids].map(([name, id]) => `- "${name}" is available as \`${id}\`; call it with {"query":"${SYNTHETIC_QUERY}"}.`);
+      const lines = [...ids].map(
+        ([name, id]) => `- "${name}" is available as \`${id}\`; call it with {"query":"${SYNTHETIC_QUERY}"}.`,
+      );
       const full = [
         "The tools below are controlled stand-ins that always return the same line. Call one only when the task, the skill or the memory requires that tool; then call its id rather than saying you did.",
         "",
@@ -123,13 +175,37 @@ export function createOpenCodeToolRunner(o: { bin: string; model: string; env: E
         "",
         prompt,
       ].join("\n");
-      const args = ["run", "--pure", "--format", "json", "--agent", agent, "--title", "skillopt-sleep-tool-replay", "--dir", work];
-      const out = await runCli({ label: "opencode tool replay", bin: o.bin, args: o.model ? [...args, "--model", o.model] : args, cwd: work, env, stdin: full, timeoutMs: OPENCODE_TIMEOUT_MS, installHint: "" });
+      const args = [
+        "run",
+        "--pure",
+        "--format",
+        "json",
+        "--agent",
+        agent,
+        "--title",
+        "skillopt-sleep-tool-replay",
+        "--dir",
+        work,
+      ];
+      const out = await runCli({
+        label: "opencode tool replay",
+        bin: o.bin,
+        args: o.model ? [...args, "--model", o.model] : args,
+        cwd: work,
+        env,
+        stdin: full,
+        timeoutMs: OPENCODE_TIMEOUT_MS,
+        installHint: "",
+      });
       if (out.code !== 0) throw exitError("opencode tool replay", out);
       const r = parseOpenCodeJsonl(out.stdout, expected);
       if ("error" in r) throw new CliCallError(`opencode tool replay ${STREAM_ERRORS[r.error] ?? r.error}`);
       const called = new Set(r.called);
-      return { response: r.text, called: names.filter((n) => called.has(ids.get(n)!)), tokens: Math.floor(full.length / 4) + Math.floor(r.text.length / 4) };
+      return {
+        response: r.text,
+        called: names.filter((n) => called.has(ids.get(n)!)),
+        tokens: Math.floor(full.length / 4) + Math.floor(r.text.length / 4),
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -30,13 +30,29 @@ function parse(out: CliOutput): string {
   return r.text;
 }
 
-export function createOpenCodeClient(o: { model: string; path: string; env: ExecEnv; toolReplay: boolean; workRoot?: string }): { client: AgentCliClient; tools: ToolRunner } {
-  const bin = resolveCliBin({ label: "OpenCode", name: "opencode", explicit: o.path || o.env.SKILLOPT_SLEEP_OPENCODE_PATH || "", setting: "opencode_path", flag: "--opencode-path", env: o.env, install: INSTALL });
+export function createOpenCodeClient(o: {
+  model: string;
+  path: string;
+  env: ExecEnv;
+  toolReplay: boolean;
+  workRoot?: string;
+}): { client: AgentCliClient; tools: ToolRunner } {
+  const bin = resolveCliBin({
+    label: "OpenCode",
+    name: "opencode",
+    explicit: o.path || o.env.SKILLOPT_SLEEP_OPENCODE_PATH || "",
+    setting: "opencode_path",
+    flag: "--opencode-path",
+    env: o.env,
+    install: INSTALL,
+  });
   const model = o.model || o.env.SKILLOPT_SLEEP_OPENCODE_MODEL?.trim() || "";
   const tools: ToolRunner = o.toolReplay
     ? createOpenCodeToolRunner({ bin, model, env: o.env, workRoot: o.workRoot })
     : async () => {
-        throw new CliCallError("opencode: tool replay is off (opt in with --opencode-tool-replay / opencode_tool_replay); a task that needs a real tool call cannot be replayed");
+        throw new CliCallError(
+          "opencode: tool replay is off (opt in with --opencode-tool-replay / opencode_tool_replay); a task that needs a real tool call cannot be replayed",
+        );
       };
   const client = new AgentCliClient(
     {
@@ -49,7 +65,18 @@ export function createOpenCodeClient(o: { model: string; path: string; env: Exec
       parse,
       invocation: async (prompt, work) => {
         const { env, agent } = await prepare(bin, o.env, work);
-        const args = ["run", "--pure", "--format", "json", "--agent", agent, "--title", "skillopt-sleep", "--dir", work];
+        const args = [
+          "run",
+          "--pure",
+          "--format",
+          "json",
+          "--agent",
+          agent,
+          "--title",
+          "skillopt-sleep",
+          "--dir",
+          work,
+        ];
         return { args: model ? [...args, "--model", model] : args, stdin: prompt, env };
       },
     },

@@ -9,7 +9,8 @@ import type { EditRecord, ReplayResult, TaskRecord } from "../types";
 import type { ReflectInput } from "./types";
 
 /** Appended to the one retry after a reply that was not a JSON array. */
-export const JSON_RETRY_NOTE = "\n\nIMPORTANT: your previous reply was not valid JSON. Reply with ONLY the JSON array, no prose, no markdown fences.";
+export const JSON_RETRY_NOTE =
+  "\n\nIMPORTANT: your previous reply was not valid JSON. Reply with ONLY the JSON array, no prose, no markdown fences.";
 
 function explain(criterion: string): string {
   const at = criterion.indexOf("=");
@@ -48,7 +49,9 @@ function criteriaBlock(failures: Array<[TaskRecord, ReplayResult]>): string {
     }
   }
   if (counts.size === 0) return "";
-  const rows = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `- ${explain(c)}  [${c}, failed ${n}x]`);
+  const rows = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `- ${explain(c)}  [${c}, failed ${n}x]`);
   return `\n# Exact criteria the outputs are failing (fix these directly)\n${rows.join("\n")}`;
 }
 
@@ -72,9 +75,14 @@ export function buildReflectPrompt(prompts: PromptRegistry, input: ReflectInput,
   const doc = (input.target === "skill" ? input.skill : input.memory) || "(empty)";
   const failures = input.failures
     .slice(0, 8)
-    .map(([t, r]) => `- wanted: ${t.intent.slice(0, 160)}\n  got: ${r.response.slice(0, 160)}\n  why-wrong: ${r.failReason.slice(0, 160)}`)
+    .map(
+      ([t, r]) =>
+        `- wanted: ${t.intent.slice(0, 160)}\n  got: ${r.response.slice(0, 160)}\n  why-wrong: ${r.failReason.slice(0, 160)}`,
+    )
     .join("\n");
-  const prefs = preferences.trim() ? `\n# User preferences (honour these as priors when writing rules)\n${preferences.trim()}` : "";
+  const prefs = preferences.trim()
+    ? `\n# User preferences (honour these as priors when writing rules)\n${preferences.trim()}`
+    : "";
   return prompts.render("reflect", {
     __EDIT_BUDGET__: String(input.editBudget),
     __TARGET__: input.target,
@@ -110,7 +118,9 @@ export function parseEdits(parsed: unknown, target: "skill" | "memory", budget: 
     if (!content) continue;
     out.push({
       target,
-      op: String(o.op ?? "add").trim().toLowerCase(),
+      op: String(o.op ?? "add")
+        .trim()
+        .toLowerCase(),
       content,
       anchor: String(o.anchor ?? "").trim(),
       rationale: String(o.rationale ?? "").trim(),

@@ -71,7 +71,13 @@ export function fakeCli(name: string, script: Record<string, Reply[]>) {
     path: join(bin, name),
     /** PATH holding the fake and node (the fake's interpreter). */
     PATH: `${bin}:${dirname(process.execPath)}`,
-    calls: (): FakeCall[] => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as FakeCall) : []),
+    calls: (): FakeCall[] =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as FakeCall)
+        : [],
     setScript: (s: Record<string, Reply[]>) => writeFileSync(join(dir, "script.json"), JSON.stringify(s)),
   };
 }

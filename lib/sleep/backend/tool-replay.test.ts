@@ -25,7 +25,8 @@ echo "args: $*" >&2
 
 describe("tool replay with logging shell shims", () => {
   const work = tempDir();
-  const run = (bin: string) => createToolRunner({ kind: "claude", bin, env: { PATH: process.env.PATH }, timeoutMs: 10_000, workRoot: work });
+  const run = (bin: string) =>
+    createToolRunner({ kind: "claude", bin, env: { PATH: process.env.PATH }, timeoutMs: 10_000, workRoot: work });
 
   it("reports the tools the agent actually ran, read from the shims' log, and removes its folder", async () => {
     const bin = fakeClaude(tempDir());
@@ -38,7 +39,9 @@ describe("tool replay with logging shell shims", () => {
   });
 
   it("refuses a tool name that is not one plain file name", async () => {
-    await expect(run(fakeClaude(tempDir()))("x", ["../evil"])).rejects.toThrow(/'\.\.\/evil' is not a usable tool name/);
+    await expect(run(fakeClaude(tempDir()))("x", ["../evil"])).rejects.toThrow(
+      /'\.\.\/evil' is not a usable tool name/,
+    );
   });
 
   it("a CLI that fails is an error with its exit status", async () => {

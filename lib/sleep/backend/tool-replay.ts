@@ -35,35 +35,76 @@ export function writeShims(work: string, tools: readonly string[], log: string):
   for (const name of tools) {
     const shim = join(work, name);
     // The name is checked against TOOL_NAME and the log path is quoted, so the script is inert text.
-    writeFileSync(shim, `#!/bin/sh\nprintf '%s\\n' '${name}' >> '${log.replace(/'/g, "'\\''")}'\necho "(results: 3 relevant notes found; use them to answer)"\n`);
+    writeFileSync(
+      shim,
+      `#!/bin/sh\nprintf '%s\\n' '${name}' >> '${log.replace(/'/g, "'\\''")}'\necho "(results: 3 relevant notes found; use them to answer)"\n`,
+    );
     chmodSync(shim, 0o755);
   }
 }
 
 function args(s: ToolReplaySettings, work: string, outFile: string): string[] {
   if (s.kind === "claude") {
-    const a = ["-p", "--output-format", "text", "--disable-slash-commands", "--allowedTools", "Bash", "--exclude-dynamic-system-prompt-sections"];
+    const a = [
+      "-p",
+      "--output-format",
+      "text",
+      "--disable-slash-commands",
+      "--allowedTools",
+      "Bash",
+      "--exclude-dynamic-system-prompt-sections",
+    ];
     return s.model ? [...a, "--model", s.model] : a;
   }
-  const a = ["exec", "--skip-git-repo-check", "-C", work, "--color", "never", "--sandbox", "workspace-write", "-o", outFile];
+  const a = [
+    "exec",
+    "--skip-git-repo-check",
+    "-C",
+    work,
+    "--color",
+    "never",
+    "--sandbox",
+    "workspace-write",
+    "-o",
+    outFile,
+  ];
   return [...(s.model ? [...a, "-m", s.model] : a), "-"];
 }
 
 export function createToolRunner(s: ToolReplaySettings): ToolRunner {
   return async (prompt, tools) => {
     const bad = tools.find((t) => !TOOL_NAME.test(t));
-    if (bad !== undefined) throw new Error(`tool replay: '${bad}' is not a usable tool name (letters, digits, '_', '.', '-' only)`);
+    if (bad !== undefined)
+      throw new Error(`tool replay: '${bad}' is not a usable tool name (letters, digits, '_', '.', '-' only)`);
     const work = mkdtempSync(join(s.workRoot ?? tmpdir(), "skillopt-sleep-tools-"));
     const log = join(work, ".tool-calls.log");
     const outFile = join(work, ".answer.txt");
     try {
       writeShims(work, tools, log);
       const stdin = `${toolHint(tools)}\n\n${prompt}`;
-      const out = await runCli({ label: `${s.kind} tool replay`, bin: s.bin, args: args(s, work, outFile), cwd: work, env: s.env, stdin, timeoutMs: s.timeoutMs, installHint: installHint(s.kind) });
+      const out = await runCli({
+        label: `${s.kind} tool replay`,
+        bin: s.bin,
+        args: args(s, work, outFile),
+        cwd: work,
+        env: s.env,
+        stdin,
+        timeoutMs: s.timeoutMs,
+        installHint: installHint(s.kind),
+      });
       if (out.code !== 0) throw new Error(describeExit(out));
       const response = (s.kind === "claude" ? out.stdout : readOptional(outFile)).trim();
-      const logged = new Set(readOptional(log).split("\n").map((l) => l.trim()).filter(Boolean));
-      return { response, called: tools.filter((t) => logged.has(t)), tokens: Math.floor(stdin.length / 4) + Math.floor(response.length / 4) };
+      const logged = new Set(
+        readOptional(log)
+          .split("\n")
+          .map((l) => l.trim())
+          .filter(Boolean),
+      );
+      return {
+        response,
+        called: tools.filter((t) => logged.has(t)),
+        tokens: Math.floor(stdin.length / 4) + Math.floor(response.length / 4),
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

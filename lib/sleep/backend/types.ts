@@ -31,7 +31,12 @@ export interface SleepBackend {
   lastCallError: string;
   attempt(task: TaskRecord, skill: string, memory: string, sampleId?: number): Promise<string>;
   /** Runs the task with the named tools available; returns the answer and the tools actually called. */
-  attemptWithTools(task: TaskRecord, skill: string, memory: string, tools: readonly string[]): Promise<{ response: string; called: string[] }>;
+  attemptWithTools(
+    task: TaskRecord,
+    skill: string,
+    memory: string,
+    tools: readonly string[],
+  ): Promise<{ response: string; called: string[] }>;
   /** Judges tasks that need a model (rubric, no reference); local kinds are scored by the caller. */
   judge(task: TaskRecord, response: string): Promise<JudgeScore>;
   reflect(input: ReflectInput): Promise<EditRecord[]>;

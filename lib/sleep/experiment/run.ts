@@ -56,13 +56,22 @@ export interface ExperimentResult {
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const mixed = (h: number, s: number) => gateScore({ hard: h, soft: s, metric: "mixed", mixedWeight: 0.5 });
 
-async function holdoutScore(deps: { backend: SleepBackend; now: () => number }, tasks: readonly TaskRecord[], skill: string, memory: string): Promise<number> {
+async function holdoutScore(
+  deps: { backend: SleepBackend; now: () => number },
+  tasks: readonly TaskRecord[],
+  skill: string,
+  memory: string,
+): Promise<number> {
   const val = tasks.filter((t) => t.split === "val");
   const { hard, soft } = aggregateScores(await replayBatch(deps, val.length > 0 ? val : tasks, skill, memory));
   return mixed(hard, soft);
 }
 
-export async function runExperiment(backend: SleepBackend, prompts: PromptRegistry, o: ExperimentOptions): Promise<ExperimentResult> {
+export async function runExperiment(
+  backend: SleepBackend,
+  prompts: PromptRegistry,
+  o: ExperimentOptions,
+): Promise<ExperimentResult> {
   const seed = o.seed ?? 42;
   const deps = { backend, prompts, now: () => 0 };
   let items = PERSONAS[o.persona]();
@@ -72,18 +81,42 @@ export async function runExperiment(backend: SleepBackend, prompts: PromptRegist
   let memory = "";
   const baseline = await holdoutScore(deps, tasks, skill, memory);
   const trace: ExperimentTraceRow[] = [{ night: 0, holdoutScore: round4(baseline), action: "baseline", nEdits: 0 }];
-  const gate = { editBudget: o.editBudget, gateMetric: "mixed" as const, gateMixedWeight: 0.5, gateNoRegression: false, gateOff: false, rolloutsK: 1 };
+  const gate = {
+    editBudget: o.editBudget,
+    gateMetric: "mixed" as const,
+    gateMixedWeight: 0.5,
+    gateNoRegression: false,
+    gateOff: false,
+    rolloutsK: 1,
+  };
   for (let night = 1; night <= o.nights; night++) {
     const r = await consolidate(deps, tasks, skill, memory, { ...gate, evolveSkill: true, evolveMemory: true, night });
     if (r.accepted) ({ newSkill: skill, newMemory: memory } = r);
-    trace.push({ night, holdoutScore: round4(r.candidateScore), action: r.gateAction, accepted: r.accepted, nEdits: r.appliedEdits.length, edits: r.appliedEdits.map((e) => e.content), nRejected: r.rejectedEdits.length });
+    trace.push({
+      night,
+      holdoutScore: round4(r.candidateScore),
+      action: r.gateAction,
+      accepted: r.accepted,
+      nEdits: r.appliedEdits.length,
+      edits: r.appliedEdits.map((e) => e.content),
+      nRejected: r.rejectedEdits.length,
+    });
     if (r.candidateScore >= 0.999) break;
   }
   const after = await holdoutScore(deps, tasks, skill, memory);
   let gateBlocksHarmful: boolean | null = null;
   if (backend.name === "mock") {
-    const probe = assignSplits([harmfulTask(), ...PERSONAS[o.persona]().slice(0, 3)], { valFraction: 0.5, testFraction: 0, seed });
-    const r = await consolidate(deps, probe, skill, memory, { ...gate, evolveSkill: true, evolveMemory: false, night: trace.length });
+    const probe = assignSplits([harmfulTask(), ...PERSONAS[o.persona]().slice(0, 3)], {
+      valFraction: 0.5,
+      testFraction: 0,
+      seed,
+    });
+    const r = await consolidate(deps, probe, skill, memory, {
+      ...gate,
+      evolveSkill: true,
+      evolveMemory: false,
+      night: trace.length,
+    });
     gateBlocksHarmful = !r.newSkill.includes(MOCK_RULES.__harmful__!);
   }
   return {

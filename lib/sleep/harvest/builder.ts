@@ -19,7 +19,12 @@ export interface BuilderLimits {
 
 /** A tool name reduced to a short, safe identifier. */
 export function toolName(name: unknown): string {
-  return typeof name === "string" ? name.trim().replace(/[^A-Za-z0-9_.:-]+/g, "_").slice(0, 80) : "";
+  return typeof name === "string"
+    ? name
+        .trim()
+        .replace(/[^A-Za-z0-9_.:-]+/g, "_")
+        .slice(0, 80)
+    : "";
 }
 
 /** Visible text of a message content: a string, or the `text` blocks of a block list. */

@@ -54,7 +54,9 @@ export async function listFiles(root: string, o: ListOptions): Promise<FoundFile
 /** The sub-folders of `dir`, or null when it cannot be listed (absent, not a folder, no permission). */
 export async function subfolders(dir: string): Promise<string[] | null> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(dir, e.name));
   } catch {
     return null;
   }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { detectFeedback, isAgentSession, isHeadlessSession, isMetaPrompt, makeTextFilters } from "./filters";
 
-const filters = makeTextFilters({ negativeFeedback: [" Schon wieder kaputt "], positiveFeedback: ["Danke"], agentMarkers: [], replayMarkers: [] });
+const filters = makeTextFilters({
+  negativeFeedback: [" Schon wieder kaputt "],
+  positiveFeedback: ["Danke"],
+  agentMarkers: [],
+  replayMarkers: [],
+});
 
 describe("meta prompts", () => {
   it.each([
@@ -35,7 +40,9 @@ describe("program-written sessions", () => {
     expect(isHeadlessSession(session(["Rate it", "again"]), filters)).toBe(false);
     expect(isHeadlessSession(session(["hi"], "2026-01-01T00:00:00Z", "2026-01-01T00:00:02Z"), filters)).toBe(true);
     expect(isHeadlessSession(session(["hi"], "2026-01-01T00:00:00Z", "2026-01-01T00:00:04Z"), filters)).toBe(false);
-    expect(isHeadlessSession(session(["x".repeat(200)], "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z"), filters)).toBe(false);
+    expect(isHeadlessSession(session(["x".repeat(200)], "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z"), filters)).toBe(
+      false,
+    );
     expect(isHeadlessSession(session(["hi"]), filters)).toBe(false);
   });
 

@@ -40,7 +40,14 @@ describe("harvestSessions", () => {
       expect(treeFingerprint(home)).toEqual(before);
       expect(new Set(all.map((d) => d.source))).toEqual(new Set(TRANSCRIPT_SOURCES.filter((s) => s !== "auto")));
       const text = JSON.stringify(all);
-      for (const secret of ["Zz9Yy8Xx7Ww6Vv5Uu4Tt3", "ghp_abcdef", "xoxb-1234567890", "hunter2", "pa55word", "sk-proj-ABC"]) {
+      for (const secret of [
+        "Zz9Yy8Xx7Ww6Vv5Uu4Tt3",
+        "ghp_abcdef",
+        "xoxb-1234567890",
+        "hunter2",
+        "pa55word",
+        "sk-proj-ABC",
+      ]) {
         expect(text).not.toContain(secret);
       }
     } finally {
@@ -73,7 +80,11 @@ describe("harvestSessions", () => {
     ["a negative limit", { limit: -1 }, "harvest.limit"],
     ["an invoked scope without a project", { scope: { kind: "invoked" } as never }, "harvest.scope.project"],
     ["a since that is not a time", { since: { kind: "after", iso: "yesterday" } }, "harvest.since.iso"],
-    ["a lookback window without a clock", { since: { kind: "checkpoints", checkpoints: {}, lookbackHours: 72 } }, "harvest.clock"],
+    [
+      "a lookback window without a clock",
+      { since: { kind: "checkpoints", checkpoints: {}, lookbackHours: 72 } },
+      "harvest.clock",
+    ],
   ])("rejects %s, naming the field", async (_what, over, field) => {
     const err = await harvestSessions(harvestOptions(home, over)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);

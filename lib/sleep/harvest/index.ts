@@ -7,7 +7,15 @@
  */
 import type { SessionDigest } from "../session-digest";
 import { parseHarvestOptions, type HarvestOptions } from "./options";
-import { claudeRoot, codexRoot, copilotCliStore, cursorRoot, opencodeDbPath, piRoot, vscodeWorkspaceStorageRoots } from "./roots";
+import {
+  claudeRoot,
+  codexRoot,
+  copilotCliStore,
+  cursorRoot,
+  opencodeDbPath,
+  piRoot,
+  vscodeWorkspaceStorageRoots,
+} from "./roots";
 import { HarvestRun, type HarvestSkipped, type HarvestSource } from "./run";
 import { harvestClaude } from "./sources/claude";
 import { harvestCodex } from "./sources/codex";

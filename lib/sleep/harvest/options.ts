@@ -67,7 +67,9 @@ export const HarvestOptionsSchema = z.object({
   replayMarkers: phrases,
   /** Folder for private SQLite snapshots; "" = the OS temp folder. Never below an agent's home. */
   tempDir: z.string().default(""),
-  clock: z.custom<Clock>((v) => typeof (v as Clock | undefined)?.now === "function", "must have a now() method").optional(),
+  clock: z
+    .custom<Clock>((v) => typeof (v as Clock | undefined)?.now === "function", "must have a now() method")
+    .optional(),
 });
 export type HarvestOptions = z.input<typeof HarvestOptionsSchema>;
 export type ResolvedHarvestOptions = z.output<typeof HarvestOptionsSchema>;
@@ -82,7 +84,9 @@ export function parseHarvestOptions(opts: HarvestOptions): ResolvedHarvestOption
   }
   const o = parsed.data;
   if (o.since.kind === "checkpoints" && o.since.lookbackHours > 0 && !o.clock) {
-    throw new AppError("INVALID_REQUEST", "harvest.clock: required when since has a lookback window", { field: "harvest.clock" });
+    throw new AppError("INVALID_REQUEST", "harvest.clock: required when since has a lookback window", {
+      field: "harvest.clock",
+    });
   }
   return o;
 }

@@ -17,7 +17,11 @@ describe("source roots", () => {
       "/home/me/.config/Code - Insiders/User/workspaceStorage",
     ]);
     expect(
-      vscodeWorkspaceStorageRoots({ ...base, env: { XDG_CONFIG_HOME: "/cfg", VSCODE_PORTABLE: "/usb/vscode-data" }, vscodeWorkspaceStorage: "" }),
+      vscodeWorkspaceStorageRoots({
+        ...base,
+        env: { XDG_CONFIG_HOME: "/cfg", VSCODE_PORTABLE: "/usb/vscode-data" },
+        vscodeWorkspaceStorage: "",
+      }),
     ).toEqual([
       "/usb/vscode-data/user-data/User/workspaceStorage",
       "/cfg/Code/User/workspaceStorage",
@@ -27,7 +31,12 @@ describe("source roots", () => {
       "/home/me/Library/Application Support/Code/User/workspaceStorage",
     );
     expect(
-      vscodeWorkspaceStorageRoots({ home: "C:\\Users\\me", platform: "win32", env: { APPDATA: "D:\\Roaming" }, vscodeWorkspaceStorage: "" }),
+      vscodeWorkspaceStorageRoots({
+        home: "C:\\Users\\me",
+        platform: "win32",
+        env: { APPDATA: "D:\\Roaming" },
+        vscodeWorkspaceStorage: "",
+      }),
     ).toEqual(["D:\\Roaming\\Code\\User\\workspaceStorage", "D:\\Roaming\\Code - Insiders\\User\\workspaceStorage"]);
     expect(vscodeWorkspaceStorageRoots({ ...base, vscodeWorkspaceStorage: "/x/ws" })).toEqual(["/x/ws"]);
   });
@@ -35,12 +44,23 @@ describe("source roots", () => {
   it("OpenCode: configured path, OPENCODE_DB, XDG_DATA_HOME, Windows app data, then ~/.local/share", () => {
     const none = () => false;
     expect(opencodeDbPath({ ...base, opencodeDb: "" }, none)).toBe("/home/me/.local/share/opencode/opencode.db");
-    expect(opencodeDbPath({ ...base, env: { XDG_DATA_HOME: "/xdg" }, opencodeDb: "" }, none)).toBe("/xdg/opencode/opencode.db");
+    expect(opencodeDbPath({ ...base, env: { XDG_DATA_HOME: "/xdg" }, opencodeDb: "" }, none)).toBe(
+      "/xdg/opencode/opencode.db",
+    );
     expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: "/abs/oc.db" }, opencodeDb: "" }, none)).toBe("/abs/oc.db");
-    expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: "alt.db" }, opencodeDb: "" }, none)).toBe("/home/me/.local/share/opencode/alt.db");
-    expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: "/abs/oc.db" }, opencodeDb: "/cfg/oc.db" }, none)).toBe("/cfg/oc.db");
+    expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: "alt.db" }, opencodeDb: "" }, none)).toBe(
+      "/home/me/.local/share/opencode/alt.db",
+    );
+    expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: "/abs/oc.db" }, opencodeDb: "/cfg/oc.db" }, none)).toBe(
+      "/cfg/oc.db",
+    );
     expect(opencodeDbPath({ ...base, env: { OPENCODE_DB: ":memory:" }, opencodeDb: "" }, none)).toBeNull();
-    const win = { home: "C:\\Users\\me", platform: "win32", env: { LOCALAPPDATA: "C:\\Local", APPDATA: "C:\\Roaming" }, opencodeDb: "" };
+    const win = {
+      home: "C:\\Users\\me",
+      platform: "win32",
+      env: { LOCALAPPDATA: "C:\\Local", APPDATA: "C:\\Roaming" },
+      opencodeDb: "",
+    };
     expect(opencodeDbPath(win, none)).toBe("C:\\Local\\opencode\\opencode.db");
     // the first data folder that has a database wins
     expect(opencodeDbPath(win, (f) => f.startsWith("C:\\Roaming"))).toBe("C:\\Roaming\\opencode\\opencode.db");

@@ -25,7 +25,9 @@ export const cursorRoot = (o: Opts & { cursorHome: string }) => rootOr(o, o.curs
 
 export function copilotCliStore(o: Opts & { copilotCliSessionStore: string }): string {
   const p = api(o);
-  return o.copilotCliSessionStore ? p.resolve(o.home, o.copilotCliSessionStore) : p.join(o.home, ".copilot", "session-store.db");
+  return o.copilotCliSessionStore
+    ? p.resolve(o.home, o.copilotCliSessionStore)
+    : p.join(o.home, ".copilot", "session-store.db");
 }
 
 /**
@@ -61,7 +63,10 @@ function opencodeDataDirs(o: Opts): string[] {
  * folder that has one. A relative path is taken inside the data folder, as OpenCode does. `:memory:`
  * (OpenCode keeping nothing on disk) gives null: there is nothing to read.
  */
-export function opencodeDbPath(o: Opts & { opencodeDb: string }, exists: (f: string) => boolean = existsSync): string | null {
+export function opencodeDbPath(
+  o: Opts & { opencodeDb: string },
+  exists: (f: string) => boolean = existsSync,
+): string | null {
   const p = api(o);
   const dirs = opencodeDataDirs(o);
   const dataDir = dirs.find((d) => exists(p.join(d, "opencode.db"))) ?? dirs[0]!;

@@ -37,7 +37,11 @@ describe("since", () => {
 
   it("checkpoints: the most specific related folder wins; no checkpoint means the lookback window", () => {
     const b = makeSinceBound(
-      { kind: "checkpoints", checkpoints: { "/w": "2026-03-01T00:00:00Z", "/w/app": "2026-03-05T00:00:00Z" }, lookbackHours: 48 },
+      {
+        kind: "checkpoints",
+        checkpoints: { "/w": "2026-03-01T00:00:00Z", "/w/app": "2026-03-05T00:00:00Z" },
+        lookbackHours: 48,
+      },
       clock,
       posix,
     );
@@ -45,7 +49,11 @@ describe("since", () => {
     expect(b.boundFor("/w/other")).toBe(Date.parse("2026-03-01T00:00:00Z"));
     expect(b.boundFor("/elsewhere")).toBe(Date.parse("2026-03-08T00:00:00Z"));
     expect(b.lowest).toBe(Date.parse("2026-03-01T00:00:00Z"));
-    const unbounded = makeSinceBound({ kind: "checkpoints", checkpoints: { "/w": "2026-03-01T00:00:00Z" }, lookbackHours: 0 }, clock, posix);
+    const unbounded = makeSinceBound(
+      { kind: "checkpoints", checkpoints: { "/w": "2026-03-01T00:00:00Z" }, lookbackHours: 0 },
+      clock,
+      posix,
+    );
     expect(unbounded.boundFor("/elsewhere")).toBeNull();
     expect(unbounded.lowest).toBeNull();
   });

@@ -33,7 +33,8 @@ function toolResult(r: SleepRunResult) {
   const ok = r.code === 0 || r.code === HANDOFF_PENDING;
   const content: Array<{ type: "text"; text: string }> = [];
   if (out) content.push({ type: "text", text: out });
-  if (!ok || !out) content.push({ type: "text", text: `exit code ${r.code ?? "none (killed)"}${err ? `\n${err}` : ""}` });
+  if (!ok || !out)
+    content.push({ type: "text", text: `exit code ${r.code ?? "none (killed)"}${err ? `\n${err}` : ""}` });
   return { content, isError: !ok };
 }
 
@@ -41,8 +42,11 @@ export function createSleepMcpServer(o: SleepMcpOptions): McpServer {
   const server = new McpServer({ name: "skillopt-sleep", version: o.version });
   for (const name of Object.keys(SLEEP_TOOLS) as SleepToolName[]) {
     const tool = SLEEP_TOOLS[name];
-    server.registerTool(name, { description: tool.description, inputSchema: tool.input }, async (input: Record<string, unknown>, extra: { signal: AbortSignal }) =>
-      toolResult(await o.run(sleepArgs(name, input, o.cwd), extra.signal)),
+    server.registerTool(
+      name,
+      { description: tool.description, inputSchema: tool.input },
+      async (input: Record<string, unknown>, extra: { signal: AbortSignal }) =>
+        toolResult(await o.run(sleepArgs(name, input, o.cwd), extra.signal)),
     );
   }
   return server;

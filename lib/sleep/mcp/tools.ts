@@ -12,11 +12,27 @@ const count = z.number().int().min(1).max(100_000);
 const night = {
   project: path.optional().describe("Project folder (default: the folder the MCP server was started in)"),
   scope: z.enum(["all", "invoked"]).optional().describe("Harvest every project's sessions, or only this project's"),
-  backend: z.string().min(1).max(64).optional().describe("mock, claude, codex, copilot, cursor, pi, opencode, openai, anthropic, openai-compatible, azure_openai or handoff"),
+  backend: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "mock, claude, codex, copilot, cursor, pi, opencode, openai, anthropic, openai-compatible, azure_openai or handoff",
+    ),
   model: z.string().min(1).max(200).optional(),
-  source: z.enum(["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"]).optional().describe("Which agent's transcripts to read"),
+  source: z
+    .enum(["claude", "codex", "copilot", "copilot_cli", "cursor", "pi", "opencode", "auto"])
+    .optional()
+    .describe("Which agent's transcripts to read"),
   claude_home: path.optional().describe("Read Claude Code transcripts from here (also isolates Sleep's state)"),
-  lookback_hours: z.number().int().min(0).max(1_000_000).optional().describe("Harvest window in hours; 0 = the whole history"),
+  lookback_hours: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional()
+    .describe("Harvest window in hours; 0 = the whole history"),
   max_sessions: count.optional(),
   max_tasks: count.optional(),
   edit_budget: count.optional(),
@@ -26,19 +42,23 @@ const night = {
 
 export const SLEEP_TOOLS = {
   sleep_status: {
-    description: "SkillOpt-Sleep status: the night counter, recent nights and the latest staged proposal for a project.",
+    description:
+      "SkillOpt-Sleep status: the night counter, recent nights and the latest staged proposal for a project.",
     input: { project: night.project },
   },
   sleep_dry_run: {
-    description: "Harvest, mine, replay and gate one night without staging, adopting or saving state; returns the night's JSON.",
+    description:
+      "Harvest, mine, replay and gate one night without staging, adopting or saving state; returns the night's JSON.",
     input: night,
   },
   sleep_run: {
-    description: "Run one SkillOpt-Sleep night: the improved skill is staged for review; nothing live changes unless auto_adopt is set (managed pair only).",
+    description:
+      "Run one SkillOpt-Sleep night: the improved skill is staged for review; nothing live changes unless auto_adopt is set (managed pair only).",
     input: { ...night, auto_adopt: z.boolean().optional() },
   },
   sleep_adopt: {
-    description: "Adopt a staged proposal into the live skill files (a backup is kept; refused when the live file changed since staging).",
+    description:
+      "Adopt a staged proposal into the live skill files (a backup is kept; refused when the live file changed since staging).",
     input: {
       project: night.project,
       staging: path.optional().describe("Staging folder (default: the latest night)"),
@@ -48,7 +68,8 @@ export const SLEEP_TOOLS = {
     },
   },
   sleep_harvest: {
-    description: "Show the tasks SkillOpt-Sleep would mine from recent sessions; with output, write them to a tasks file to review.",
+    description:
+      "Show the tasks SkillOpt-Sleep would mine from recent sessions; with output, write them to a tasks file to review.",
     input: { ...night, output: path.optional() },
   },
   sleep_schedule: {

@@ -1,7 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { CRON_BEGIN, CRON_END, checkCronText, cronLine, projectMarker, shQuote, splitManaged, withEntry, withoutEntry, type CronEntry } from "./crontab";
+import {
+  CRON_BEGIN,
+  CRON_END,
+  checkCronText,
+  cronLine,
+  projectMarker,
+  shQuote,
+  splitManaged,
+  withEntry,
+  withoutEntry,
+  type CronEntry,
+} from "./crontab";
 
-const entry = (over: Partial<CronEntry> = {}): CronEntry => ({ project: "/home/ana/proj", backend: "mock", hour: 3, minute: 17, autoAdopt: false, repo: "/opt/skillopt", node: "/usr/bin/node", ...over });
+const entry = (over: Partial<CronEntry> = {}): CronEntry => ({
+  project: "/home/ana/proj",
+  backend: "mock",
+  hour: 3,
+  minute: 17,
+  autoAdopt: false,
+  repo: "/opt/skillopt",
+  node: "/usr/bin/node",
+  ...over,
+});
 
 describe("cronLine", () => {
   it("runs sleep run for the project at minute hour, logs to the project's cron.log and ends with the project marker", () => {
@@ -59,19 +79,29 @@ describe("the managed block", () => {
 
   it("keeps lines after the block where they were", () => {
     const text = `${user}${CRON_BEGIN}\n${a}\n${CRON_END}\n30 2 * * * /bin/true\n`;
-    expect(withEntry(text, "/home/ana/other", b)).toBe(`${user}${CRON_BEGIN}\n${a}\n${b}\n${CRON_END}\n30 2 * * * /bin/true\n`);
+    expect(withEntry(text, "/home/ana/other", b)).toBe(
+      `${user}${CRON_BEGIN}\n${a}\n${b}\n${CRON_END}\n30 2 * * * /bin/true\n`,
+    );
   });
 
   it("unschedule removes one project's line, the block when it empties, or every line with null", () => {
     const both = withEntry(withEntry(user, "/home/ana/proj", a), "/home/ana/other", b);
-    expect(withoutEntry(both, "/home/ana/proj")).toEqual({ text: `${user}${CRON_BEGIN}\n${b}\n${CRON_END}\n`, removed: 1 });
-    expect(withoutEntry(withoutEntry(both, "/home/ana/proj").text, "/home/ana/other")).toEqual({ text: user, removed: 1 });
+    expect(withoutEntry(both, "/home/ana/proj")).toEqual({
+      text: `${user}${CRON_BEGIN}\n${b}\n${CRON_END}\n`,
+      removed: 1,
+    });
+    expect(withoutEntry(withoutEntry(both, "/home/ana/proj").text, "/home/ana/other")).toEqual({
+      text: user,
+      removed: 1,
+    });
     expect(withoutEntry(both, null)).toEqual({ text: user, removed: 2 });
     expect(withoutEntry(user, "/home/ana/proj")).toEqual({ text: user, removed: 0 });
     expect(withoutEntry("", null)).toEqual({ text: "", removed: 0 });
   });
 
   it("refuses a begin marker without its end marker instead of eating the lines after it", () => {
-    expect(() => withEntry(`${user}${CRON_BEGIN}\n0 1 * * * keep-me\n`, "/home/ana/proj", a)).toThrow(/has no matching/);
+    expect(() => withEntry(`${user}${CRON_BEGIN}\n0 1 * * * keep-me\n`, "/home/ana/proj", a)).toThrow(
+      /has no matching/,
+    );
   });
 });

@@ -32,8 +32,10 @@ export interface CronEntry {
 export function checkCronText(field: string, value: string): void {
   if (value === "") throw new AppError("INVALID_REQUEST", `${field} must not be empty`, { field });
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new AppError("INVALID_REQUEST", `${field} cannot contain control characters`, { field });
-  if (value.includes("%")) throw new AppError("INVALID_REQUEST", `${field} cannot contain '%' (cron reads it as a line break)`, { field });
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw new AppError("INVALID_REQUEST", `${field} cannot contain control characters`, { field });
+  if (value.includes("%"))
+    throw new AppError("INVALID_REQUEST", `${field} cannot contain '%' (cron reads it as a line break)`, { field });
 }
 
 /** POSIX shell quoting: plain words as they are, anything else in single quotes. */
@@ -46,20 +48,44 @@ export function projectMarker(project: string): string {
 }
 
 export function checkTime(hour: number, minute: number): void {
-  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new AppError("INVALID_REQUEST", `--hour must be a whole number from 0 through 23 (got ${hour})`, { field: "--hour" });
-  if (!Number.isInteger(minute) || minute < 0 || minute > 59) throw new AppError("INVALID_REQUEST", `--minute must be a whole number from 0 through 59 (got ${minute})`, { field: "--minute" });
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23)
+    throw new AppError("INVALID_REQUEST", `--hour must be a whole number from 0 through 23 (got ${hour})`, {
+      field: "--hour",
+    });
+  if (!Number.isInteger(minute) || minute < 0 || minute > 59)
+    throw new AppError("INVALID_REQUEST", `--minute must be a whole number from 0 through 59 (got ${minute})`, {
+      field: "--minute",
+    });
 }
 
 /** The one crontab line that runs `sleep run` for a project every night at hour:minute. */
 export function cronLine(e: CronEntry): string {
   checkTime(e.hour, e.minute);
-  for (const [field, value] of [["project", e.project], ["repository", e.repo], ["node", e.node]] as const) {
+  for (const [field, value] of [
+    ["project", e.project],
+    ["repository", e.repo],
+    ["node", e.node],
+  ] as const) {
     checkCronText(field, value);
-    if (!isAbsolute(value)) throw new AppError("INVALID_REQUEST", `${field} must be an absolute path (got '${value}')`, { field });
+    if (!isAbsolute(value))
+      throw new AppError("INVALID_REQUEST", `${field} must be an absolute path (got '${value}')`, { field });
   }
   checkCronText("backend", e.backend);
   const logDir = `${e.project}/.skillopt-sleep`;
-  const args = [e.node, "--import", "tsx", "scripts/cli.ts", "sleep", "run", "--project", e.project, "--scope", "invoked", "--backend", e.backend];
+  const args = [
+    e.node,
+    "--import",
+    "tsx",
+    "scripts/cli.ts",
+    "sleep",
+    "run",
+    "--project",
+    e.project,
+    "--scope",
+    "invoked",
+    "--backend",
+    e.backend,
+  ];
   if (e.autoAdopt) args.push("--auto-adopt");
   const command = `mkdir -p ${shQuote(logDir)}; cd ${shQuote(e.repo)} && ${args.map(shQuote).join(" ")} >> ${shQuote(`${logDir}/cron.log`)} 2>&1`;
   return `${e.minute} ${e.hour} * * *  ${command}  ${projectMarker(e.project)}`;
@@ -81,7 +107,11 @@ export function splitManaged(crontab: string): { before: string[]; managed: stri
     } else (where === "before" ? before : after).push(line);
   }
   if (where === "in") {
-    throw new AppError("INVALID_REQUEST", `crontab: the line '${CRON_BEGIN}' has no matching '${CRON_END}'; fix the crontab by hand (crontab -e) first`, { field: "crontab" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `crontab: the line '${CRON_BEGIN}' has no matching '${CRON_END}'; fix the crontab by hand (crontab -e) first`,
+      { field: "crontab" },
+    );
   }
   return { before, managed, after };
 }

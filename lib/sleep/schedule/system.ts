@@ -43,13 +43,16 @@ function readCrontab(bin: string, env: ScheduleEnv): string {
   if (r.error) throw new CrontabError(`crontab -l failed: ${r.error.message}`);
   if (r.status === 0) return r.stdout;
   if (/no crontab/i.test(r.stderr)) return "";
-  throw new CrontabError(`crontab -l exited with code ${r.status}: ${r.stderr.trim().split("\n").pop() ?? ""}; the crontab was left as it is`);
+  throw new CrontabError(
+    `crontab -l exited with code ${r.status}: ${r.stderr.trim().split("\n").pop() ?? ""}; the crontab was left as it is`,
+  );
 }
 
 function writeCrontab(bin: string, env: ScheduleEnv, text: string): void {
   const r = spawnSync(bin, ["-"], { env: env as NodeJS.ProcessEnv, encoding: "utf8", input: text, timeout: 30_000 });
   if (r.error) throw new CrontabError(`crontab - failed: ${r.error.message}`);
-  if (r.status !== 0) throw new CrontabError(`crontab - exited with code ${r.status}: ${r.stderr.trim().split("\n").pop() ?? ""}`);
+  if (r.status !== 0)
+    throw new CrontabError(`crontab - exited with code ${r.status}: ${r.stderr.trim().split("\n").pop() ?? ""}`);
 }
 
 const MISSING = "crontab was not found on PATH";
@@ -58,7 +61,8 @@ const MISSING = "crontab was not found on PATH";
 export function schedule(entry: CronEntry, env: ScheduleEnv): ScheduleOutcome {
   const line = cronLine(entry);
   const bin = onPath("crontab", env);
-  if (!bin) return { ok: false, message: `${MISSING}; add this line to your scheduler by hand:\n${line}`, line, scheduled: [] };
+  if (!bin)
+    return { ok: false, message: `${MISSING}; add this line to your scheduler by hand:\n${line}`, line, scheduled: [] };
   try {
     const next = withEntry(readCrontab(bin, env), entry.project, line);
     writeCrontab(bin, env, next);
@@ -70,7 +74,8 @@ export function schedule(entry: CronEntry, env: ScheduleEnv): ScheduleOutcome {
       scheduled: splitManaged(next).managed,
     };
   } catch (err) {
-    if (err instanceof CrontabError) return { ok: false, message: `${err.message}. Line to add by hand:\n${line}`, line, scheduled: [] };
+    if (err instanceof CrontabError)
+      return { ok: false, message: `${err.message}. Line to add by hand:\n${line}`, line, scheduled: [] };
     throw err;
   }
 }
@@ -84,7 +89,15 @@ export function unschedule(project: string | null, env: ScheduleEnv): ScheduleOu
     const { text, removed } = withoutEntry(current, project);
     if (text !== current) writeCrontab(bin, env, text);
     const what = project === null ? "every managed entry" : `the entry for ${project}`;
-    return { ok: true, message: removed > 0 ? `removed ${what} (${removed} line${removed === 1 ? "" : "s"})` : `nothing to remove: no managed entry ${project === null ? "exists" : `for ${project}`}`, removed, scheduled: splitManaged(text).managed };
+    return {
+      ok: true,
+      message:
+        removed > 0
+          ? `removed ${what} (${removed} line${removed === 1 ? "" : "s"})`
+          : `nothing to remove: no managed entry ${project === null ? "exists" : `for ${project}`}`,
+      removed,
+      scheduled: splitManaged(text).managed,
+    };
   } catch (err) {
     if (err instanceof CrontabError) return { ok: false, message: err.message, scheduled: [] };
     throw err;

@@ -30,7 +30,9 @@ function night(o: { withSkillRow?: boolean; liveSkill?: string | null } = {}) {
     liveMemoryPath: memoryPath,
     skill: { proposed: "new skill\n", livePath: skillPath, liveRealpath: skillPath, liveSha256: pin(skillPath) },
     memory: { proposed: "new memory\n", livePath: memoryPath, liveRealpath: memoryPath, liveSha256: pin(memoryPath) },
-    skillProposals: o.withSkillRow ? [{ skillName: "git", proposedSkill: "new git skill\n", livePath: otherPath, liveSha256: pin(otherPath) }] : [],
+    skillProposals: o.withSkillRow
+      ? [{ skillName: "git", proposedSkill: "new git skill\n", livePath: otherPath, liveSha256: pin(otherPath) }]
+      : [],
     skillRoots: o.withSkillRow ? [root] : [],
   });
   return { ...s, dir, skillPath, memoryPath, otherPath };
@@ -85,7 +87,9 @@ describe("adopt the managed pair", () => {
     expect(readFileSync(n.skillPath, "utf8")).toBe("old skill\n");
     rmSync(lock);
     expect(adoptManaged(n.dir)).toHaveLength(2);
-    expect(existsSync(join(n.project, ".skillopt-sleep", "locks", `${sha256Hex(n.skillPath).slice(0, 24)}.lock`))).toBe(false);
+    expect(existsSync(join(n.project, ".skillopt-sleep", "locks", `${sha256Hex(n.skillPath).slice(0, 24)}.lock`))).toBe(
+      false,
+    );
   });
 
   it("completes an adoption interrupted after its backups", () => {
@@ -95,7 +99,19 @@ describe("adopt the managed pair", () => {
     writeFileSync(join(n.dir, "backup", "SKILL.md"), "old skill\n");
     writeFileSync(
       join(n.dir, ".adopt-transaction.json"),
-      JSON.stringify({ receipts: "adopted_legacy.json", targets: [{ key: "skill", live_path: n.skillPath, proposed_file: join(n.dir, "proposed_SKILL.md"), sha256_before: pinSkill, sha256_after: sha256Hex("new skill\n"), backup_path: join(n.dir, "backup", "SKILL.md") }] }),
+      JSON.stringify({
+        receipts: "adopted_legacy.json",
+        targets: [
+          {
+            key: "skill",
+            live_path: n.skillPath,
+            proposed_file: join(n.dir, "proposed_SKILL.md"),
+            sha256_before: pinSkill,
+            sha256_after: sha256Hex("new skill\n"),
+            backup_path: join(n.dir, "backup", "SKILL.md"),
+          },
+        ],
+      }),
     );
     expect(() => adoptManaged(n.dir)).toThrow(/already adopted/);
     expect(readFileSync(n.skillPath, "utf8")).toBe("new skill\n");
@@ -107,13 +123,34 @@ describe("adopt per-skill proposals and the selection rules", () => {
   it("a fan-out night needs a selection; --skill adopts one row; --legacy the managed pair", () => {
     const n = night({ withSkillRow: true });
     const none = adoptNight({ project: n.project });
-    expect(none).toMatchObject({ ok: false, code: 2, error: "selection_required", availableSkills: [{ skillName: "git", liveSkillPath: n.otherPath }] });
-    expect(adoptNight({ project: n.project, skills: ["git"], legacy: true })).toMatchObject({ ok: false, code: 2, error: "invalid_selection" });
-    expect(adoptNight({ project: n.project, skills: ["nope"] })).toMatchObject({ ok: false, code: 2, error: "adoption_refused" });
-    expect(adoptNight({ project: n.project, skills: ["git"] })).toMatchObject({ ok: true, mode: "skills", updatedPaths: [n.otherPath] });
+    expect(none).toMatchObject({
+      ok: false,
+      code: 2,
+      error: "selection_required",
+      availableSkills: [{ skillName: "git", liveSkillPath: n.otherPath }],
+    });
+    expect(adoptNight({ project: n.project, skills: ["git"], legacy: true })).toMatchObject({
+      ok: false,
+      code: 2,
+      error: "invalid_selection",
+    });
+    expect(adoptNight({ project: n.project, skills: ["nope"] })).toMatchObject({
+      ok: false,
+      code: 2,
+      error: "adoption_refused",
+    });
+    expect(adoptNight({ project: n.project, skills: ["git"] })).toMatchObject({
+      ok: true,
+      mode: "skills",
+      updatedPaths: [n.otherPath],
+    });
     expect(readFileSync(n.otherPath, "utf8")).toBe("new git skill\n");
     expect(readFileSync(join(n.dir, "backup", "skills", "git", "SKILL.md"), "utf8")).toBe("old git skill\n");
-    expect(adoptNight({ project: n.project, legacy: true })).toMatchObject({ ok: true, mode: "legacy", updatedPaths: [n.skillPath, n.memoryPath] });
+    expect(adoptNight({ project: n.project, legacy: true })).toMatchObject({
+      ok: true,
+      mode: "legacy",
+      updatedPaths: [n.skillPath, n.memoryPath],
+    });
     expect(adoptNight({ project: n.project, allSkills: true })).toMatchObject({ ok: true, updatedPaths: [] });
   });
 

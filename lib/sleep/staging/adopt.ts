@@ -29,7 +29,16 @@ interface Target {
 const TRANSACTION = ".adopt-transaction.json";
 const TransactionSchema = z.object({
   receipts: z.enum([MANAGED_RECEIPTS, SKILL_RECEIPTS]),
-  targets: z.array(z.object({ key: z.string(), live_path: z.string(), proposed_file: z.string(), sha256_before: z.string(), sha256_after: z.string(), backup_path: z.string() })),
+  targets: z.array(
+    z.object({
+      key: z.string(),
+      live_path: z.string(),
+      proposed_file: z.string(),
+      sha256_before: z.string(),
+      sha256_after: z.string(),
+      backup_path: z.string(),
+    }),
+  ),
 });
 
 function currentSha(path: string): string {
@@ -38,21 +47,32 @@ function currentSha(path: string): string {
 
 function checkTarget(t: Target): Buffer {
   const label = `${t.key} (${t.livePath})`;
-  if (!isAbsolute(t.livePath) || basename(t.livePath) !== t.expectedBasename) throw new StagingError(`${label}: the staged live path is unsafe`);
-  if (isSymlink(t.livePath)) throw new StagingError(`${label}: the live file is a symbolic link; refusing to write through it`);
-  if (lexists(t.livePath) && !statSync(t.livePath).isFile()) throw new StagingError(`${label}: the live path is not a regular file`);
-  if (resolvedLocation(t.livePath) !== t.liveRealpath) throw new StagingError(`${label}: the live path now resolves elsewhere (a symbolic link in its folders?); discard and restage`);
-  if (isSymlink(t.proposedFile) || !existsSync(t.proposedFile)) throw new StagingError(`${label}: the staged proposal is missing or a symbolic link`);
+  if (!isAbsolute(t.livePath) || basename(t.livePath) !== t.expectedBasename)
+    throw new StagingError(`${label}: the staged live path is unsafe`);
+  if (isSymlink(t.livePath))
+    throw new StagingError(`${label}: the live file is a symbolic link; refusing to write through it`);
+  if (lexists(t.livePath) && !statSync(t.livePath).isFile())
+    throw new StagingError(`${label}: the live path is not a regular file`);
+  if (resolvedLocation(t.livePath) !== t.liveRealpath)
+    throw new StagingError(
+      `${label}: the live path now resolves elsewhere (a symbolic link in its folders?); discard and restage`,
+    );
+  if (isSymlink(t.proposedFile) || !existsSync(t.proposedFile))
+    throw new StagingError(`${label}: the staged proposal is missing or a symbolic link`);
   const proposed = readFileSync(t.proposedFile);
-  if (sha256Hex(proposed) !== t.proposedSha) throw new StagingError(`${label}: the staged proposal does not match its sha256; discard and restage`);
+  if (sha256Hex(proposed) !== t.proposedSha)
+    throw new StagingError(`${label}: the staged proposal does not match its sha256; discard and restage`);
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(proposed);
   } catch {
     throw new StagingError(`${label}: the staged proposal is not valid UTF-8`);
   }
-  if (t.expectedBasename === "SKILL.md" && proposed.toString("utf8").trim() === "") throw new StagingError(`${label}: the staged skill is empty`);
-  if (currentSha(t.livePath) !== t.liveSha) throw new StagingError(`${label}: the live file changed since staging; discard and restage`);
-  if (t.backupPath && lexists(t.backupPath)) throw new StagingError(`${label}: a backup already exists at ${t.backupPath}`);
+  if (t.expectedBasename === "SKILL.md" && proposed.toString("utf8").trim() === "")
+    throw new StagingError(`${label}: the staged skill is empty`);
+  if (currentSha(t.livePath) !== t.liveSha)
+    throw new StagingError(`${label}: the live file changed since staging; discard and restage`);
+  if (t.backupPath && lexists(t.backupPath))
+    throw new StagingError(`${label}: a backup already exists at ${t.backupPath}`);
   return proposed;
 }
 
@@ -69,7 +89,8 @@ function lockTargets(stagingDir: string, targets: readonly Target[]): () => void
       taken.push(lock);
     } catch (err) {
       release();
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new StagingError(`${t.livePath}: another adoption holds ${lock}; remove it if no adoption is running`);
+      if ((err as NodeJS.ErrnoException).code === "EEXIST")
+        throw new StagingError(`${t.livePath}: another adoption holds ${lock}; remove it if no adoption is running`);
       throw err;
     }
   }
@@ -79,10 +100,19 @@ function lockTargets(stagingDir: string, targets: readonly Target[]): () => void
 function appendReceipts(stagingDir: string, file: string, add: Receipt[]): void {
   const existing = readReceipts(stagingDir, file);
   const have = new Set(existing.map((r) => r.target));
-  writeFileAtomic(join(stagingDir, file), `${JSON.stringify([...existing, ...add.filter((r) => !have.has(r.target))], null, 2)}\n`);
+  writeFileAtomic(
+    join(stagingDir, file),
+    `${JSON.stringify([...existing, ...add.filter((r) => !have.has(r.target))], null, 2)}\n`,
+  );
 }
 
-const receiptOf = (t: { key: string; livePath: string; liveSha: string; proposedSha: string; backupPath: string }): Receipt => ({
+const receiptOf = (t: {
+  key: string;
+  livePath: string;
+  liveSha: string;
+  proposedSha: string;
+  backupPath: string;
+}): Receipt => ({
   target: t.key,
   live_path: t.livePath,
   sha256_before: t.liveSha,
@@ -98,16 +128,32 @@ export function recoverAdoption(stagingDir: string): void {
   for (const t of tx.targets) {
     const now = currentSha(t.live_path);
     if (now === t.sha256_after) continue;
-    if (now !== t.sha256_before) throw new StagingError(`${t.live_path} changed during an interrupted adoption; its original is kept at ${t.backup_path || "(none: it did not exist)"}`);
+    if (now !== t.sha256_before)
+      throw new StagingError(
+        `${t.live_path} changed during an interrupted adoption; its original is kept at ${t.backup_path || "(none: it did not exist)"}`,
+      );
     const proposed = readFileSync(t.proposed_file);
-    if (sha256Hex(proposed) !== t.sha256_after) throw new StagingError(`${t.proposed_file}: does not match its sha256; cannot complete the interrupted adoption`);
+    if (sha256Hex(proposed) !== t.sha256_after)
+      throw new StagingError(`${t.proposed_file}: does not match its sha256; cannot complete the interrupted adoption`);
     if (t.backup_path && !existsSync(t.backup_path)) {
       mkdirSync(dirname(t.backup_path), { recursive: true });
       copyFileSync(t.live_path, t.backup_path);
     }
     writeFileAtomic(t.live_path, proposed);
   }
-  appendReceipts(stagingDir, tx.receipts, tx.targets.map((t) => receiptOf({ key: t.key, livePath: t.live_path, liveSha: t.sha256_before, proposedSha: t.sha256_after, backupPath: t.backup_path })));
+  appendReceipts(
+    stagingDir,
+    tx.receipts,
+    tx.targets.map((t) =>
+      receiptOf({
+        key: t.key,
+        livePath: t.live_path,
+        liveSha: t.sha256_before,
+        proposedSha: t.sha256_after,
+        backupPath: t.backup_path,
+      }),
+    ),
+  );
   rmSync(path);
 }
 
@@ -117,7 +163,14 @@ function execute(stagingDir: string, receiptsFile: string, targets: readonly Tar
   try {
     const tx = {
       receipts: receiptsFile,
-      targets: targets.map((t) => ({ key: t.key, live_path: t.livePath, proposed_file: t.proposedFile, sha256_before: t.liveSha, sha256_after: t.proposedSha, backup_path: t.backupPath })),
+      targets: targets.map((t) => ({
+        key: t.key,
+        live_path: t.livePath,
+        proposed_file: t.proposedFile,
+        sha256_before: t.liveSha,
+        sha256_after: t.proposedSha,
+        backup_path: t.backupPath,
+      })),
     };
     // Re-check under the locks: another adoption may have finished between the first check and the lock.
     targets.forEach(checkTarget);
@@ -139,7 +192,8 @@ function execute(stagingDir: string, receiptsFile: string, targets: readonly Tar
 
 function canonicalStaging(stagingDir: string): string {
   if (isSymlink(stagingDir)) throw new StagingError(`${stagingDir}: the staging folder is a symbolic link`);
-  if (!existsSync(stagingDir) || !statSync(stagingDir).isDirectory()) throw new StagingError(`${stagingDir}: no such staging folder`);
+  if (!existsSync(stagingDir) || !statSync(stagingDir).isDirectory())
+    throw new StagingError(`${stagingDir}: no such staging folder`);
   return realpathSync(stagingDir);
 }
 
@@ -150,16 +204,31 @@ export function adoptManaged(stagingDir: string): string[] {
   const m = readManifest(dir);
   const done = new Set(readReceipts(dir, MANAGED_RECEIPTS).map((r) => r.target));
   const targets: Target[] = [];
-  for (const [key, row, base] of [["skill", m.legacy?.skill, "SKILL.md"], ["memory", m.legacy?.memory, "CLAUDE.md"]] as const) {
+  for (const [key, row, base] of [
+    ["skill", m.legacy?.skill, "SKILL.md"],
+    ["memory", m.legacy?.memory, "CLAUDE.md"],
+  ] as const) {
     if (!row) continue;
     if (done.has(key)) throw new StagingError(`the managed ${key} of this night was already adopted`);
-    targets.push({ key, livePath: row.live_path, liveRealpath: row.live_realpath, expectedBasename: base, proposedFile: join(dir, row.proposed_file), proposedSha: row.sha256, liveSha: row.live_sha256, backupPath: row.live_sha256 ? join(dir, "backup", base) : "" });
+    targets.push({
+      key,
+      livePath: row.live_path,
+      liveRealpath: row.live_realpath,
+      expectedBasename: base,
+      proposedFile: join(dir, row.proposed_file),
+      proposedSha: row.sha256,
+      liveSha: row.live_sha256,
+      backupPath: row.live_sha256 ? join(dir, "backup", base) : "",
+    });
   }
   return targets.length > 0 ? execute(dir, MANAGED_RECEIPTS, targets) : [];
 }
 
 /** Adopts the named per-skill proposals of a fan-out night; every name must be staged and not yet adopted. */
-export function adoptSkills(stagingDir: string, names: readonly string[]): Array<{ skillName: string; liveSkillPath: string; backupPath: string }> {
+export function adoptSkills(
+  stagingDir: string,
+  names: readonly string[],
+): Array<{ skillName: string; liveSkillPath: string; backupPath: string }> {
   const dir = canonicalStaging(stagingDir);
   recoverAdoption(dir);
   const m = readManifest(dir);
@@ -169,14 +238,26 @@ export function adoptSkills(stagingDir: string, names: readonly string[]): Array
   const targets: Target[] = [];
   for (const name of [...new Set(names)]) {
     const row = rows.get(name);
-    if (!row) throw new StagingError(`no staged proposal for skill '${name}'; staged: ${[...rows.keys()].join(", ") || "(none)"}`);
+    if (!row)
+      throw new StagingError(
+        `no staged proposal for skill '${name}'; staged: ${[...rows.keys()].join(", ") || "(none)"}`,
+      );
     if (done.has(name)) throw new StagingError(`skill '${name}' was already adopted from this night`);
     const inRoot = roots.some((r) => {
       const rel = relative(r, row.live_realpath);
       return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
     });
     if (!inRoot) throw new StagingError(`skill '${name}': its live file is no longer inside a recorded skill root`);
-    targets.push({ key: name, livePath: row.live_skill_path, liveRealpath: row.live_realpath, expectedBasename: "SKILL.md", proposedFile: join(dir, row.proposed_file), proposedSha: row.sha256, liveSha: row.live_sha256, backupPath: row.live_sha256 ? join(dir, "backup", "skills", name, "SKILL.md") : "" });
+    targets.push({
+      key: name,
+      livePath: row.live_skill_path,
+      liveRealpath: row.live_realpath,
+      expectedBasename: "SKILL.md",
+      proposedFile: join(dir, row.proposed_file),
+      proposedSha: row.sha256,
+      liveSha: row.live_sha256,
+      backupPath: row.live_sha256 ? join(dir, "backup", "skills", name, "SKILL.md") : "",
+    });
   }
   if (targets.length > 0) execute(dir, SKILL_RECEIPTS, targets);
   return targets.map((t) => ({ skillName: t.key, liveSkillPath: t.livePath, backupPath: t.backupPath }));

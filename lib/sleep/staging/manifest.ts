@@ -55,7 +55,8 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export function readManifest(stagingDir: string): Manifest {
   const path = join(stagingDir, "manifest.json");
   if (isSymlink(path)) throw new StagingError(`${path}: the manifest must not be a symbolic link`);
-  if (!existsSync(path)) throw new StagingError(`${stagingDir}: no manifest.json (the night was not staged, or is still being written)`);
+  if (!existsSync(path))
+    throw new StagingError(`${stagingDir}: no manifest.json (the night was not staged, or is still being written)`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
@@ -68,7 +69,10 @@ export function readManifest(stagingDir: string): Manifest {
     throw new StagingError(`${path}: ${issue.path.join(".") || "manifest"}: ${issue.message}; discard and restage`);
   }
   const m = parsed.data;
-  if (m.has_managed_skill !== (m.legacy?.skill !== undefined) || m.has_managed_memory !== (m.legacy?.memory !== undefined)) {
+  if (
+    m.has_managed_skill !== (m.legacy?.skill !== undefined) ||
+    m.has_managed_memory !== (m.legacy?.memory !== undefined)
+  ) {
     throw new StagingError(`${path}: managed flags and pinned rows disagree; discard and restage`);
   }
   return m;

@@ -18,7 +18,12 @@ export function displayLine(value: unknown): string {
 }
 
 function htmlEscape(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/`/g, "&#96;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\|/g, "&#124;")
+    .replace(/`/g, "&#96;");
 }
 
 /** Text for a table cell or inline code: one line, HTML-escaped (pipes too). */
@@ -48,13 +53,22 @@ export interface ReportContext {
 
 function trialSection(report: SleepReport): string[] {
   if (report.gateTrials.length === 0) return [];
-  const lines = ["## Held-out task changes", "_Observed score changes under the gate metric; they do not prove that a given edit caused a change._", ""];
+  const lines = [
+    "## Held-out task changes",
+    "_Observed score changes under the gate metric; they do not prove that a given edit caused a change._",
+    "",
+  ];
   for (const t of report.gateTrials) {
     const decision = `${t.accepted ? "accepted" : "rejected"}${t.blockedByRegression ? " (task regression)" : ""}`;
-    lines.push(`### \`${cellText(t.target)}\` candidate — ${decision} (${score(t.baselineScore)} → ${score(t.candidateScore)})`, "");
+    lines.push(
+      `### \`${cellText(t.target)}\` candidate — ${decision} (${score(t.baselineScore)} → ${score(t.candidateScore)})`,
+      "",
+    );
     lines.push("| Task | Tags | Baseline | Candidate | Change |", "|---|---|---:|---:|---|");
     for (const d of t.taskDeltas) {
-      lines.push(`| \`${cellText(d.taskId)}\` | ${cellText(d.tags.join(", ") || "—")} | ${score(d.baselineScore)} | ${score(d.candidateScore)} | ${cellText(d.status)} |`);
+      lines.push(
+        `| \`${cellText(d.taskId)}\` | ${cellText(d.tags.join(", ") || "—")} | ${score(d.baselineScore)} | ${score(d.candidateScore)} | ${cellText(d.status)} |`,
+      );
     }
     lines.push("");
   }
@@ -63,15 +77,23 @@ function trialSection(report: SleepReport): string[] {
 
 function groupSection(report: SleepReport): string[] {
   if (report.skillGroups.length === 0) return [];
-  const lines = ["## Per-skill groups", "_Each row is one skill's own evidence and gate decision; a rejected group does not block the others._", ""];
+  const lines = [
+    "## Per-skill groups",
+    "_Each row is one skill's own evidence and gate decision; a rejected group does not block the others._",
+    "",
+  ];
   lines.push("| Skill | Decision | Gate | Tasks | Held-out | Edits |", "|---|---|---|---|---|---|");
   for (const g of report.skillGroups) {
     const ran = g.status === "consolidated";
     const decision = ran ? (g.accepted ? "accepted" : "rejected") : g.status;
-    const scores = ran ? `${score(g.baselineScore)} → ${score(g.candidateScore)}${g.gateAction === "reject_unverified" ? " (unvalidated)" : ""}` : "—";
+    const scores = ran
+      ? `${score(g.baselineScore)} → ${score(g.candidateScore)}${g.gateAction === "reject_unverified" ? " (unvalidated)" : ""}`
+      : "—";
     const edits = ran ? `${g.nAppliedEdits} applied / ${g.nRejectedEdits} rejected` : "—";
     const reason = g.reason ? ` — ${cellText(g.reason)}` : "";
-    lines.push(`| \`${cellText(g.skillName || "(no name)")}\` | **${decision}**${reason} | ${cellText(g.gateAction || "—")} | ${g.nTasks} | ${scores} | ${edits} |`);
+    lines.push(
+      `| \`${cellText(g.skillName || "(no name)")}\` | **${decision}**${reason} | ${cellText(g.gateAction || "—")} | ${g.nTasks} | ${scores} | ${edits} |`,
+    );
   }
   lines.push("");
   return lines;
@@ -101,15 +123,26 @@ export function renderReportMd(report: SleepReport, ctx: ReportContext): string 
   lines.push(...trialSection(report));
   if (report.edits.length > 0) lines.push("## Accepted edits", ...report.edits.map((e) => editLine(e, true)), "");
   if (report.rejectedEdits.length > 0) {
-    lines.push(leaked ? "## Unverified suggestions (not validated — review before adopting)" : "## Rejected by the gate", ...report.rejectedEdits.map((e) => editLine(e, false)), "");
+    lines.push(
+      leaked ? "## Unverified suggestions (not validated — review before adopting)" : "## Rejected by the gate",
+      ...report.rejectedEdits.map((e) => editLine(e, false)),
+      "",
+    );
   }
   if (report.unmatchedEdits.length > 0) {
-    lines.push("## Proposed but changed nothing (never reached the gate)", "_Anchor not found, replacement already present, duplicate or empty add, or an unknown op._");
-    for (const e of report.unmatchedEdits) lines.push(`${editLine(e, false)}${e.anchor ? `  \n  _anchor: \`${cellText(e.anchor)}\`_` : ""}`);
+    lines.push(
+      "## Proposed but changed nothing (never reached the gate)",
+      "_Anchor not found, replacement already present, duplicate or empty add, or an unknown op._",
+    );
+    for (const e of report.unmatchedEdits)
+      lines.push(`${editLine(e, false)}${e.anchor ? `  \n  _anchor: \`${cellText(e.anchor)}\`_` : ""}`);
     lines.push("");
   }
   lines.push(...groupSection(report));
   if (report.notes.length > 0) lines.push("## Notes", ...report.notes.map((n) => `- ${proseText(n)}`), "");
-  lines.push("_Review the staged files, then adopt with `npm run skillopt -- sleep adopt` (`--skill NAME` / `--all-skills` for per-skill proposals, `--legacy` for the managed pair), or delete this folder._", "");
+  lines.push(
+    "_Review the staged files, then adopt with `npm run skillopt -- sleep adopt` (`--skill NAME` / `--all-skills` for per-skill proposals, `--legacy` for the managed pair), or delete this folder._",
+    "",
+  );
   return lines.join("\n");
 }

@@ -28,7 +28,8 @@ export function stagingRoot(project: string): string {
 export function ensureStagingRoot(project: string): string {
   const root = stagingRoot(project);
   for (const p of [join(project, ".skillopt-sleep"), root]) {
-    if (lexists(p) && (isSymlink(p) || !statSync(p).isDirectory())) throw new StagingError(`staging root is unsafe (a symbolic link or not a folder): ${p}`);
+    if (lexists(p) && (isSymlink(p) || !statSync(p).isDirectory()))
+      throw new StagingError(`staging root is unsafe (a symbolic link or not a folder): ${p}`);
   }
   mkdirSync(root, { recursive: true });
   const expected = join(realpathSync(project), ".skillopt-sleep", "staging");
@@ -63,7 +64,9 @@ function isPublishedNight(root: string, name: string): boolean {
   if (!NIGHT_DIR.test(name)) return false;
   const dir = join(root, name);
   const manifest = join(dir, "manifest.json");
-  return !isSymlink(dir) && existsSync(dir) && statSync(dir).isDirectory() && !isSymlink(manifest) && existsSync(manifest);
+  return (
+    !isSymlink(dir) && existsSync(dir) && statSync(dir).isDirectory() && !isSymlink(manifest) && existsSync(manifest)
+  );
 }
 
 /** Makes `dir` the newest published night. */

@@ -21,7 +21,12 @@ function stage(project: string, dir: string, over: Partial<WriteStagingOptions> 
     diagnostics: { night: 1, holdoutDetail: [] },
     liveSkillPath: join(project, "skill", "SKILL.md"),
     liveMemoryPath: join(project, "CLAUDE.md"),
-    skill: { proposed: "new skill\n", livePath: join(project, "skill", "SKILL.md"), liveRealpath: join(project, "skill", "SKILL.md"), liveSha256: "" },
+    skill: {
+      proposed: "new skill\n",
+      livePath: join(project, "skill", "SKILL.md"),
+      liveRealpath: join(project, "skill", "SKILL.md"),
+      liveSha256: "",
+    },
     memory: null,
     skillProposals: [],
     skillRoots: [],
@@ -41,11 +46,35 @@ describe("staging", () => {
   it("writes the proposal, reports, diagnostics and the pinned manifest, and publishes the night", () => {
     const { project } = sandbox();
     const dir = stage(project, reserveStagingDir(project, T));
-    expect(readdirSync(dir).sort()).toEqual(["diagnostics.json", "manifest.json", "proposed_SKILL.md", "report.json", "report.md"]);
+    expect(readdirSync(dir).sort()).toEqual([
+      "diagnostics.json",
+      "manifest.json",
+      "proposed_SKILL.md",
+      "report.json",
+      "report.md",
+    ]);
     const m = readManifest(dir);
-    expect(m).toMatchObject({ schema: "skillopt-sleep-staging", schema_version: 2, has_skill: false, has_memory: false, has_managed_skill: true, has_managed_memory: false, accepted: true });
-    expect(m.legacy?.skill).toEqual({ proposed_file: "proposed_SKILL.md", sha256: sha256Hex("new skill\n"), live_path: join(project, "skill", "SKILL.md"), live_realpath: join(project, "skill", "SKILL.md"), live_sha256: "" });
-    expect(JSON.parse(readFileSync(join(dir, "report.json"), "utf8"))).toMatchObject({ night: 1, gate_action: "accept_new_best", n_tasks: 0 });
+    expect(m).toMatchObject({
+      schema: "skillopt-sleep-staging",
+      schema_version: 2,
+      has_skill: false,
+      has_memory: false,
+      has_managed_skill: true,
+      has_managed_memory: false,
+      accepted: true,
+    });
+    expect(m.legacy?.skill).toEqual({
+      proposed_file: "proposed_SKILL.md",
+      sha256: sha256Hex("new skill\n"),
+      live_path: join(project, "skill", "SKILL.md"),
+      live_realpath: join(project, "skill", "SKILL.md"),
+      live_sha256: "",
+    });
+    expect(JSON.parse(readFileSync(join(dir, "report.json"), "utf8"))).toMatchObject({
+      night: 1,
+      gate_action: "accept_new_best",
+      n_tasks: 0,
+    });
     expect(latestStaging(project)).toBe(dir);
   });
 
@@ -74,13 +103,30 @@ describe("staging", () => {
   it("refuses a per-skill proposal aimed at the managed skill's live file", () => {
     const { project } = sandbox();
     const live = writeText(join(project, "skill", "SKILL.md"), "x");
-    expect(() => stage(project, reserveStagingDir(project, T), { skillProposals: [{ skillName: "dup", proposedSkill: "y", livePath: live, liveSha256: sha256Hex("x") }] })).toThrow(/same live file/);
+    expect(() =>
+      stage(project, reserveStagingDir(project, T), {
+        skillProposals: [{ skillName: "dup", proposedSkill: "y", livePath: live, liveSha256: sha256Hex("x") }],
+      }),
+    ).toThrow(/same live file/);
   });
 });
 
 describe("report.md", () => {
   it("escapes untrusted text and strips terminal controls", () => {
-    const r = { ...emptyReport(3, "/p", ""), gateAction: "reject", rejectedEdits: [{ target: "skill" as const, op: "add", content: "<script>x</script> \u001b[31m*bold*\u001b[0m | `rm`", anchor: "", rationale: "" }], notes: ["line1\nline2"] };
+    const r = {
+      ...emptyReport(3, "/p", ""),
+      gateAction: "reject",
+      rejectedEdits: [
+        {
+          target: "skill" as const,
+          op: "add",
+          content: "<script>x</script> \u001b[31m*bold*\u001b[0m | `rm`",
+          anchor: "",
+          rationale: "",
+        },
+      ],
+      notes: ["line1\nline2"],
+    };
     const md = renderReportMd(r, { backend: "mock", replayMode: "mock", gateOff: false });
     expect(md).toContain("# SkillOpt-Sleep — night 3");
     expect(md).toContain("- \\[skill/add\\] &lt;script&gt;x&lt;/script&gt; \\*bold\\* &#124; &#96;rm&#96;");
@@ -89,7 +135,12 @@ describe("report.md", () => {
   });
 
   it("says a leaked night is not validated and lists its edits as unverified suggestions", () => {
-    const r = { ...emptyReport(1, "/p", ""), holdoutLeaked: true, gateAction: "reject_unverified", rejectedEdits: [{ target: "skill" as const, op: "add", content: "rule", anchor: "", rationale: "" }] };
+    const r = {
+      ...emptyReport(1, "/p", ""),
+      holdoutLeaked: true,
+      gateAction: "reject_unverified",
+      rejectedEdits: [{ target: "skill" as const, op: "add", content: "rule", anchor: "", rationale: "" }],
+    };
     const md = renderReportMd(r, { backend: "mock", replayMode: "mock", gateOff: false });
     expect(md).toContain("**Not validated.**");
     expect(md).toContain("## Unverified suggestions");

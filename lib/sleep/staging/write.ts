@@ -40,7 +40,13 @@ export function proposalFileName(skillName: string): string {
 }
 
 function managedRow(file: ManagedRow["proposed_file"], p: ManagedProposal): ManagedRow {
-  return { proposed_file: file, sha256: sha256Hex(p.proposed), live_path: p.livePath, live_realpath: p.liveRealpath, live_sha256: p.liveSha256 };
+  return {
+    proposed_file: file,
+    sha256: sha256Hex(p.proposed),
+    live_path: p.livePath,
+    live_realpath: p.liveRealpath,
+    live_sha256: p.liveSha256,
+  };
 }
 
 function checkReserved(dir: string): void {
@@ -83,7 +89,10 @@ export function writeStaging(o: WriteStagingOptions): string {
     if (o.skill) manifest.legacy.skill = managedRow("proposed_SKILL.md", o.skill);
     if (o.memory) manifest.legacy.memory = managedRow("proposed_CLAUDE.md", o.memory);
   }
-  const artifacts: Array<[string, string]> = o.skillProposals.map((p) => [proposalFileName(p.skillName), p.proposedSkill]);
+  const artifacts: Array<[string, string]> = o.skillProposals.map((p) => [
+    proposalFileName(p.skillName),
+    p.proposedSkill,
+  ]);
   if (o.skill) artifacts.push(["proposed_SKILL.md", o.skill.proposed]);
   if (o.memory) artifacts.push(["proposed_CLAUDE.md", o.memory.proposed]);
   artifacts.push(["report.json", `${JSON.stringify(snakeKeys(o.report), null, 2)}\n`]);

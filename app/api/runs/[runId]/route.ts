@@ -30,7 +30,12 @@ export function PATCH(req: Request, { params }: Ctx) {
       return Response.json({ status });
     }
     const { status, gen } = await resumeRun(id, { budget: body.budget, staleAfterMs: staleAfterMs() });
-    const queued = gen === null || (await tryEnqueueRun(id, { gen, onError: (e) => console.warn(`[api] run ${id} resumed; not on the queue yet: ${String(e)}`) }));
+    const queued =
+      gen === null ||
+      (await tryEnqueueRun(id, {
+        gen,
+        onError: (e) => console.warn(`[api] run ${id} resumed; not on the queue yet: ${String(e)}`),
+      }));
     return Response.json({ status, queued }, { status: queued ? 200 : 202 });
   });
 }

@@ -11,6 +11,9 @@ export function POST(req: Request) {
   return handle("estimate run", async () => {
     const v = await validateRunRequest(await jsonBody(req, RUN_REQUEST_BODY), process.cwd());
     const { config, splits, initialSkill, paths } = v.prepared;
-    return Response.json({ ...estimateRun(config, splits, initialSkill), dataset: datasetFingerprint(config, splits, process.cwd(), paths) });
+    return Response.json({
+      ...estimateRun(config, splits, initialSkill),
+      dataset: datasetFingerprint(config, splits, process.cwd(), paths),
+    });
   });
 }

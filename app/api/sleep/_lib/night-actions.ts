@@ -10,9 +10,15 @@ import { readNightProposals } from "@/lib/sleep/night-files";
 
 export async function adoptStagedNight(id: string): Promise<string[]> {
   const n = await getNight(id);
-  if (n.status !== "staged") throw new AppError("CONFLICT", `night ${id} is ${n.status}`, { userMessage: `Only a staged night can be adopted; this one is ${n.status.replace("_", " ")}.` });
+  if (n.status !== "staged")
+    throw new AppError("CONFLICT", `night ${id} is ${n.status}`, {
+      userMessage: `Only a staged night can be adopted; this one is ${n.status.replace("_", " ")}.`,
+    });
   const pending = readNightProposals(n.stagingDir).proposals.filter((p) => !p.adopted);
-  if (pending.length === 0) throw new AppError("CONFLICT", `night ${id} has nothing to adopt`, { userMessage: "This night staged no proposal to adopt (the gate kept the live files)." });
+  if (pending.length === 0)
+    throw new AppError("CONFLICT", `night ${id} has nothing to adopt`, {
+      userMessage: "This night staged no proposal to adopt (the gate kept the live files).",
+    });
   const updated: string[] = [];
   const steps = [
     ...(pending.some((p) => p.kind === "managed") ? [{ legacy: true }] : []),

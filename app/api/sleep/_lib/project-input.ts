@@ -15,7 +15,10 @@ import { assertCronPattern } from "@/lib/sleep/schedule";
 
 export function sleepRoots(): string[] {
   const roots = env().SKILLOPT_SLEEP_ROOTS;
-  return (roots.length > 0 ? roots : [homedir()]).map((r) => resolve(r)).filter(existsSync).map((r) => realpathSync(r));
+  return (roots.length > 0 ? roots : [homedir()])
+    .map((r) => resolve(r))
+    .filter(existsSync)
+    .map((r) => realpathSync(r));
 }
 
 /** The real location of `p`: its nearest existing ancestor resolved, the rest appended. */
@@ -34,7 +37,11 @@ function realLocation(p: string): string {
 function insideRoots(field: string, p: string, roots: string[]): void {
   const real = realLocation(p);
   if (!roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
-    throw new AppError("INVALID_REQUEST", `${field}: ${p} is outside the folders Sleep projects may use (SKILLOPT_SLEEP_ROOTS: ${roots.join(", ") || "none"})`, { field });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `${field}: ${p} is outside the folders Sleep projects may use (SKILLOPT_SLEEP_ROOTS: ${roots.join(", ") || "none"})`,
+      { field },
+    );
   }
 }
 
@@ -49,12 +56,24 @@ export function checkProjectInput(input: SleepProjectInput): void {
   }
   // Adopt writes the live skill: a request may name a markdown skill file, never a dotfile or a script.
   if (input.targetSkillPath && !/\.md$/i.test(input.targetSkillPath)) {
-    throw new AppError("INVALID_REQUEST", `targetSkillPath: ${input.targetSkillPath} is not a markdown skill file (.md); adopt writes this file`, { field: "targetSkillPath" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      `targetSkillPath: ${input.targetSkillPath} is not a markdown skill file (.md); adopt writes this file`,
+      { field: "targetSkillPath" },
+    );
   }
-  if (input.tasksFile && !existsSync(input.tasksFile)) throw new AppError("INVALID_REQUEST", `tasksFile: ${input.tasksFile} does not exist`, { field: "tasksFile" });
+  if (input.tasksFile && !existsSync(input.tasksFile))
+    throw new AppError("INVALID_REQUEST", `tasksFile: ${input.tasksFile} does not exist`, { field: "tasksFile" });
   if (input.cronPattern) assertCronPattern(input.cronPattern, "cronPattern");
-  if (input.enabled && !input.cronPattern) throw new AppError("INVALID_REQUEST", "cronPattern: a schedule that is on needs a cron pattern", { field: "cronPattern" });
+  if (input.enabled && !input.cronPattern)
+    throw new AppError("INVALID_REQUEST", "cronPattern: a schedule that is on needs a cron pattern", {
+      field: "cronPattern",
+    });
   if (resolveSleepBackend(input.backend, "backend") === "handoff") {
-    throw new AppError("INVALID_REQUEST", "backend: the handoff backend needs a person to answer its prompts; use the CLI for it", { field: "backend" });
+    throw new AppError(
+      "INVALID_REQUEST",
+      "backend: the handoff backend needs a person to answer its prompts; use the CLI for it",
+      { field: "backend" },
+    );
   }
 }

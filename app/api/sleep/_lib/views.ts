@@ -2,7 +2,13 @@
  * Database rows → the Sleep API's shapes (lib/contracts/sleep.ts). The night detail adds what only the
  * staging folder knows: each proposal beside its live file.
  */
-import type { SleepEditView, SleepNightDetail, SleepNightStatus, SleepNightSummary, SleepProjectView } from "@/lib/contracts/sleep";
+import type {
+  SleepEditView,
+  SleepNightDetail,
+  SleepNightStatus,
+  SleepNightSummary,
+  SleepProjectView,
+} from "@/lib/contracts/sleep";
 import { listGateRows, type SleepNightRow } from "@/lib/db/sleep-nights";
 import type { SleepProjectRow } from "@/lib/db/sleep-projects";
 import { readNightProposals } from "@/lib/sleep/night-files";
@@ -30,7 +36,9 @@ export function projectView(p: ProjectWithLast, now = new Date()): SleepProjectV
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
     nextRunAt: p.enabled ? nextCronRun(p.cronPattern, now) : null,
-    lastNight: last ? { id: last.id, status: last.status as SleepNightStatus, createdAt: last.createdAt.toISOString() } : null,
+    lastNight: last
+      ? { id: last.id, status: last.status as SleepNightStatus, createdAt: last.createdAt.toISOString() }
+      : null,
   };
 }
 
@@ -69,7 +77,13 @@ export function nightSummary(n: NightRow): SleepNightSummary {
 
 function edits(v: unknown): SleepEditView[] {
   if (!Array.isArray(v)) return [];
-  return v.map((e: Record<string, unknown>) => ({ target: String(e.target ?? ""), op: String(e.op ?? ""), content: String(e.content ?? ""), anchor: String(e.anchor ?? ""), rationale: String(e.rationale ?? "") }));
+  return v.map((e: Record<string, unknown>) => ({
+    target: String(e.target ?? ""),
+    op: String(e.op ?? ""),
+    content: String(e.content ?? ""),
+    anchor: String(e.anchor ?? ""),
+    rationale: String(e.rationale ?? ""),
+  }));
 }
 
 export async function nightDetail(n: NightRow): Promise<SleepNightDetail> {
@@ -83,7 +97,13 @@ export async function nightDetail(n: NightRow): Promise<SleepNightDetail> {
       proposalsError = (err as Error).message;
     }
   }
-  const gates = (await listGateRows(n.id)).map((g) => ({ trial: g.trial, taskId: g.taskId, baselineScore: g.baselineScore, candidateScore: g.candidateScore, status: g.status }));
+  const gates = (await listGateRows(n.id)).map((g) => ({
+    trial: g.trial,
+    taskId: g.taskId,
+    baselineScore: g.baselineScore,
+    candidateScore: g.candidateScore,
+    status: g.status,
+  }));
   return {
     ...nightSummary(n),
     stagingDir: n.stagingDir,

@@ -7,7 +7,10 @@ import { nightSummary } from "../_lib/views";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const QuerySchema = z.object({ projectId: SleepIdSchema.optional(), limit: z.coerce.number().int().min(1).max(500).optional() });
+const QuerySchema = z.object({
+  projectId: SleepIdSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
 
 export function GET(req: Request) {
   return handle("list Sleep nights", async () => {

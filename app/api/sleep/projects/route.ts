@@ -9,7 +9,9 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 export function GET() {
-  return handle("list Sleep projects", async () => Response.json((await listSleepProjects()).map((p) => projectView(p))));
+  return handle("list Sleep projects", async () =>
+    Response.json((await listSleepProjects()).map((p) => projectView(p))),
+  );
 }
 
 /** Creates a project; its schedule goes to Redis at once when it is on (202 when Redis is away: the worker catches up). */

@@ -59,7 +59,10 @@ export function openBridgeSession(opts: BridgeOptions): GameSession {
   let ended = false;
 
   try {
-    child = spawn(opts.command, [...opts.args, "--gamefile", opts.gamefile], { env: opts.env as NodeJS.ProcessEnv, stdio: "pipe" });
+    child = spawn(opts.command, [...opts.args, "--gamefile", opts.gamefile], {
+      env: opts.env as NodeJS.ProcessEnv,
+      stdio: "pipe",
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new BridgeError(`cannot start the ALFWorld bridge with '${opts.command}' (${message})`);
@@ -119,11 +122,15 @@ export function openBridgeSession(opts: BridgeOptions): GameSession {
     if (failure) throw failure;
     if (line === "__timeout__") {
       child.kill("SIGKILL");
-      throw new BridgeError(`ALFWorld bridge gave no answer to '${String(payload.op)}' within ${seconds(opts.timeoutMs)}s`);
+      throw new BridgeError(
+        `ALFWorld bridge gave no answer to '${String(payload.op)}' within ${seconds(opts.timeoutMs)}s`,
+      );
     }
     if (line === null) {
       const said = tail(stderr);
-      throw new BridgeError(`ALFWorld bridge exited before answering '${String(payload.op)}'${said ? `: ${said}` : ""}`);
+      throw new BridgeError(
+        `ALFWorld bridge exited before answering '${String(payload.op)}'${said ? `: ${said}` : ""}`,
+      );
     }
     let parsed: unknown;
     try {

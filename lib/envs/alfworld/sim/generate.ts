@@ -5,8 +5,15 @@
  */
 import { PyRandom } from "../../../engine/py-random";
 import {
-  LAMP_PLACES, OBJECT_PLACES, ROOMS, TASK_FAMILIES, TREATMENTS, treatmentOf,
-  type RoomKind, type TaskType, type Treatment,
+  LAMP_PLACES,
+  OBJECT_PLACES,
+  ROOMS,
+  TASK_FAMILIES,
+  TREATMENTS,
+  treatmentOf,
+  type RoomKind,
+  type TaskType,
+  type Treatment,
 } from "./world";
 
 /** A receptacle instance, e.g. `{name: "drawer 2", kind: "drawer", openable: true}`. */
@@ -58,7 +65,8 @@ function buildReceptacles(rng: PyRandom, room: RoomKind, needed: readonly string
   const out: RecepDef[] = [];
   for (const spec of ROOMS[room]) {
     const n = Math.max(between(rng, spec.min, spec.max), needed.includes(spec.kind) ? 1 : 0);
-    for (let i = 1; i <= n; i += 1) out.push({ name: `${spec.kind} ${i}`, kind: spec.kind, openable: spec.openable === true });
+    for (let i = 1; i <= n; i += 1)
+      out.push({ name: `${spec.kind} ${i}`, kind: spec.kind, openable: spec.openable === true });
   }
   return out;
 }
@@ -101,7 +109,14 @@ export function generateGame(seed: number, type: TaskType): Game {
   const target = pick(rng, family.targets);
   const goal: Goal = { type, object, target, treatment, count: type === "pick_two_obj_and_place" ? 2 : 1 };
   const isLook = type === "look_at_obj_in_light";
-  const needed = [isLook ? pick(rng, LAMP_PLACES[target]!.filter((k) => ROOMS[family.room].some((s) => s.kind === k))) : target];
+  const needed = [
+    isLook
+      ? pick(
+          rng,
+          LAMP_PLACES[target]!.filter((k) => ROOMS[family.room].some((s) => s.kind === k)),
+        )
+      : target,
+  ];
   if (treatment) needed.push(TREATMENTS[treatment].appliance);
   const receptacles = buildReceptacles(rng, family.room, needed);
   const objects: ObjectDef[] = [];

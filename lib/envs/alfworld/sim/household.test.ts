@@ -18,9 +18,14 @@ describe("built-in household simulator", () => {
   });
 
   it.each(TASK_TYPES)("the task-specific mistake never wins %s", (type) => {
-    const flaw = type === "look_at_obj_in_light" ? "lamp_empty_handed"
-      : type === "pick_two_obj_and_place" ? "take_two"
-      : type === "pick_and_place_simple" ? null : "no_treatment";
+    const flaw =
+      type === "look_at_obj_in_light"
+        ? "lamp_empty_handed"
+        : type === "pick_two_obj_and_place"
+          ? "take_two"
+          : type === "pick_and_place_simple"
+            ? null
+            : "no_treatment";
     if (flaw === null) return;
     for (const seed of SEEDS) expect(playToEnd(generateGame(seed, type), flaw, 50).won, `seed ${seed}`).toBe(false);
   });
@@ -84,7 +89,9 @@ describe("built-in household simulator", () => {
       for (let k = 0; k <= plan.length; k += 1) {
         const listed = fresh(plan.slice(0, k)).admissible();
         for (const action of listed) {
-          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).not.toBe(NOTHING_HAPPENS);
+          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).not.toBe(
+            NOTHING_HAPPENS,
+          );
         }
         const probes = [
           ...objects.flatMap((o) => receps.map((r) => `take ${o} from ${r}`)),
@@ -93,7 +100,9 @@ describe("built-in household simulator", () => {
           ...objects.map((o) => `use ${o}`),
         ].filter((a) => !listed.includes(a));
         for (const action of probes.filter((_, i) => i % 7 === k % 7)) {
-          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).toBe(NOTHING_HAPPENS);
+          expect(fresh(plan.slice(0, k)).step(action).observation, `${type} after ${k}: ${action}`).toBe(
+            NOTHING_HAPPENS,
+          );
         }
       }
     }

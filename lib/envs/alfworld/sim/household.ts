@@ -40,7 +40,13 @@ function listing(names: readonly string[]): string {
 
 /** Lower case, single spaces, no trailing period or quotes: how typed actions are compared. */
 export function normaliseAction(raw: string): string {
-  return raw.toLowerCase().replace(/["'`]/g, "").replace(/\s+/g, " ").trim().replace(/[.!]+$/, "").trim();
+  return raw
+    .toLowerCase()
+    .replace(/["'`]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!]+$/, "")
+    .trim();
 }
 
 /** Accepts `put X in Y`, `put X on Y` and `move X to Y` for the canonical `put X in/on Y`. */
@@ -61,14 +67,19 @@ export class Household {
   private holding: string | null = null;
   private wonFlag = false;
   readonly events: EpisodeEvents = {
-    visits: new Map(), closedVisited: new Set(), opened: 0, seenKinds: new Set(), inadmissible: [],
+    visits: new Map(),
+    closedVisited: new Set(),
+    opened: 0,
+    seenKinds: new Set(),
+    inadmissible: [],
   };
 
   constructor(game: Game) {
     this.game = game;
     this.goal = game.goal;
     for (const r of game.receptacles) this.receps.set(r.name, r);
-    for (const o of game.objects) this.objects.set(o.name, { ...o, state: { at: o.at, clean: false, hot: false, cool: false } });
+    for (const o of game.objects)
+      this.objects.set(o.name, { ...o, state: { at: o.at, clean: false, hot: false, cool: false } });
   }
 
   /** The opening observation, ending with the task sentence. */
@@ -160,16 +171,28 @@ export class Household {
   private apply(action: string): string {
     const [verb] = action.split(" ", 1);
     switch (verb) {
-      case "go": return this.goTo(action.slice("go to ".length));
-      case "open": return this.setOpen(action.slice(5), true);
-      case "close": return this.setOpen(action.slice(6), false);
-      case "take": return this.take(action);
-      case "put": return this.put(action);
-      case "use": return this.use(action.slice(4));
-      case "clean": case "heat": case "cool": return this.treat(verb, action);
-      case "examine": return this.examine(action.slice(8));
-      case "inventory": return this.holding ? `You are carrying: a ${this.holding}.` : "You are not carrying anything.";
-      default: return this.look();
+      case "go":
+        return this.goTo(action.slice("go to ".length));
+      case "open":
+        return this.setOpen(action.slice(5), true);
+      case "close":
+        return this.setOpen(action.slice(6), false);
+      case "take":
+        return this.take(action);
+      case "put":
+        return this.put(action);
+      case "use":
+        return this.use(action.slice(4));
+      case "clean":
+      case "heat":
+      case "cool":
+        return this.treat(verb, action);
+      case "examine":
+        return this.examine(action.slice(8));
+      case "inventory":
+        return this.holding ? `You are carrying: a ${this.holding}.` : "You are not carrying anything.";
+      default:
+        return this.look();
     }
   }
 
@@ -215,7 +238,13 @@ export class Household {
     o.state.at = recep!;
     this.holding = null;
     const t = this.goal.treatment;
-    if (t && !this.events.untreatedPut && o.kind === this.goal.object && this.kindOf(recep!) === this.goal.target && !this.hasTreatment(o.state, t)) {
+    if (
+      t &&
+      !this.events.untreatedPut &&
+      o.kind === this.goal.object &&
+      this.kindOf(recep!) === this.goal.target &&
+      !this.hasTreatment(o.state, t)
+    ) {
       this.events.untreatedPut = { object: name!, recep: recep!, treatment: t };
     }
     return `You put the ${name!} in/on the ${recep!}.`;
@@ -244,7 +273,9 @@ export class Household {
   private examine(name: string): string {
     if (this.receps.has(name)) return this.describe(name);
     const o = this.objects.get(name)!;
-    const traits = [o.state.clean ? "clean" : null, o.state.hot ? "hot" : null, o.state.cool ? "cool" : null].filter(Boolean);
+    const traits = [o.state.clean ? "clean" : null, o.state.hot ? "hot" : null, o.state.cool ? "cool" : null].filter(
+      Boolean,
+    );
     const lit = [...this.lampsOn].some((l) => this.objects.get(l)?.state.at === this.location);
     const light = lit ? ` You look at it closely in the light.` : "";
     return `This is a ${o.kind}.${traits.length ? ` It is ${traits.join(" and ")}.` : ""}${light}`;
@@ -265,14 +296,17 @@ export class Household {
     const g = this.goal;
     if (g.type === "look_at_obj_in_light") {
       const held = this.holding ? this.objects.get(this.holding) : undefined;
-      const lit = [...this.lampsOn].some((l) => this.kindOf(l) === g.target && this.objects.get(l)?.state.at === this.location);
+      const lit = [...this.lampsOn].some(
+        (l) => this.kindOf(l) === g.target && this.objects.get(l)?.state.at === this.location,
+      );
       if (held?.kind === g.object && lit) this.wonFlag = true;
       return;
     }
     for (const r of this.game.receptacles) {
       if (r.kind !== g.target) continue;
       const ok = [...this.objects.values()].filter(
-        (o) => o.state.at === r.name && o.kind === g.object && (!g.treatment || this.hasTreatment(o.state, g.treatment)),
+        (o) =>
+          o.state.at === r.name && o.kind === g.object && (!g.treatment || this.hasTreatment(o.state, g.treatment)),
       );
       if (ok.length >= g.count) this.wonFlag = true;
     }

@@ -38,7 +38,8 @@ export function* playGame(sim: Household, flaw: Flaw | null): Generator<string, 
   let searched = 0;
 
   const note = (recep: string) => {
-    for (const name of sim.visibleAt(recep)) if (sim.kindOf(name) === goal.object && !used.has(name)) known.set(name, recep);
+    for (const name of sim.visibleAt(recep))
+      if (sim.kindOf(name) === goal.object && !used.has(name)) known.set(name, recep);
   };
   function* goTo(recep: string): Generator<string, void, void> {
     if (sim.where !== recep) yield `go to ${recep}`;

@@ -126,30 +126,86 @@ const KITCHEN_FOOD = ["apple", "potato", "tomato", "egg", "bread"];
 /** The families each task type draws from (room first, then object and target). */
 export const TASK_FAMILIES: Record<TaskType, TaskFamily[]> = {
   pick_and_place_simple: [
-    { room: "kitchen", objects: ["mug", "plate", "knife", "winebottle", "spatula", "apple"], targets: ["countertop", "diningtable", "cabinet", "drawer", "shelf", "fridge"] },
-    { room: "bathroom", objects: ["soapbar", "spraybottle", "toiletpaper", "candle", "cloth"], targets: ["toilet", "cabinet", "countertop", "shelf", "drawer"] },
-    { room: "bedroom", objects: ["book", "cd", "pen", "cellphone", "keychain", "alarmclock"], targets: ["bed", "desk", "dresser", "shelf", "safe", "drawer"] },
-    { room: "livingroom", objects: ["remotecontrol", "statue", "vase", "watch", "newspaper", "pillow"], targets: ["sofa", "coffeetable", "sidetable", "armchair", "cabinet", "tvstand"] },
+    {
+      room: "kitchen",
+      objects: ["mug", "plate", "knife", "winebottle", "spatula", "apple"],
+      targets: ["countertop", "diningtable", "cabinet", "drawer", "shelf", "fridge"],
+    },
+    {
+      room: "bathroom",
+      objects: ["soapbar", "spraybottle", "toiletpaper", "candle", "cloth"],
+      targets: ["toilet", "cabinet", "countertop", "shelf", "drawer"],
+    },
+    {
+      room: "bedroom",
+      objects: ["book", "cd", "pen", "cellphone", "keychain", "alarmclock"],
+      targets: ["bed", "desk", "dresser", "shelf", "safe", "drawer"],
+    },
+    {
+      room: "livingroom",
+      objects: ["remotecontrol", "statue", "vase", "watch", "newspaper", "pillow"],
+      targets: ["sofa", "coffeetable", "sidetable", "armchair", "cabinet", "tvstand"],
+    },
   ],
   look_at_obj_in_light: [
-    { room: "bedroom", objects: ["book", "cd", "pen", "pencil", "alarmclock", "cellphone", "creditcard", "keychain"], targets: ["desklamp"] },
-    { room: "livingroom", objects: ["statue", "vase", "watch", "newspaper", "remotecontrol", "pillow", "bowl"], targets: ["floorlamp"] },
+    {
+      room: "bedroom",
+      objects: ["book", "cd", "pen", "pencil", "alarmclock", "cellphone", "creditcard", "keychain"],
+      targets: ["desklamp"],
+    },
+    {
+      room: "livingroom",
+      objects: ["statue", "vase", "watch", "newspaper", "remotecontrol", "pillow", "bowl"],
+      targets: ["floorlamp"],
+    },
   ],
   pick_clean_then_place_in_recep: [
-    { room: "kitchen", objects: ["mug", "plate", "cup", "pan", "knife", "spatula", "lettuce", "tomato", "apple"], targets: ["countertop", "diningtable", "cabinet", "fridge", "shelf", "drawer", "coffeemachine"] },
-    { room: "bathroom", objects: ["soapbar", "cloth"], targets: ["toilet", "cabinet", "countertop", "bathtubbasin", "shelf"] },
+    {
+      room: "kitchen",
+      objects: ["mug", "plate", "cup", "pan", "knife", "spatula", "lettuce", "tomato", "apple"],
+      targets: ["countertop", "diningtable", "cabinet", "fridge", "shelf", "drawer", "coffeemachine"],
+    },
+    {
+      room: "bathroom",
+      objects: ["soapbar", "cloth"],
+      targets: ["toilet", "cabinet", "countertop", "bathtubbasin", "shelf"],
+    },
   ],
   pick_heat_then_place_in_recep: [
-    { room: "kitchen", objects: [...KITCHEN_FOOD, "mug", "cup", "plate"], targets: ["countertop", "diningtable", "fridge", "cabinet", "garbagecan", "coffeemachine"] },
+    {
+      room: "kitchen",
+      objects: [...KITCHEN_FOOD, "mug", "cup", "plate"],
+      targets: ["countertop", "diningtable", "fridge", "cabinet", "garbagecan", "coffeemachine"],
+    },
   ],
   pick_cool_then_place_in_recep: [
-    { room: "kitchen", objects: [...KITCHEN_FOOD, "lettuce", "mug", "cup", "pan", "winebottle"], targets: ["countertop", "diningtable", "cabinet", "microwave", "shelf", "garbagecan"] },
+    {
+      room: "kitchen",
+      objects: [...KITCHEN_FOOD, "lettuce", "mug", "cup", "pan", "winebottle"],
+      targets: ["countertop", "diningtable", "cabinet", "microwave", "shelf", "garbagecan"],
+    },
   ],
   pick_two_obj_and_place: [
-    { room: "kitchen", objects: ["mug", "plate", "knife", "spatula", "apple", "potato"], targets: ["countertop", "diningtable", "cabinet", "drawer", "shelf", "fridge"] },
-    { room: "bathroom", objects: ["soapbar", "spraybottle", "toiletpaper", "candle", "cloth"], targets: ["toilet", "cabinet", "countertop", "shelf", "drawer"] },
-    { room: "bedroom", objects: ["book", "cd", "pen", "pencil", "cellphone", "keychain", "creditcard"], targets: ["bed", "desk", "dresser", "shelf", "safe", "drawer"] },
-    { room: "livingroom", objects: ["remotecontrol", "statue", "vase", "watch", "newspaper", "pillow"], targets: ["sofa", "coffeetable", "sidetable", "armchair", "cabinet", "tvstand"] },
+    {
+      room: "kitchen",
+      objects: ["mug", "plate", "knife", "spatula", "apple", "potato"],
+      targets: ["countertop", "diningtable", "cabinet", "drawer", "shelf", "fridge"],
+    },
+    {
+      room: "bathroom",
+      objects: ["soapbar", "spraybottle", "toiletpaper", "candle", "cloth"],
+      targets: ["toilet", "cabinet", "countertop", "shelf", "drawer"],
+    },
+    {
+      room: "bedroom",
+      objects: ["book", "cd", "pen", "pencil", "cellphone", "keychain", "creditcard"],
+      targets: ["bed", "desk", "dresser", "shelf", "safe", "drawer"],
+    },
+    {
+      room: "livingroom",
+      objects: ["remotecontrol", "statue", "vase", "watch", "newspaper", "pillow"],
+      targets: ["sofa", "coffeetable", "sidetable", "armchair", "cabinet", "tvstand"],
+    },
   ],
 };
 

@@ -75,7 +75,9 @@ describe("claude harvest", () => {
     expect(d.toolsUsed).toEqual(["Read", "Skill", "Edit"]);
     expect(d.skillsUsed).toEqual(["deploy-helper"]);
     expect(d.filesTouched).toEqual(["/work/alpha/deploy.sh", "/work/alpha/README.md"]);
-    expect(d.feedbackSignals).toEqual(expect.arrayContaining(["neg:that's wrong", "neg:wrong", "pos:thanks", "pos:works now"]));
+    expect(d.feedbackSignals).toEqual(
+      expect.arrayContaining(["neg:that's wrong", "neg:wrong", "pos:thanks", "pos:works now"]),
+    );
     expect(JSON.stringify(r)).not.toContain("Zz9Yy8Xx7Ww6Vv5Uu4Tt3");
   });
 
@@ -103,7 +105,9 @@ describe("claude harvest", () => {
     const invoked = await harvestSessions(harvestOptions(home, { scope: { kind: "invoked", project: "/work/alpha" } }));
     expect(ids(invoked)).toEqual(["s-root-1", "s-api-1", "s-alpha-critic", "s-alpha-1"]);
     expect(invoked.skipped.outOfScope).toBe(1);
-    const list = await harvestSessions(harvestOptions(home, { scope: { kind: "list", projects: ["/work/beta/", "/work/alpha/packages/api"] } }));
+    const list = await harvestSessions(
+      harvestOptions(home, { scope: { kind: "list", projects: ["/work/beta/", "/work/alpha/packages/api"] } }),
+    );
     expect(ids(list)).toEqual(["s-api-1", "s-beta-1"]);
   });
 
@@ -120,11 +124,16 @@ describe("claude harvest", () => {
 
   it("since: per-project checkpoints apply to related folders; others fall back to the lookback window", async () => {
     const checkpoints = { "/work/alpha": "2026-03-03T12:00:00Z" };
-    const noWindow = await harvestSessions(harvestOptions(home, { since: { kind: "checkpoints", checkpoints, lookbackHours: 0 } }));
+    const noWindow = await harvestSessions(
+      harvestOptions(home, { since: { kind: "checkpoints", checkpoints, lookbackHours: 0 } }),
+    );
     // api (inside alpha) ended before alpha's checkpoint; root (/work, above alpha) after it; beta has no checkpoint.
     expect(ids(noWindow)).toEqual(["s-root-1", "s-beta-1"]);
     const window = await harvestSessions(
-      harvestOptions(home, { since: { kind: "checkpoints", checkpoints, lookbackHours: 24 }, clock: fixedClock("2026-03-04T12:00:00Z") }),
+      harvestOptions(home, {
+        since: { kind: "checkpoints", checkpoints, lookbackHours: 24 },
+        clock: fixedClock("2026-03-04T12:00:00Z"),
+      }),
     );
     expect(ids(window)).toEqual(["s-root-1"]);
   });

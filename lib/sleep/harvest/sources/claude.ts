@@ -15,7 +15,10 @@ const SNAPSHOT_META_KEYS = new Set(["messageId", "timestamp", "trackedFileBackup
 
 export async function harvestClaude(run: HarvestRun, claudeHome: string): Promise<void> {
   const root = path.join(claudeHome, "projects");
-  const files = await listTranscripts(run, "Claude Code", root, { recursive: true, accept: (name) => name.endsWith(".jsonl") });
+  const files = await listTranscripts(run, "Claude Code", root, {
+    recursive: true,
+    accept: (name) => name.endsWith(".jsonl"),
+  });
   for (const f of files) {
     if (run.full) break;
     const rel = path.relative(root, f.path).split(path.sep);

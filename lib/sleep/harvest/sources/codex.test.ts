@@ -19,7 +19,8 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 const codex = (over = {}) => harvestSessions(harvestOptions(home, { source: "codex", ...over }));
-const byId = (r: Awaited<ReturnType<typeof codex>>, id: string) => r.digests.find((d) => d.sessionId === `rollout-${id}`)!;
+const byId = (r: Awaited<ReturnType<typeof codex>>, id: string) =>
+  r.digests.find((d) => d.sessionId === `rollout-${id}`)!;
 
 describe("codex harvest", () => {
   it("reads each turn once (events when the file has them), without context, reasoning or tool I/O", async () => {
@@ -47,10 +48,13 @@ describe("codex harvest", () => {
     ]);
     expect(d.assistantFinals).toEqual(["Trailing commas are accepted now.", "Handled the nested case as well."]);
     expect(d.toolsUsed).toEqual(["shell", "exec_command", "apply_patch", "web_search"]);
-    expect(d.feedbackSignals).toEqual(expect.arrayContaining(["neg:doesn't work", "neg:still fails", "pos:perfect", "pos:thanks"]));
+    expect(d.feedbackSignals).toEqual(
+      expect.arrayContaining(["neg:doesn't work", "neg:still fails", "pos:perfect", "pos:thanks"]),
+    );
     expect(r.skipped.corruptLines).toBe(1);
     const text = JSON.stringify(r);
-    for (const never of ["NEVER KEPT", "PRIVATE REASONING", "SECRET ARGUMENT", "ghp_abcdef"]) expect(text).not.toContain(never);
+    for (const never of ["NEVER KEPT", "PRIVATE REASONING", "SECRET ARGUMENT", "ghp_abcdef"])
+      expect(text).not.toContain(never);
   });
 
   it("falls back to the model messages when a file has no turn events, dropping the environment block", async () => {
@@ -61,7 +65,9 @@ describe("codex harvest", () => {
   });
 
   it("keeps what the user typed after an AGENTS.md preamble", async () => {
-    expect(byId(await codex(), "2026-03-08-cx4").userPrompts).toEqual(["explain what /tmp/build.log says about the failure"]);
+    expect(byId(await codex(), "2026-03-08-cx4").userPrompts).toEqual([
+      "explain what /tmp/build.log says about the failure",
+    ]);
     expect(stripCodexContext("# AGENTS.md instructions\n<INSTRUCTIONS>x</INSTRUCTIONS>")).toBe("");
     expect(stripCodexContext("<codex_internal_context>x</codex_internal_context>")).toBe("");
   });

@@ -31,7 +31,9 @@ function holdWriteTransaction(exclusive: boolean): void {
   writer = new Database(store());
   if (exclusive) writer.pragma("locking_mode = EXCLUSIVE");
   writer.exec("BEGIN IMMEDIATE");
-  writer.exec("INSERT INTO sessions VALUES ('cli-live', '/work/mu', NULL, NULL, '2026-03-19 09:00:00', '2026-03-19 09:10:00')");
+  writer.exec(
+    "INSERT INTO sessions VALUES ('cli-live', '/work/mu', NULL, NULL, '2026-03-19 09:00:00', '2026-03-19 09:10:00')",
+  );
   writer.exec("INSERT INTO turns VALUES ('cli-live', 0, 'UNCOMMITTED prompt', 'answer')");
 }
 
@@ -47,7 +49,10 @@ describe("copilot_cli harvest", () => {
       gitBranch: "perf/tests",
       startedAt: "2026-03-17T09:00:00Z",
       endedAt: "2026-03-17T09:20:00Z",
-      userPrompts: ["Speed up the slow integration test", "Nope, it is still 40 s. The CI password=[REDACTED] if you need it"],
+      userPrompts: [
+        "Speed up the slow integration test",
+        "Nope, it is still 40 s. The CI password=[REDACTED] if you need it",
+      ],
       filesTouched: ["/work/mu/package.json", "/work/mu/test/setup.ts"],
       toolsUsed: ["view", "edit"],
       feedbackSignals: ["neg:nope"],
@@ -72,7 +77,10 @@ describe("copilot_cli harvest", () => {
 
   it("applies scope and since", async () => {
     buildSqlite(store(), "copilot-cli/session-store.sql", "delete");
-    const r = await cli({ scope: { kind: "invoked", project: "/work/mu" }, since: { kind: "after", iso: "2026-03-01T00:00:00Z" } });
+    const r = await cli({
+      scope: { kind: "invoked", project: "/work/mu" },
+      since: { kind: "after", iso: "2026-03-01T00:00:00Z" },
+    });
     expect(r.digests.map((d) => d.sessionId)).toEqual(["cli-2", "cli-1"]);
     expect(r.skipped).toMatchObject({ outOfScope: 1, beforeSince: 1 });
   });
@@ -89,24 +97,29 @@ describe("copilot_cli harvest", () => {
   it.each([
     ["a write transaction", false],
     ["an exclusive lock", true],
-  ])("reads a WAL store whose writer holds %s through a private snapshot, and writes nothing", async (_what, exclusive) => {
-    buildSqlite(store(), "copilot-cli/session-store.sql", "wal");
-    holdWriteTransaction(exclusive);
-    const before = treeFingerprint(home);
-    const r = await cli();
-    expect(r.digests.map((d) => d.sessionId)).toEqual(["cli-4", "cli-2", "cli-1", "cli-6"]);
-    expect(r.notes.join("\n")).toContain("private snapshot");
-    expect(JSON.stringify(r)).not.toContain("UNCOMMITTED");
-    expect(treeFingerprint(home)).toEqual(before);
-    expect(readdirSync(tmp)).toEqual([]);
-  });
+  ])(
+    "reads a WAL store whose writer holds %s through a private snapshot, and writes nothing",
+    async (_what, exclusive) => {
+      buildSqlite(store(), "copilot-cli/session-store.sql", "wal");
+      holdWriteTransaction(exclusive);
+      const before = treeFingerprint(home);
+      const r = await cli();
+      expect(r.digests.map((d) => d.sessionId)).toEqual(["cli-4", "cli-2", "cli-1", "cli-6"]);
+      expect(r.notes.join("\n")).toContain("private snapshot");
+      expect(JSON.stringify(r)).not.toContain("UNCOMMITTED");
+      expect(treeFingerprint(home)).toEqual(before);
+      expect(readdirSync(tmp)).toEqual([]);
+    },
+  );
 
   it("reads the committed state of a rollback-journal store in the middle of a write", async () => {
     buildSqlite(store(), "copilot-cli/session-store.sql", "delete");
     writer = new Database(store());
     writer.exec("BEGIN EXCLUSIVE");
     writer.exec("DELETE FROM turns");
-    writer.exec("INSERT INTO sessions VALUES ('cli-live', '/work/mu', NULL, NULL, '2026-03-19 09:00:00', '2026-03-19 09:10:00')");
+    writer.exec(
+      "INSERT INTO sessions VALUES ('cli-live', '/work/mu', NULL, NULL, '2026-03-19 09:00:00', '2026-03-19 09:10:00')",
+    );
     const before = treeFingerprint(home);
     const r = await cli();
     expect(r.digests.map((d) => d.sessionId)).toEqual(["cli-4", "cli-2", "cli-1", "cli-6"]);

@@ -27,9 +27,15 @@ interface SessionRow {
 export async function harvestCopilotCli(run: HarvestRun, store: string): Promise<void> {
   let opened;
   try {
-    opened = openStoreReadOnly(store, "SELECT id, cwd, branch, created_at, updated_at FROM sessions LIMIT 1", run.opts.tempDir);
+    opened = openStoreReadOnly(
+      store,
+      "SELECT id, cwd, branch, created_at, updated_at FROM sessions LIMIT 1",
+      run.opts.tempDir,
+    );
   } catch (err) {
-    run.note(`no Copilot CLI sessions read from ${store}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    run.note(
+      `no Copilot CLI sessions read from ${store}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
     return;
   }
   try {
@@ -49,9 +55,15 @@ function readSessions(run: HarvestRun, db: Database.Database, store: string): vo
   const rows = (db.prepare("SELECT id, cwd, branch, created_at, updated_at FROM sessions").all() as SessionRow[])
     .map((row) => ({ row, ended: toEpochMs(normalizeSqlTime(row.updated_at)) }))
     // Newest first by time, not by text: "…T10:00" sorts after "… 12:30" as a string.
-    .sort((a, b) => (b.ended ?? -Infinity) - (a.ended ?? -Infinity) || String(a.row.id).localeCompare(String(b.row.id)));
-  const turns = db.prepare("SELECT user_message, assistant_response FROM turns WHERE session_id = ? ORDER BY turn_index");
-  const files = db.prepare("SELECT DISTINCT file_path, tool_name FROM session_files WHERE session_id = ? ORDER BY file_path");
+    .sort(
+      (a, b) => (b.ended ?? -Infinity) - (a.ended ?? -Infinity) || String(a.row.id).localeCompare(String(b.row.id)),
+    );
+  const turns = db.prepare(
+    "SELECT user_message, assistant_response FROM turns WHERE session_id = ? ORDER BY turn_index",
+  );
+  const files = db.prepare(
+    "SELECT DISTINCT file_path, tool_name FROM session_files WHERE session_id = ? ORDER BY file_path",
+  );
   for (const { row, ended } of rows) {
     if (run.full) break;
     if (typeof row.id !== "string" && typeof row.id !== "number") {
@@ -69,7 +81,11 @@ function readSessions(run: HarvestRun, db: Database.Database, store: string): vo
       run.skip("beforeSince");
       continue;
     }
-    const b = new DigestBuilder(run, { sessionId: id, source: "copilot_cli", rawPath: `${store}#${id}` }, { maxPrompts: MAX_PROMPTS, maxChars: MAX_CHARS });
+    const b = new DigestBuilder(
+      run,
+      { sessionId: id, source: "copilot_cli", rawPath: `${store}#${id}` },
+      { maxPrompts: MAX_PROMPTS, maxChars: MAX_CHARS },
+    );
     b.project = project;
     b.gitBranch = str(row.branch);
     b.startedAt = normalizeSqlTime(row.created_at);

@@ -48,7 +48,16 @@ describe("copilot (VS Code) harvest", () => {
     // a system-initiated request and one for another participant; the empty window has no project
     expect(r.skipped).toMatchObject({ foreignRequests: 2, noProject: 1, corruptLines: 2 });
     const text = JSON.stringify(r);
-    for (const never of ["SYSTEM REQUEST", "FOREIGN REQUEST", "DRAFT", "DELETED REQUEST", "HALF WRITT", "NEVER KEPT", "PRIVATE", "EMPTY WINDOW"]) {
+    for (const never of [
+      "SYSTEM REQUEST",
+      "FOREIGN REQUEST",
+      "DRAFT",
+      "DELETED REQUEST",
+      "HALF WRITT",
+      "NEVER KEPT",
+      "PRIVATE",
+      "EMPTY WINDOW",
+    ]) {
       expect(text).not.toContain(never);
     }
   });
@@ -69,20 +78,24 @@ describe("copilot (VS Code) harvest", () => {
     installVscode(path.join(home, "xdg", "Code - Insiders"));
     installVscode(path.join(home, "portable", "user-data"));
     const r = await harvestSessions(
-      harvestOptions(home, { source: "copilot", env: { XDG_CONFIG_HOME: path.join(home, "xdg"), VSCODE_PORTABLE: path.join(home, "portable") } }),
+      harvestOptions(home, {
+        source: "copilot",
+        env: { XDG_CONFIG_HOME: path.join(home, "xdg"), VSCODE_PORTABLE: path.join(home, "portable") },
+      }),
     );
-    expect(r.digests.map((d) => d.rawPath.startsWith(path.join(home, "portable")) ? "portable" : "insiders").sort()).toEqual([
-      "insiders",
-      "insiders",
-      "portable",
-      "portable",
-    ]);
+    expect(
+      r.digests.map((d) => (d.rawPath.startsWith(path.join(home, "portable")) ? "portable" : "insiders")).sort(),
+    ).toEqual(["insiders", "insiders", "portable", "portable"]);
   });
 
   it("scopes by the workspace folder", async () => {
     const storage = installVscode(home);
     const r = await harvestSessions(
-      harvestOptions(home, { source: "copilot", vscodeWorkspaceStorage: storage, scope: { kind: "invoked", project: "/work/zeta" } }),
+      harvestOptions(home, {
+        source: "copilot",
+        vscodeWorkspaceStorage: storage,
+        scope: { kind: "invoked", project: "/work/zeta" },
+      }),
     );
     expect(r.digests.map((d) => d.sessionId)).toEqual(["chat-b"]);
   });

@@ -109,7 +109,9 @@ function readRequest(run: HarvestRun, b: DigestBuilder, request: Record<string, 
   b.seeTime(isoFromEpoch(obj(request.modelState)?.completedAt));
   const parts = Array.isArray(request.response) ? request.response.map(obj) : [];
   // Markdown parts have no kind in some VS Code builds and kind "markdownContent" in others.
-  const markdown = parts.filter((p) => p && (p.kind === undefined || p.kind === "markdownContent")).map((p) => str(p!.value));
+  const markdown = parts
+    .filter((p) => p && (p.kind === undefined || p.kind === "markdownContent"))
+    .map((p) => str(p!.value));
   b.addAssistant(markdown.join(""));
   for (const p of parts) if (p?.kind === "toolInvocationSerialized") b.addTool(p.toolId);
 }
@@ -123,7 +125,11 @@ export async function harvestCopilot(run: HarvestRun, roots: string[]): Promise<
     }
     const session = await replaySession(run, chat.path);
     if (session === false) continue;
-    const b = new DigestBuilder(run, { sessionId: str(session?.sessionId) || stem(chat.path), source: "copilot", rawPath: chat.path });
+    const b = new DigestBuilder(run, {
+      sessionId: str(session?.sessionId) || stem(chat.path),
+      source: "copilot",
+      rawPath: chat.path,
+    });
     b.project = chat.project;
     b.seeTime(isoFromEpoch(session?.creationDate));
     const requests = Array.isArray(session?.requests) ? session.requests : [];

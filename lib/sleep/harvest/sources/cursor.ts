@@ -20,7 +20,10 @@ export const CURSOR_TURN_ERROR = "neg:cursor_turn_error";
 const USER_QUERY = /<user_query>\s*([\s\S]*?)\s*<\/user_query>\s*$/;
 
 export function cursorSlug(project: string, rules: PathRules): string {
-  return rules.api.resolve(project).replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return rules.api
+    .resolve(project)
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 interface ProjectDir {
@@ -102,7 +105,10 @@ export async function harvestCursor(run: HarvestRun, cursorHome: string): Promis
   }
   const candidates: Array<FoundFile & { project: string }> = [];
   for (const p of dirs) {
-    const files = await listTranscripts(run, "Cursor", path.join(p.dir, "agent-transcripts"), { recursive: true, accept: (n) => n.endsWith(".jsonl") });
+    const files = await listTranscripts(run, "Cursor", path.join(p.dir, "agent-transcripts"), {
+      recursive: true,
+      accept: (n) => n.endsWith(".jsonl"),
+    });
     candidates.push(...files.map((f) => ({ ...f, project: p.workspace })));
   }
   candidates.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));

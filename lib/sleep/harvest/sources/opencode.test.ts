@@ -48,9 +48,19 @@ describe("opencode harvest", () => {
       source: "opencode",
       rawPath: `${defaultDb()}#ses_1`,
     });
-    expect(d.feedbackSignals).toEqual(expect.arrayContaining(["neg:still wrong", "neg:wrong", "pos:lgtm", "neg:opencode_message_error"]));
+    expect(d.feedbackSignals).toEqual(
+      expect.arrayContaining(["neg:still wrong", "neg:wrong", "pos:lgtm", "neg:opencode_message_error"]),
+    );
     const text = JSON.stringify(r);
-    for (const never of ["SYNTHETIC", "PRIVATE REASONING", "NEVER KEPT", "CHILD SESSION", "OWN REPLAY", "RELATIVE DIR", "pa55word"]) {
+    for (const never of [
+      "SYNTHETIC",
+      "PRIVATE REASONING",
+      "NEVER KEPT",
+      "CHILD SESSION",
+      "OWN REPLAY",
+      "RELATIVE DIR",
+      "pa55word",
+    ]) {
       expect(text).not.toContain(never);
     }
     expect(treeFingerprint(home)).toEqual(before);
@@ -59,7 +69,10 @@ describe("opencode harvest", () => {
 
   it("applies scope and since", async () => {
     buildSqlite(defaultDb(), "opencode/opencode.sql", "delete");
-    const r = await opencode({ scope: { kind: "invoked", project: "/work/xi" }, since: { kind: "after", iso: "2026-03-01T00:00:00Z" } });
+    const r = await opencode({
+      scope: { kind: "invoked", project: "/work/xi" },
+      since: { kind: "after", iso: "2026-03-01T00:00:00Z" },
+    });
     expect(r.digests.map((d) => d.sessionId)).toEqual(["ses_1"]);
     expect(r.skipped).toMatchObject({ outOfScope: 1, beforeSince: 1 });
   });

@@ -36,7 +36,9 @@ interface SessionRow {
 function missingColumns(db: Database.Database): string[] {
   const missing: string[] = [];
   for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
-    const have = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name));
+    const have = new Set(
+      (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name),
+    );
     for (const c of columns) if (!have.has(c)) missing.push(`${table}.${c}`);
   }
   return missing;
@@ -47,12 +49,15 @@ export async function harvestOpencode(run: HarvestRun, dbPath: string): Promise<
   try {
     opened = openStoreReadOnly(dbPath, "SELECT 1 FROM session LIMIT 1", run.opts.tempDir);
   } catch (err) {
-    run.note(`no OpenCode sessions read from ${dbPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    run.note(
+      `no OpenCode sessions read from ${dbPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
     return;
   }
   try {
     const missing = missingColumns(opened.db);
-    if (missing.length > 0) run.note(`OpenCode database ${dbPath} has an unknown schema (missing ${missing.join(", ")})`);
+    if (missing.length > 0)
+      run.note(`OpenCode database ${dbPath} has an unknown schema (missing ${missing.join(", ")})`);
     else readSessions(run, opened.db, dbPath);
   } catch (err) {
     run.note(`OpenCode database ${dbPath} could not be read completely: ${(err as Error).message}`);
@@ -62,7 +67,9 @@ export async function harvestOpencode(run: HarvestRun, dbPath: string): Promise<
 }
 
 function readSessions(run: HarvestRun, db: Database.Database, dbPath: string): void {
-  const hasMetadata = (db.prepare(`PRAGMA table_info("session")`).all() as Array<{ name: string }>).some((c) => c.name === "metadata");
+  const hasMetadata = (db.prepare(`PRAGMA table_info("session")`).all() as Array<{ name: string }>).some(
+    (c) => c.name === "metadata",
+  );
   // Sessions are few and small; messages and parts are read only for the candidates.
   const rows = db
     .prepare(
@@ -78,7 +85,8 @@ function readSessions(run: HarvestRun, db: Database.Database, dbPath: string): v
       run.skip("corruptLines");
       continue;
     }
-    if (typeof row.time_updated === "number" && run.since.lowest !== null && row.time_updated < run.since.lowest) run.skip("beforeSince");
+    if (typeof row.time_updated === "number" && run.since.lowest !== null && row.time_updated < run.since.lowest)
+      run.skip("beforeSince");
     else if (row.parent_id !== null) run.skip("subagent");
     else if (typeof row.agent === "string" && OPENCODE_REPLAY_AGENT.test(row.agent)) run.skip("ownReplays");
     else if (typeof row.directory !== "string" || !run.rules.api.isAbsolute(row.directory)) run.skip("noProject");
@@ -89,7 +97,12 @@ function readSessions(run: HarvestRun, db: Database.Database, dbPath: string): v
       b.gitBranch = str(obj(parseObject(str(row.metadata)))?.gitBranch);
       b.startedAt = isoFromEpoch(row.time_created);
       b.endedAt = isoFromEpoch(row.time_updated);
-      readMessages(run, b, messages.all(row.id) as Array<{ id: unknown; data: unknown }>, parts.all(row.id) as Array<{ message_id: unknown; data: unknown }>);
+      readMessages(
+        run,
+        b,
+        messages.all(row.id) as Array<{ id: unknown; data: unknown }>,
+        parts.all(row.id) as Array<{ message_id: unknown; data: unknown }>,
+      );
       run.admit(b.build());
     }
   }

@@ -8,9 +8,7 @@
  */
 type Entry = Record<string, unknown>;
 
-export type ActiveBranch =
-  | { ok: true; header: Entry; entries: Entry[]; tree: boolean }
-  | { ok: false; reason: string };
+export type ActiveBranch = { ok: true; header: Entry; entries: Entry[]; tree: boolean } | { ok: false; reason: string };
 
 function fail(reason: string): ActiveBranch {
   return { ok: false, reason };
@@ -40,7 +38,7 @@ export function activeBranch(records: Entry[]): ActiveBranch {
   }
   // Parents always precede children, so the walk from the last entry ends at a root without cycles.
   const branch: Entry[] = [];
-  for (let cur: Entry | undefined = entries[entries.length - 1]; cur; ) {
+  for (let cur: Entry | undefined = entries[entries.length - 1]; cur;) {
     branch.push(cur);
     cur = cur.parentId === null ? undefined : byId.get(cur.parentId as string);
   }

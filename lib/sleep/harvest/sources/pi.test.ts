@@ -33,7 +33,10 @@ describe("pi harvest", () => {
       project: "/work/kappa",
       startedAt: "2026-03-14T09:00:00.000Z",
       endedAt: "2026-03-14T09:09:00.000Z",
-      userPrompts: ["Make the CLI print --help when no args are given", "Actually, keep it plain but exit with code 2. That's wrong as it is."],
+      userPrompts: [
+        "Make the CLI print --help when no args are given",
+        "Actually, keep it plain but exit with code 2. That's wrong as it is.",
+      ],
       assistantFinals: ["Let me look at main.ts.", "Done: no args prints help.", "Exit code is 2 now."],
       toolsUsed: ["bash", "edit"],
       nUserTurns: 2,
@@ -56,7 +59,8 @@ describe("pi harvest", () => {
     expect(r.notes.join("\n")).toMatch(/p4\.jsonl skipped: entry e2 names a parent not written before it/);
     expect(r.notes.join("\n")).toMatch(/p5\.jsonl skipped: unknown session version 7/);
     const text = JSON.stringify(r.digests);
-    for (const never of ["CORRUPT TREE", "FORWARD PARENT", "FUTURE VERSION", "strict grader"]) expect(text).not.toContain(never);
+    for (const never of ["CORRUPT TREE", "FORWARD PARENT", "FUTURE VERSION", "strict grader"])
+      expect(text).not.toContain(never);
   });
 
   it("scopes by the header's working folder", async () => {

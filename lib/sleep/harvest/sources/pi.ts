@@ -36,7 +36,12 @@ export async function harvestPi(run: HarvestRun, piHome: string): Promise<void> 
     }
     const records: Array<Record<string, unknown>> = [];
     let corrupt = 0;
-    const ok = await forEachRecord(run, f.path, (rec) => records.push(rec), () => (corrupt += 1));
+    const ok = await forEachRecord(
+      run,
+      f.path,
+      (rec) => records.push(rec),
+      () => (corrupt += 1),
+    );
     if (!ok) continue;
     const branch = activeBranch(records);
     // In a tree a lost line could make an older entry look like the end of the conversation.

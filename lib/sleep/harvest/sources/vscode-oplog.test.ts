@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { applyOperation } from "./vscode-oplog";
 
-const replay = (ops: Array<Record<string, unknown>>) => ops.reduce<Record<string, unknown> | null>((s, op) => applyOperation(s, op), null);
+const replay = (ops: Array<Record<string, unknown>>) =>
+  ops.reduce<Record<string, unknown> | null>((s, op) => applyOperation(s, op), null);
 
 describe("VS Code chat operation log", () => {
   it("kind 0 sets the whole state; later kinds need one", () => {
     expect(replay([{ kind: 1, k: ["a"], v: 1 }])).toBeNull();
-    expect(replay([{ kind: 0, v: { a: 1 } }, { kind: 0, v: { b: 2 } }])).toEqual({ b: 2 });
+    expect(
+      replay([
+        { kind: 0, v: { a: 1 } },
+        { kind: 0, v: { b: 2 } },
+      ]),
+    ).toEqual({ b: 2 });
   });
 
   it("kind 1 sets a value at a path of keys and indexes", () => {

@@ -32,23 +32,28 @@ function setAt(root: Json, k: Path, v: Json): void {
   const at = parentOf(root, k);
   if (!at) return;
   if (isRecord(at.parent) && typeof at.key === "string") at.parent[at.key] = v;
-  else if (Array.isArray(at.parent) && typeof at.key === "number" && at.key >= 0 && at.key < at.parent.length) at.parent[at.key] = v;
+  else if (Array.isArray(at.parent) && typeof at.key === "number" && at.key >= 0 && at.key < at.parent.length)
+    at.parent[at.key] = v;
 }
 
 function deleteAt(root: Json, k: Path): void {
   const at = parentOf(root, k);
   if (!at) return;
   if (isRecord(at.parent) && typeof at.key === "string") delete at.parent[at.key];
-  else if (Array.isArray(at.parent) && typeof at.key === "number" && at.key >= 0 && at.key < at.parent.length) at.parent.splice(at.key, 1);
+  else if (Array.isArray(at.parent) && typeof at.key === "number" && at.key >= 0 && at.key < at.parent.length)
+    at.parent.splice(at.key, 1);
 }
 
 function spliceAt(root: Json, k: Path, v: Json, i: unknown): void {
   if (v !== undefined && !Array.isArray(v)) return;
   const at = parentOf(root, k);
   if (!at) return;
-  const target: Json = isRecord(at.parent) && typeof at.key === "string"
-    ? at.parent[at.key]
-    : Array.isArray(at.parent) && typeof at.key === "number" ? at.parent[at.key] : undefined;
+  const target: Json =
+    isRecord(at.parent) && typeof at.key === "string"
+      ? at.parent[at.key]
+      : Array.isArray(at.parent) && typeof at.key === "number"
+        ? at.parent[at.key]
+        : undefined;
   if (!Array.isArray(target)) return;
   const values = (v as Json[] | undefined) ?? [];
   if (i === undefined || i === null) {
@@ -60,7 +65,10 @@ function spliceAt(root: Json, k: Path, v: Json, i: unknown): void {
 }
 
 /** Applies one log record to `state`; returns the new state (a kind 0 record replaces it). */
-export function applyOperation(state: Record<string, Json> | null, op: Record<string, unknown>): Record<string, Json> | null {
+export function applyOperation(
+  state: Record<string, Json> | null,
+  op: Record<string, unknown>,
+): Record<string, Json> | null {
   if (op.kind === 0) return isRecord(op.v) ? op.v : state;
   if (!state || !isPath(op.k)) return state;
   if (op.kind === 1) setAt(state, op.k, op.v);

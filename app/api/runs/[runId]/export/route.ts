@@ -11,13 +11,19 @@ export function GET(req: Request, { params }: { params: Promise<{ runId: string 
   return handle("export", async () => {
     const id = RunIdSchema.parse((await params).runId);
     const what = z.enum(["skill", "bundle"]).parse(new URL(req.url).searchParams.get("what") ?? "skill");
-        if (what === "skill") {
+    if (what === "skill") {
       return new Response(await getBestSkill(id), {
-        headers: { "Content-Type": "text/markdown; charset=utf-8", "Content-Disposition": `attachment; filename="${ARTIFACT.bestSkill}"` },
+        headers: {
+          "Content-Type": "text/markdown; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${ARTIFACT.bestSkill}"`,
+        },
       });
     }
     return new Response(Buffer.from(await buildBundle(id)), {
-      headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${bundleFileName(id)}"` },
+      headers: {
+        "Content-Type": "application/zip",
+        "Content-Disposition": `attachment; filename="${bundleFileName(id)}"`,
+      },
     });
   });
 }

@@ -9,7 +9,9 @@ export const runtime = "nodejs";
 type Ctx = { params: Promise<{ nightId: string }> };
 
 export function GET(_req: Request, { params }: Ctx) {
-  return handle("get Sleep night", async () => Response.json(await nightDetail(await getNight(SleepIdSchema.parse((await params).nightId)))));
+  return handle("get Sleep night", async () =>
+    Response.json(await nightDetail(await getNight(SleepIdSchema.parse((await params).nightId)))),
+  );
 }
 
 /** Adopt (refused with 409 when a live file changed since the night started) or Discard. */

@@ -10,7 +10,9 @@ export const runtime = "nodejs";
 type Ctx = { params: Promise<{ projectId: string }> };
 
 export function GET(_req: Request, { params }: Ctx) {
-  return handle("get Sleep project", async () => Response.json(projectView(await getSleepProject(SleepIdSchema.parse((await params).projectId)))));
+  return handle("get Sleep project", async () =>
+    Response.json(projectView(await getSleepProject(SleepIdSchema.parse((await params).projectId)))),
+  );
 }
 
 export function PUT(req: Request, { params }: Ctx) {

@@ -20,7 +20,12 @@ if (!existsSync(gamefile)) {
 let at = null;
 let won = false;
 const state = (observation) => {
-  const admissible = ["look", "inventory", ...(at === "shelf 1" ? ["take key 1 from shelf 1"] : ["go to shelf 1"]), "help"];
+  const admissible = [
+    "look",
+    "inventory",
+    ...(at === "shelf 1" ? ["take key 1 from shelf 1"] : ["go to shelf 1"]),
+    "help",
+  ];
   return { observation, admissible, won, done: won };
 };
 createInterface({ input: process.stdin }).on("line", (line) => {

@@ -13,7 +13,12 @@ export function POST(req: Request, { params }: Ctx) {
   return handle("queue Sleep night", async () => {
     const project = await getSleepProject(SleepIdSchema.parse((await params).projectId));
     const { dryRun } = SleepRunRequestSchema.parse(await jsonBody(req));
-    const night = await createQueuedNight({ projectId: project.id, projectDir: project.directory, trigger: "manual", dryRun });
+    const night = await createQueuedNight({
+      projectId: project.id,
+      projectDir: project.directory,
+      trigger: "manual",
+      dryRun,
+    });
     const queued = await enqueueSleepNight(night.id).then(
       () => true,
       (e: unknown) => (console.warn(`[api] Sleep night ${night.id} queued in the database only: ${String(e)}`), false),
