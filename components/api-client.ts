@@ -68,7 +68,7 @@ async function toApiError(res: Response): Promise<ApiError> {
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
-    body = null; // not JSON (a proxy page, a crash): fall back to the status line below
+    // not JSON (a proxy page, a crash): fall back to the status line below
   }
   const parsed = ErrorBodySchema.safeParse(body);
   if (parsed.success) return new ApiError({ status: res.status, ...parsed.data.error });

@@ -71,7 +71,7 @@ describe("skillopt sleep schedule / unschedule", { timeout: 120_000 }, () => {
     expect(lines[0]).toBe(CRON_BEGIN);
     expect(lines[2]).toBe(CRON_END);
     expect(lines[1]).toMatch(
-      /^5 4 \* \* \*  mkdir -p \S+\/\.skillopt-sleep; cd \S+ && \S+ --import tsx scripts\/cli\.ts sleep run --project \S+ --scope invoked --backend claude --auto-adopt >> \S+\/cron\.log 2>&1  # project-sha256=[0-9a-f]{64}$/,
+      /^5 4 \* \* \* {2}mkdir -p \S+\/\.skillopt-sleep; cd \S+ && \S+ --import tsx scripts\/cli\.ts sleep run --project \S+ --scope invoked --backend claude --auto-adopt >> \S+\/cron\.log 2>&1 {2}# project-sha256=[0-9a-f]{64}$/,
     );
     expect(lines[1]).toContain(`cd ${root} && ${process.execPath} `);
     expect(lines[1]!.endsWith(projectMarker(w.project))).toBe(true);

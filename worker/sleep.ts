@@ -9,7 +9,7 @@ import { listQueuedNightIds, markNightFailed } from "../lib/db/sleep-nights";
 import { listScheduledSleepProjects } from "../lib/db/sleep-projects";
 import { redisOptions } from "../lib/queue";
 import { SLEEP_QUEUE, SleepNightPayloadSchema } from "../lib/queue/contracts";
-import { closeSleepQueue, enqueueSleepNight, getSleepQueue, reconcileSleepSchedules } from "../lib/queue/sleep";
+import { closeSleepQueue, enqueueSleepNight, reconcileSleepSchedules } from "../lib/queue/sleep";
 import type { Logger } from "./logger";
 import { sleepNightProcessor } from "./processors/sleep-night";
 

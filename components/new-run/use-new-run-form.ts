@@ -145,8 +145,6 @@ export function useNewRunForm() {
   };
 }
 
-export type NewRunFormModel = ReturnType<typeof useNewRunForm>;
-
 /** 128 random bits as hex; `crypto.getRandomValues` also works on plain-HTTP LAN pages, unlike randomUUID. */
 function randomKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -31,9 +31,12 @@ export function useRunEvents(
   const activeRef = useRef(active);
   const stepRef = useRef(opts.selectedStep);
   const lastSeqRef = useRef(opts.lastEventSeq ?? 0);
-  activeRef.current = active;
-  stepRef.current = opts.selectedStep;
-  lastSeqRef.current = opts.lastEventSeq ?? 0;
+  // Refs mirror the latest props for the stream's callbacks; they are written after render, never during it.
+  useEffect(() => {
+    activeRef.current = active;
+    stepRef.current = opts.selectedStep;
+    lastSeqRef.current = opts.lastEventSeq ?? 0;
+  });
   const [historyRead, setHistoryRead] = useState(false);
   const [retryTick, setRetryTick] = useState(0);
   const [state, setState] = useState<StreamState>("connecting");

@@ -30,7 +30,7 @@ async function call<T>(url: string, method = "GET", body?: unknown): Promise<T> 
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
-    data = null; // not JSON: reported by status below
+    // not JSON: reported by status below
   }
   if (!res.ok) {
     const parsed = ErrorBodySchema.safeParse(data);

@@ -140,18 +140,6 @@ export function transportOptionsOf(model: ModelSection): TransportOptions {
   return parsed.data;
 }
 
-/** A positive integer setting (e.g. a token budget) or null when unset; anything else is refused. */
-export function intSetting(found: Found | null, min: number): number | null {
-  if (!found) return null;
-  const n = Number(found.value);
-  if (!Number.isInteger(n) || n < min) {
-    throw new AppError("INVALID_REQUEST", `${found.source}: expected an integer ≥ ${min}, got '${found.value}'`, {
-      field: found.source,
-    });
-  }
-  return n;
-}
-
 /** The run's price table: the built-in entries with its `model.price_table` layered on top. */
 export function priceTableOf(model: ModelSection): PriceTable {
   return withUserPrices(transportOptionsOf(model).price_table);

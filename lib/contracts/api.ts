@@ -246,12 +246,6 @@ export interface EvalResultRow extends EvalRow {
   latencyMs: number | null;
 }
 
-export interface SelectionFlip {
-  itemId: string;
-  current: number | null; // hard of the current skill, null when unknown
-  candidate: number;
-}
-
 export interface StepDetail {
   step: StepRow & { record: Record<string, unknown> };
   /** The skill the step started from. */

@@ -1,6 +1,7 @@
 /**
- * Engine events: past tense, discriminated by `type`. The engine emits them in order; the worker stores
- * them as RunEvent rows and the browser parses each SSE frame with `EngineEventSchema`.
+ * Engine events: past tense, discriminated by `type`. The engine emits them in order and the worker stores
+ * them as RunEvent rows. The browser checks each SSE frame's envelope with `StreamFrameSchema`
+ * (run-events.ts) and reads the payload's fields where it needs them; `EngineEventSchema` types the engine side.
  */
 import { z } from "zod";
 

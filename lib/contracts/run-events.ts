@@ -36,8 +36,6 @@ export const LifecycleEventSchema = z.discriminatedUnion("type", [
 ]);
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
 
-export const LIFECYCLE_EVENT_TYPES = LifecycleEventSchema.options.map((o) => o.shape.type.value);
-
 export const StreamFrameSchema = z.object({
   seq: z.number().int().min(1),
   type: z.string().min(1),
@@ -45,6 +43,3 @@ export const StreamFrameSchema = z.object({
   createdAt: z.string(),
 });
 export type StreamFrame = z.infer<typeof StreamFrameSchema>;
-
-/** Event types after which a run is over; the stream closes once one has been sent. */
-export const TERMINAL_EVENT_TYPES: readonly string[] = ["runCompleted", "runFailed", "runCancelled", "runInterrupted"];

@@ -3,8 +3,8 @@
  * (`npm run skillopt -- data pull <benchmark>`). Free of Next, BullMQ and Prisma; networking goes
  * through an injectable `fetch`.
  */
-export { applyMirror, checkMirror, createDownloader, type Downloader, type DownloaderOptions, type FetchLike } from "./http";
-export { pullBenchmark, type PullOptions, type PullResult } from "./pull";
-export { readParquetRows } from "./parquet";
-export { readTar } from "./tar";
-export { DATA_BENCHMARKS, SOURCES, datasetFileUrl, datasetTreeUrl, findDataSource, manifestUrl, type DataBenchmark, type DataSource } from "./sources";
+export {  checkMirror,     } from "./http";
+export { pullBenchmark,   } from "./pull";
+;
+;
+export { DATA_BENCHMARKS, SOURCES, datasetFileUrl, datasetTreeUrl,  manifestUrl,   } from "./sources";

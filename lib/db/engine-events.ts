@@ -267,7 +267,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       }
       return;
     }
-    case "runCompleted":
+    case "runCompleted": {
       // The end-of-run validation may promote the final skill: the summary holds the last word on best.
       const best = typeof e.summary.best_selection_hard === "number" ? e.summary.best_selection_hard : undefined;
       await upsertSkill(tx, runId, {
@@ -289,6 +289,7 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       const summaryText = JSON.stringify(e.summary, null, 2);
       await putArtifact(tx, runId, ARTIFACT.summary, summaryText, hash(summaryText));
       return;
+    }
     case "metaSkillUpdated":
     case "epochCompleted":
     case "runFailed":

@@ -67,11 +67,3 @@ export async function syncRunTotals(runId: string, db: Db = getDb()): Promise<vo
     },
   });
 }
-
-export async function listLlmUsage(runId: string, db: Db = getDb()) {
-  const rows = await db.llmUsage.findMany({ where: { runId }, orderBy: [{ role: "asc" }, { stage: "asc" }] });
-  return rows.map(({ runId: _r, errorsJson, ...r }) => ({
-    ...r,
-    errors: JSON.parse(errorsJson) as Record<string, number>,
-  }));
-}

@@ -8,7 +8,7 @@ import { usageByStage } from "../contracts/usage-totals";
 import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
-import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
+import { getRun, runConfigOf, type RUN_LIST_SELECT } from "./runs";
 
 type Opts = { db?: DbTx };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

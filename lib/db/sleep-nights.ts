@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { redactDeep, redactText } from "../contracts/redact";
-import { SLEEP_NIGHT_STATUSES, type SleepNightStatus } from "../contracts/sleep";
+import type { SleepNightStatus } from "../contracts/sleep";
 import { AppError } from "../errors";
 import type { NightFinish, NightRecorder, NightStart } from "../sleep/recorder";
 import { getDb, type Db, type DbTx } from "./client";
@@ -191,10 +191,6 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
       });
     },
   };
-}
-
-export function isNightStatus(s: string): s is SleepNightStatus {
-  return (SLEEP_NIGHT_STATUSES as readonly string[]).includes(s);
 }
 
 /** Nights still waiting for a worker (re-enqueued at worker start: a "Run now" made while Redis was away). */

@@ -68,8 +68,3 @@ export async function listScheduledSleepProjects({ db = getDb() }: Opts = {}) {
     select: { id: true, cronPattern: true },
   });
 }
-
-export async function deleteSleepProject(id: string, { db = getDb() }: Opts = {}): Promise<void> {
-  await getSleepProject(id, { db });
-  await db.sleepProject.delete({ where: { id } });
-}

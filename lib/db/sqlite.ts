@@ -10,7 +10,7 @@
 import type Database from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { PrismaClient as SqliteClient } from "../../generated/prisma-sqlite/client";
-import { SerialWriter } from "./sqlite-writer";
+import type { SerialWriter } from "./sqlite-writer";
 
 /**
  * How long one statement waits for another process's lock. better-sqlite3 waits synchronously (the

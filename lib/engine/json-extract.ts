@@ -118,9 +118,7 @@ export function extractJson(text: string): unknown {
     if (p.ok) return p.value;
   }
   // The repair candidate is chosen before repairing, so repair can never pick between two objects.
-  let candidate: string | null = null;
-  if (fenced !== null && topLevelObjects(fenced, 2).length === 1) candidate = fenced;
-  else candidate = singleObjectSpan(text);
+  const candidate = fenced !== null && topLevelObjects(fenced, 2).length === 1 ? fenced : singleObjectSpan(text);
   if (candidate === null || !looksLikeJsonObject(candidate)) return null;
   return repairObject(candidate);
 }

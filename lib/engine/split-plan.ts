@@ -2,7 +2,7 @@
  * Batch planning over already-loaded splits (spec §3.2–§3.3), with the original's seeds so the same
  * config gives the same batches as the Python SkillOpt.
  */
-import { PyRandom, pyShuffled } from "./py-random";
+import { pyShuffled } from "./py-random";
 import type { Item } from "./types";
 
 export interface TrainBatch {
@@ -68,9 +68,4 @@ export function largestRemainderCounts(total: number, weights: readonly number[]
     remaining -= 1;
   }
   return counts;
-}
-
-/** `random.Random(seed)` for callers that need more than one shuffle from one stream. */
-export function rngFor(seed: number): PyRandom {
-  return new PyRandom(seed);
 }

@@ -72,8 +72,6 @@ const AlfworldOptionsSchema = z.strictObject({
   max_api_workers: posInt(8, 256),
 });
 
-export { CUSTOM_METRICS } from "../contracts/api";
-
 /**
  * Custom datasets (lib/envs/custom/normalise.ts, metrics.ts): each row maps its own field names to the
  * question, the gold answer(s) — a JSON list or a `|`-separated string — an optional context and an

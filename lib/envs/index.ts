@@ -1,5 +1,6 @@
 /**
- * Public surface of lib/envs: the registry, the split loader and the two built-in benchmarks.
+ * Public surface of lib/envs: the benchmark registry (six built-in benchmarks and custom data), the split
+ * loader and the pieces other layers use.
  */
 export {
   benchmarkSplitOptions,
@@ -10,47 +11,9 @@ export {
   loadBenchmarkSplits,
   loadSimKnowledge,
 } from "./registry";
-export {
-  loadSplits,
-  parseSplitRatio,
-  writeRatioSplit,
-  SPLIT_NAMES,
-  type LoadSplitsOptions,
-  type RatioSource,
-  type RowNormaliser,
-} from "./loader";
+export { loadSplits, writeRatioSplit, type RatioSource } from "./loader";
 export { confinedPathGuard, localPathGuard, type PathGuard } from "./common/path-guard";
 export { parseCsv, parseJsonl } from "./common/read-items";
-export type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
-export {
-  createSearchQaEnv,
-  searchQaSample,
-  searchQaSimRules,
-  scoreSearchQa,
-  SEARCHQA_FAILURE_TAXONOMY,
-} from "./searchqa";
-export {
-  createLiveMathEnv,
-  liveMathSample,
-  liveMathSimRules,
-  scoreLiveMath,
-  LIVEMATH_FAILURE_TAXONOMY,
-} from "./livemath";
-export { createDocVqaEnv, docVqaSample, docVqaSimRules, scoreDocVqa, DOCVQA_FAILURE_TAXONOMY } from "./docvqa";
-export {
-  createOfficeQaEnv,
-  officeQaSample,
-  officeQaSimRules,
-  scoreOfficeQa,
-  OFFICEQA_FAILURE_TAXONOMY,
-} from "./officeqa";
-export { createAlfworldEnv, alfworldSample, alfworldSimRules, ALFWORLD_FAILURE_TAXONOMY } from "./alfworld";
-export {
-  createSpreadsheetEnv,
-  spreadsheetSample,
-  spreadsheetSimRules,
-  SPREADSHEET_FAILURE_TAXONOMY,
-} from "./spreadsheetbench";
-export { checkSampleIntegrity, type SampleIntegrityInput } from "./common/sample-integrity";
-export { createCustomEnv, customSimRules, scoreCustom, CUSTOM_FAILURE_TAXONOMY } from "./custom";
-export { describeFingerprint, fingerprintSplits, shortSha256, splitIdsHash } from "./common/fingerprint";
+export { searchQaSample, searchQaSimRules } from "./searchqa";
+export { liveMathSample, liveMathSimRules } from "./livemath";
+export { describeFingerprint, fingerprintSplits, shortSha256 } from "./common/fingerprint";

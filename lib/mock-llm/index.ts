@@ -4,16 +4,4 @@
  * the real SDK backends can be tested and benchmarked offline.
  */
 export { startMockLlmServer } from "./server";
-export { defaultKnowledge, roleOf } from "./answer";
-export {
-  FAULT_KINDS,
-  MOCK_DEFAULTS,
-  type FaultKind,
-  type MockEndpoint,
-  type MockFaults,
-  type MockLatency,
-  type MockLlmOptions,
-  type MockLlmServer,
-  type MockRole,
-  type MockStats,
-} from "./types";
+export { type MockFaults, type MockLlmServer } from "./types";

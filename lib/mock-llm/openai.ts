@@ -44,7 +44,7 @@ export function parseResponses(body: unknown): Parsed {
   if (!isObject(body)) return { error: "The request body must be a JSON object." };
   const instructions = typeof body.instructions === "string" ? body.instructions : "";
   let system = "";
-  let user = "";
+  let user: string;
   if (typeof body.input === "string") user = body.input;
   else if (Array.isArray(body.input)) ({ system, user } = splitMessages(body.input));
   else return { error: "'input' must be a string or an array of input items." };

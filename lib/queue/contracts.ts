@@ -10,7 +10,6 @@ export const JOBS = { start: "optimize-run.start" } as const;
 export const OptimizeRunPayloadSchema = z.object({
   runId: z.string().uuid(),
 });
-export type OptimizeRunPayload = z.infer<typeof OptimizeRunPayloadSchema>;
 
 /** Redis pub/sub channel the worker publishes on after each committed event (the message is only a wake-up). */
 export const runChannel = (runId: string): string => `skillopt:run:${runId}`;
@@ -25,6 +24,4 @@ export const SLEEP_JOBS = {
 } as const;
 
 export const SleepNightPayloadSchema = z.object({ nightId: z.string().uuid() });
-export type SleepNightPayload = z.infer<typeof SleepNightPayloadSchema>;
 export const SleepScheduledPayloadSchema = z.object({ projectId: z.string().uuid() });
-export type SleepScheduledPayload = z.infer<typeof SleepScheduledPayloadSchema>;

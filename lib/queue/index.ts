@@ -1,2 +1,2 @@
-export { JOBS, OptimizeRunPayloadSchema, QUEUES, runChannel, type OptimizeRunPayload } from "./contracts";
+export { OptimizeRunPayloadSchema, QUEUES, runChannel } from "./contracts";
 export { redisOptions } from "./connection";

@@ -95,7 +95,6 @@ export const SleepConfigSchema = z
     }
   });
 
-export type SleepConfigInput = z.input<typeof SleepConfigSchema>;
 export type SleepConfig = z.output<typeof SleepConfigSchema> & { readonly home: string };
 
 const KEYS = Object.keys(SleepConfigSchema.shape);

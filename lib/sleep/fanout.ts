@@ -44,6 +44,7 @@ export interface FanoutInput {
 
 const oneLine = (s: string) =>
   redactText(s)
+    // eslint-disable-next-line no-control-regex -- control characters are what this strips
     .replace(/[\u0000-\u001f\u007f]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();

@@ -17,7 +17,6 @@ export const TRANSCRIPT_SOURCES = [
   "opencode",
   "auto",
 ] as const;
-export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
 
 export const SessionDigestSchema = z.object({
   sessionId: z.string(),

@@ -17,6 +17,7 @@ export function normaliseSkillName(name: unknown): string {
   const n = name.trim();
   if (!n || n === "." || n === ".." || n.startsWith("~") || isAbsolute(n) || /[\\/]/.test(n) || /^[A-Za-z]:/.test(n))
     return "";
+  // eslint-disable-next-line no-control-regex -- a name with control characters is refused
   if (/[\u0000-\u001f\u007f]/.test(n)) return "";
   return n;
 }

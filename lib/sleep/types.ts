@@ -6,7 +6,6 @@
 import { z } from "zod";
 
 export const SPLITS = ["train", "val", "test"] as const;
-export type Split = (typeof SPLITS)[number];
 
 /** Old split names (replay → train, holdout → val) are accepted and normalised. */
 export function normaliseSplit(value: string): string {
@@ -19,10 +18,8 @@ export const OUTCOMES = ["success", "fail", "mixed", "unknown"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const REFERENCE_KINDS = ["exact", "rubric", "rule", "answer", "none"] as const;
-export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 /** One rule check of a rule judge: `{op, arg}`; `arg` is a string, a number or absent. */
-export const RuleCheckSchema = z.looseObject({ op: z.unknown(), arg: z.unknown().optional() });
 export type RuleCheck = { op: string; arg?: unknown };
 
 export const RuleJudgeSchema = z.looseObject({ kind: z.string().optional(), checks: z.array(z.unknown()).optional() });

@@ -1,6 +1,5 @@
 // Deciding whether missing packages can be installed here, and how. `planInstall` is pure; `gatherFacts`
 // asks the machine (user id, apt-get, passwordless sudo, the opt-out variable).
-import { spawnSync } from "node:child_process";
 
 /** Waiting for another apt/dpkg (a second `npm test`, the worker) instead of failing on its lock. */
 export const LOCK_WAIT = ["-o", "DPkg::Lock::Timeout=300"];

@@ -12,8 +12,6 @@ import { approxTokens, draw, sectionBody } from "./parse";
 import { simConsolidate, simLearningRate, simMetaSkill, simRanking, simRewrite, simSlowUpdate } from "./planner";
 import { simTargetAnswer } from "./target";
 
-export const SIM_LABEL = "Simulated model — scores are synthetic";
-
 export interface SimOptions {
   role: Role;
   model?: string;

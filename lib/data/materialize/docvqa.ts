@@ -7,7 +7,7 @@
 import path from "node:path";
 import { AppError } from "../../errors";
 import { fetchDatasetFile, listDatasetFiles, scanTable, toCsv, writeOut } from "../files";
-import { allIds, SPLITS } from "../manifest";
+import { SPLITS } from "../manifest";
 import { keyOf, requireFields, RowIndex } from "../match";
 import { coerceAnswers } from "./searchqa";
 import { manifestCounts, writeSplitManifest } from "./common";

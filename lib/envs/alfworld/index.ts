@@ -20,12 +20,6 @@ import { alfworldSimResponder } from "./sim-responder";
 import { TASK_TYPES } from "./sim/world";
 import { alfworldBrief } from "../common/analyst-briefs";
 
-export { generateGame, type Game } from "./sim/generate";
-export { Household, type StepResult } from "./sim/household";
-export { playToEnd, type Flaw } from "./sim/policy";
-export { TASK_TYPES, type TaskType } from "./sim/world";
-export { normaliseAlfworldRow, taskTypeFromPath } from "./normalise";
-
 /** The error analyst's failure categories (the six task types are described in the analyst brief). */
 export const ALFWORLD_FAILURE_TAXONOMY = [
   "navigation_loop",

@@ -4,7 +4,6 @@
  * `{id, task_type, seed}`. The task type is one of the six canonical names; for game files it may be
  * derived from the path (else `other`).
  */
-import type { Item } from "../../engine/types";
 import { invalidItem, type RowOrigin } from "../common/read-items";
 import { isTaskType, TASK_TYPES, type TaskType } from "./sim/world";
 
@@ -60,6 +59,3 @@ export function normaliseAlfworldRow(row: Record<string, unknown>, at: RowOrigin
     ...(gamefile ? { gamefile } : {}),
   };
 }
-
-/** An item ready for the built-in simulator: a seed and one of the six task types. */
-export type BuiltinItem = Item & { seed: number; task_type: TaskType };

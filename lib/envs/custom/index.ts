@@ -17,22 +17,6 @@ import { customOptions } from "./options";
 import { CUSTOM_TASK_TYPE, rolloutCustom } from "./rollout";
 import { customBrief } from "../common/analyst-briefs";
 
-export { scoreCustom } from "./evaluate";
-export {
-  parseNumber,
-  scoreContains,
-  scoreExact,
-  scoreF1,
-  scoreNumeric,
-  scoreRegex,
-  withinTolerance,
-  PASS_MARK,
-} from "./metrics";
-export { buildJudgePrompt, parseJudgeReply, JUDGE_SYSTEM, DEFAULT_RUBRIC } from "./judge";
-export { buildCustomSystemPrompt, buildCustomUserPrompt, CUSTOM_SYSTEM_BASE } from "./prompt";
-export { contentId, createCustomNormaliser, parseAnswerCell, type CustomItem } from "./normalise";
-export { customOptions, type CustomOptions } from "./options";
-
 /** The error analyst's failure categories for a generic question/answer set. */
 export const CUSTOM_FAILURE_TAXONOMY = [
   "wrong_answer",

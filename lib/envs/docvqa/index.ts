@@ -15,19 +15,6 @@ import { DEFAULT_TASK_TYPE, normaliseDocVqaRow } from "./normalise";
 import { rolloutDocVqa } from "./rollout";
 import { docVqaBrief } from "../common/analyst-briefs";
 
-export {
-  anls,
-  anlsOne,
-  extractDocVqaAnswer,
-  extractGoldAnswers,
-  levenshtein,
-  normaliseAnls,
-  scoreDocVqa,
-} from "./evaluate";
-export { buildDocVqaSystemPrompt, buildDocVqaUserText, DOCVQA_SYSTEM_BASE } from "./prompt";
-export { parsePythonLiteral } from "./py-literal";
-export type { DocVqaItem } from "./normalise";
-
 /** The error analyst's failure categories for DocVQA. */
 export const DOCVQA_FAILURE_TAXONOMY = [
   "evidence_miss",

@@ -10,6 +10,7 @@ import type { Choice } from "./normalise";
 
 /** Python `str.strip()`: JS whitespace plus the separators \x1c-\x1f and \x85 Python also strips. */
 function pyStrip(s: string): string {
+  // eslint-disable-next-line no-control-regex -- Python's separators are control characters by definition
   return s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, "");
 }
 

@@ -18,11 +18,6 @@ import { rolloutLiveMath } from "./rollout";
 import { shuffleItemChoices } from "./shuffle";
 import { liveMathBrief } from "../common/analyst-briefs";
 
-export { parseChoiceLabel, scoreLiveMath } from "./evaluate";
-export { buildLiveMathSystemPrompt, buildLiveMathUserPrompt, LIVEMATH_SYSTEM_BASE } from "./prompt";
-export { shuffleItemChoices, choiceShuffleSeed } from "./shuffle";
-export type { Choice, LiveMathItem } from "./normalise";
-
 /** The error analyst's failure categories for LiveMath. */
 export const LIVEMATH_FAILURE_TAXONOMY = [
   "quantifier_miss",

@@ -22,15 +22,6 @@ import sampleRules from "./sample/sim-rules.json";
 import { createOfficeQaSimResponder, probesFromItems } from "./sim-agent";
 import { officeQaBrief } from "../common/analyst-briefs";
 
-export {
-  extractOfficeQaAnswer,
-  normaliseOfficeQaAnswer,
-  officeQaExactMatch,
-  officeQaF1,
-  scoreOfficeQa,
-} from "./evaluate";
-export { OFFICEQA_TOOLS_SYSTEM_BASE, OFFICEQA_PLAIN_SYSTEM_BASE } from "./prompt";
-
 /** The error analyst's failure categories for OfficeQA. */
 export const OFFICEQA_FAILURE_TAXONOMY = [
   "retrieval_miss",

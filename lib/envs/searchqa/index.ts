@@ -15,8 +15,8 @@ import { normaliseSearchQaRow } from "./normalise";
 import { rolloutSearchQa } from "./rollout";
 import { searchQaBrief } from "../common/analyst-briefs";
 
-export { scoreSearchQa, exactMatch, f1Score, normaliseAnswer } from "./evaluate";
-export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt, truncateContext, SEARCHQA_SYSTEM_BASE } from "./prompt";
+export { exactMatch, f1Score, normaliseAnswer } from "./evaluate";
+export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
 
 /** The error analyst's failure categories for SearchQA. */
 export const SEARCHQA_FAILURE_TAXONOMY = ["rule_missing", "rule_wrong", "rule_ignored", "answer_format", "other"];

@@ -23,16 +23,6 @@ import { spreadsheetSimResponder } from "./sim";
 import { XlsxToolPool } from "./tool-pool";
 import { spreadsheetBrief } from "../common/analyst-briefs";
 
-export { findTestCases, type TestCase } from "./cases";
-export { CaseRunner, scoreCases, type CaseResult, type Comparison } from "./evaluate";
-export {
-  buildSpreadsheetSystemPrompt,
-  buildSpreadsheetUserPrompt,
-  extractCode,
-  SPREADSHEET_SYSTEM_BASE,
-} from "./prompt";
-export { resolvePython, scrubbedEnv } from "./python";
-
 /** The error analyst's failure categories for SpreadsheetBench. */
 export const SPREADSHEET_FAILURE_TAXONOMY = [
   "rule_missing",

@@ -8,16 +8,6 @@
 import type { Item } from "../../engine/types";
 import { invalidItem, type RowOrigin } from "../common/read-items";
 
-/** A validated SpreadsheetBench item. */
-export type SpreadsheetItem = Item & {
-  instruction: string;
-  instruction_type: string;
-  answer_position: string;
-  answer_sheet: string;
-  spreadsheet_path: string;
-  task_type: string;
-};
-
 function text(value: unknown): string | null {
   if (typeof value === "string") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);

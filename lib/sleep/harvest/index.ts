@@ -25,13 +25,9 @@ import { harvestCursor } from "./sources/cursor";
 import { harvestOpencode } from "./sources/opencode";
 import { harvestPi } from "./sources/pi";
 
-export type { HarvestOptions, HarvestScope, HarvestSince } from "./options";
-export { HarvestOptionsSchema } from "./options";
+export type { HarvestOptions } from "./options";
 export type { HarvestSkipped, HarvestSource } from "./run";
-export { AGENT_SESSION_MARKERS, ENGINE_PROMPT_MARKERS, NEGATIVE_FEEDBACK, POSITIVE_FEEDBACK } from "./filters";
 export { CURSOR_REPLAY_SENTINEL } from "./sources/cursor";
-export { OPENCODE_REPLAY_AGENT } from "./sources/opencode";
-
 export interface HarvestResult {
   /** Kept sessions, newest first, at most `limit`. */
   digests: SessionDigest[];

@@ -103,15 +103,3 @@ export function unschedule(project: string | null, env: ScheduleEnv): ScheduleOu
     throw err;
   }
 }
-
-/** The managed lines now in the crontab ([] without crontab or when it cannot be read). */
-export function listScheduled(env: ScheduleEnv): string[] {
-  const bin = onPath("crontab", env);
-  if (!bin) return [];
-  try {
-    return splitManaged(readCrontab(bin, env)).managed;
-  } catch (err) {
-    if (err instanceof CrontabError) return [];
-    throw err;
-  }
-}

@@ -6,6 +6,7 @@
 import type { EditRecord, SleepReport } from "../types";
 
 // Matches ANSI CSI/OSC sequences and lone ESC-prefixed controls.
+// eslint-disable-next-line no-control-regex -- ANSI escapes start with ESC by definition
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-_])/g;
 
 /** Terminal-safe single line: escape sequences removed, control and format characters turned into spaces. */
