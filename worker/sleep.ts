@@ -5,12 +5,13 @@
  */
 import { Worker } from "bullmq";
 import { errorLine } from "../lib/contracts/error-line";
-import { listQueuedNightIds, markNightFailed } from "../lib/db/sleep-nights";
+import { listQueuedNightIds } from "../lib/db/sleep-nights";
 import { listScheduledSleepProjects } from "../lib/db/sleep-projects";
 import { redisOptions } from "../lib/queue";
-import { SLEEP_QUEUE, SleepNightPayloadSchema } from "../lib/queue/contracts";
+import { SLEEP_QUEUE } from "../lib/queue/contracts";
 import { closeSleepQueue, enqueueSleepNight, reconcileSleepSchedules } from "../lib/queue/sleep";
 import type { Logger } from "./logger";
+import { onSleepJobFailed } from "./handlers/sleep-night";
 import { sleepNightProcessor } from "./processors/sleep-night";
 
 export interface SleepWorker {
@@ -32,15 +33,7 @@ export async function startSleepWorker(log: Logger): Promise<SleepWorker> {
     concurrency: 1,
     maxStalledCount: 0,
   });
-  worker.on("failed", (job, err) => {
-    log.warn(`sleep job ${job?.id} failed: ${errorLine(err)}`);
-    const parsed = SleepNightPayloadSchema.safeParse(job?.data);
-    // The handler marks the nights it ran; this catches a night whose worker died mid-way (a stalled job).
-    if (parsed.success)
-      void markNightFailed(parsed.data.nightId, errorLine(err)).catch((e: unknown) =>
-        log.warn(`sleep: marking night ${parsed.data.nightId} failed: ${errorLine(e)}`),
-      );
-  });
+  worker.on("failed", (job, err) => void onSleepJobFailed(job?.data, err, log));
   worker.on("error", (err) => log.warn(`sleep worker error: ${err.message}`));
   await worker.waitUntilReady();
   await reconcileSleep(log).catch((e: unknown) => log.warn(`sleep: reconcile at start failed: ${errorLine(e)}`));

@@ -20,10 +20,14 @@ import { makeTasksPayload, writeTasksFile } from "../../lib/sleep";
 import { PERSONAS } from "../../lib/sleep/experiment/personas";
 import { stagingRoot } from "../../lib/sleep/staging/root";
 import { removeTempDirs, sandbox } from "../../lib/sleep/test-helpers";
+import { onSleepJobFailed } from "../../worker/handlers/sleep-night";
 import { sleepNightProcessor } from "../../worker/processors/sleep-night";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
 
 const quiet = { info: () => {}, warn: () => {} };
+/** A scheduled firing's job as the processor sees it (BullMQ's Job, reduced to what it touches). */
+const scheduledJob = (projectId: string) =>
+  ({ name: SLEEP_JOBS.scheduled, data: { projectId }, id: "x", updateData: async () => {} }) as unknown as Job;
 afterAll(removeTempDirs);
 
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
@@ -118,9 +122,9 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
   it("a scheduled firing creates and runs its own night; a bad project fails it with the reason", async () => {
     const { project } = await newProject(db);
     const run = sleepNightProcessor({ log: quiet, home });
-    expect(await run({ name: SLEEP_JOBS.scheduled, data: { projectId: project.id }, id: "x" } as Job)).toBe("disabled");
+    expect(await run(scheduledJob(project.id))).toBe("disabled");
     await db.sleepProject.update({ where: { id: project.id }, data: { enabled: true, cronPattern: "0 3 * * *" } });
-    expect(await run({ name: SLEEP_JOBS.scheduled, data: { projectId: project.id }, id: "x" } as Job)).toBe("done");
+    expect(await run(scheduledJob(project.id))).toBe("done");
     expect((await listNights({ projectId: project.id }, { db }))[0]).toMatchObject({
       trigger: "schedule",
       status: "staged",
@@ -136,6 +140,37 @@ describe.each(PROVIDERS)("Sleep nights through the queue and the worker (%s)", (
       /invalid payload/,
     );
     await expect(run({ name: "other", data: {}, id: "z" } as Job)).rejects.toThrow(/unknown Sleep job/);
+  });
+
+  it("a scheduled firing's job names its night, so a worker that dies mid-night leaves it failed, not running", async () => {
+    const { project } = await newProject(db);
+    await db.sleepProject.update({ where: { id: project.id }, data: { enabled: true, cronPattern: "0 3 * * *" } });
+    const written: Record<string, unknown>[] = [];
+    const job = {
+      name: SLEEP_JOBS.scheduled,
+      data: { projectId: project.id },
+      id: "s1",
+      updateData: async (d: Record<string, unknown>) => void written.push(d),
+    } as unknown as Job;
+    expect(await sleepNightProcessor({ log: quiet, home })(job)).toBe("done");
+    const [night] = await listNights({ projectId: project.id }, { db });
+    expect(written).toEqual([{ projectId: project.id, nightId: night!.id }]);
+
+    // What BullMQ hands the next worker when the first died: the stalled job's last data and its error.
+    const { s } = await newProject(db);
+    const running = await createQueuedNight(
+      { projectId: project.id, projectDir: s.project, trigger: "schedule", dryRun: false },
+      { db },
+    );
+    await db.sleepNight.update({ where: { id: running.id }, data: { status: "running" } });
+    const stalled = new Error("job stalled more than allowable limit");
+    await onSleepJobFailed({ projectId: project.id, nightId: running.id }, stalled, quiet);
+    expect(await getNight(running.id, { db })).toMatchObject({ status: "failed" });
+    expect((await getNight(running.id, { db })).error).toMatch(/worker stopped.*stalled/);
+    // A finished night is never rewritten by a late failure, and a job without a night is only logged.
+    await onSleepJobFailed({ nightId: night!.id }, stalled, quiet);
+    expect((await getNight(night!.id, { db })).status).toBe("staged");
+    await expect(onSleepJobFailed({ projectId: project.id }, stalled, quiet)).resolves.toBeUndefined();
   });
 
   it("job schedulers follow the projects: upserted with the cron pattern, removed when disabled, stale ones reconciled away", async () => {

@@ -22,8 +22,27 @@ import { projectConfig, projectTasks } from "./sleep-config";
 
 export interface SleepHandlerContext {
   log: Logger;
+  /**
+   * Called with a scheduled firing's new night before it is claimed: the processor writes the id into the
+   * job's data, so a worker that dies mid-night leaves a stalled job that names its night (see onSleepJobFailed).
+   */
+  onNightCreated?: (nightId: string) => Promise<void>;
   /** The user's home folder (their `~/.skillopt-sleep/config.*` applies); default: os.homedir(). */
   home?: string;
+}
+
+/**
+ * A Sleep job failed. The handler marks the nights it ran itself; this catches a night whose worker died
+ * mid-way: BullMQ fails its stalled job (maxStalledCount 0) on the next worker, which marks the night failed.
+ * A scheduled firing's job names its night once the night exists (`onNightCreated`).
+ */
+export async function onSleepJobFailed(data: unknown, err: Error, log: Logger): Promise<void> {
+  log.warn(`sleep job failed: ${errorLine(err)}`);
+  const nightId = (data as { nightId?: unknown } | null | undefined)?.nightId;
+  if (typeof nightId !== "string") return;
+  await markNightFailed(nightId, `the worker stopped while this night ran: ${errorLine(err)}`).catch((e: unknown) =>
+    log.warn(`sleep: marking night ${nightId} failed: ${errorLine(e)}`),
+  );
 }
 
 /** A project's job scheduler fired: a night row is created and run. */
@@ -40,6 +59,7 @@ export async function handleScheduledNight(projectId: string, ctx: SleepHandlerC
     trigger: "schedule",
     dryRun: false,
   });
+  await ctx.onNightCreated?.(night.id);
   return handleSleepNight(night.id, ctx);
 }
 

@@ -19,6 +19,8 @@ export function sleepNightProcessor(ctx: SleepHandlerContext) {
     if (!parsed.success)
       throw new UnrecoverableError(`invalid payload for job ${job.id}: ${parsed.error.issues[0]?.message}`);
     const data = parsed.data as { nightId?: string; projectId?: string };
-    return data.nightId ? handleSleepNight(data.nightId, ctx) : handleScheduledNight(data.projectId!, ctx);
+    if (data.nightId) return handleSleepNight(data.nightId, ctx);
+    const onNightCreated = (nightId: string) => job.updateData({ ...data, nightId });
+    return handleScheduledNight(data.projectId!, { ...ctx, onNightCreated });
   };
 }
