@@ -17,3 +17,11 @@ export {
   type MockRole,
   type MockStats,
 } from "./types";
+export {
+  LATENCY_STAGES,
+  parseLatencyDist,
+  sampleLatency,
+  stageOfPrompt,
+  describeLatencyDist,
+  type LatencyDist,
+} from "./latency";
