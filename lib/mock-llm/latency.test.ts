@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { analystPromptSystem, targetSystem } from "./latency-fixtures";
 import {
   createDistributionPicker,
   describeLatencyDist,
@@ -9,7 +8,10 @@ import {
   type LatencyDist,
 } from "./latency";
 import { parseMockLlmArgs } from "./cli-args";
-import { chatBody, postJson, targetPrompt, useMockServer } from "./testing";
+import { analystPrompt, chatBody, postJson, targetPrompt, useMockServer } from "./testing";
+
+const targetSystem = targetPrompt(true).system;
+const analystPromptSystem = analystPrompt().system;
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!;
 
