@@ -73,7 +73,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
   const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
   run.ledger.register(role, backend, model, price !== null);
 
-  async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<HedgeOutcome> {
+  async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<HedgeOutcome<TransportAnswer>> {
     return limiter.run(async () => {
       reached.yes = true;
       const timeout = timeoutS > 0 ? AbortSignal.timeout(Math.round(timeoutS * 1000)) : null;
@@ -155,7 +155,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       const reservation = await reserve(req);
       const reached = { yes: false };
       let retries = 0;
-      let outcome: HedgeOutcome;
+      let outcome: HedgeOutcome<TransportAnswer>;
       try {
         outcome = await withRetries({
           attempt: () => attempt(req, reached),

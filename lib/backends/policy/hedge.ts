@@ -8,8 +8,6 @@
  * Answers must not depend on which request won: the request is identical and the engine's decisions read
  * only the answer text, so a deterministic model gives byte-identical decisions with or without hedging.
  */
-import type { TransportAnswer } from "./client";
-
 /** Latencies of the last `capacity` answered attempts of one stage (a ring buffer). */
 class Window {
   private readonly xs: number[] = [];
@@ -72,8 +70,8 @@ export const REAL_TIMER: HedgeTimer = {
   clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
-export interface HedgeOutcome {
-  answer: TransportAnswer;
+export interface HedgeOutcome<T> {
+  answer: T;
   /** A second request was sent. */
   hedged: boolean;
   /** The second request answered first (the first was aborted). */
@@ -86,13 +84,13 @@ export interface HedgeOutcome {
  * no other request is running; otherwise the other request's outcome decides (both failing: the first
  * request's error). `signal` (run cancellation and timeout) aborts both.
  */
-export function hedgedSend(o: {
-  send: (signal: AbortSignal) => Promise<TransportAnswer>;
+export function hedgedSend<T>(o: {
+  send: (signal: AbortSignal) => Promise<T>;
   signal: AbortSignal;
   delayMs: number | null;
   trySlot: () => (() => void) | null;
   timer?: HedgeTimer;
-}): Promise<HedgeOutcome> {
+}): Promise<HedgeOutcome<T>> {
   const timer = o.timer ?? REAL_TIMER;
   const ctl = [new AbortController(), new AbortController()] as const;
   const running = [true, false];
@@ -101,8 +99,8 @@ export function hedgedSend(o: {
   let settled = false;
   let handle: unknown = null;
 
-  return new Promise<HedgeOutcome>((resolve, reject) => {
-    const finish = (i: 0 | 1, answer: TransportAnswer) => {
+  return new Promise<HedgeOutcome<T>>((resolve, reject) => {
+    const finish = (i: 0 | 1, answer: T) => {
       running[i] = false;
       if (settled) return;
       settled = true;
@@ -118,14 +116,10 @@ export function hedgedSend(o: {
       if (handle !== null) timer.clear(handle);
       reject(errors[0] ?? err);
     };
-    const start = (i: 0 | 1) => {
-      running[i] = true;
-      o.send(AbortSignal.any([o.signal, ctl[i]!.signal])).then(
-        (a) => finish(i, a),
-        (e: unknown) => fail(i, e),
-      );
-    };
-    start(0);
+    o.send(AbortSignal.any([o.signal, ctl[0].signal])).then(
+      (a) => finish(0, a),
+      (e: unknown) => fail(0, e),
+    );
     if (o.delayMs === null) return;
     handle = timer.set(() => {
       handle = null;
