@@ -96,6 +96,8 @@ export const MODEL_TRANSPORT_KEYS = [
   "hedge",
   "hedge_percentile",
   "hedge_min_samples",
+  "rate_limit_rpm",
+  "rate_limit_tpm",
   "codex_exec_",
   "claude_code_exec_",
   "cursor_exec_",

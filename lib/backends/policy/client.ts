@@ -11,6 +11,7 @@ import { BudgetExhaustedError, type Reservation } from "./budget";
 import { cacheKeyOf } from "./cache";
 import { hedgedSend, sharedTracker, type HedgeOutcome } from "./hedge";
 import { sharedLimiter } from "./limiter";
+import { providerResetMs, sharedRateGate } from "./rate-limit";
 import { withRetries } from "./retry";
 import type { RunPolicy } from "./run-policy";
 
@@ -45,6 +46,8 @@ export interface PolicyClientOptions {
   authHint?: string;
   /** Per-attempt timeout in seconds instead of `model.timeout_seconds` (0: none; exec clients time out themselves). */
   timeoutSeconds?: number;
+  /** A hash of the API key: the shared rate limit is per endpoint and key. */
+  keyId?: string;
 }
 
 /** Rough prompt size before the call (≈ 4 characters per token; an image counted as 1,000 tokens). */
@@ -69,6 +72,11 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
   const limiter = sharedLimiter(backend, o.endpoint, run.transport.max_concurrency);
   const tracker = sharedTracker(backend, o.endpoint);
   const hedging = run.transport.hedge;
+  const gate = sharedRateGate(
+    `${backend} ${o.endpoint.replace(/\/+$/, "")} ${o.keyId ?? "nokey"}`,
+    { rpm: run.transport.rate_limit_rpm, tpm: run.transport.rate_limit_tpm },
+    run.retry.sleep,
+  );
   const timeoutS = o.timeoutSeconds ?? run.transport.timeout_seconds;
   const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
   run.ledger.register(role, backend, model, price !== null);
@@ -82,7 +90,10 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       const t0 = Date.now();
       try {
         const out = await hedgedSend({
-          send: (s) => transport.send(req, s),
+          send: async (s) => {
+            await gate?.acquire(estimatePromptTokens(req), s);
+            return transport.send(req, s);
+          },
           signal,
           delayMs: hedging
             ? tracker.delayFor(req.stage, run.transport.hedge_percentile, run.transport.hedge_min_samples)
@@ -92,14 +103,20 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
         });
         // A hedged call's first request ran at least this long: a lower bound keeps the percentile honest.
         tracker.observe(req.stage, Date.now() - t0);
+        await gate?.answered(out.answer.usage.completionTokens);
         return out;
       } catch (err) {
         const timedOut = timeout?.aborted === true && req.signal?.aborted !== true;
-        throw classifyError(err, backend, {
+        const e = classifyError(err, backend, {
           aborted: req.signal?.aborted,
           timedOutAfterS: timedOut ? timeoutS : undefined,
           authHint: o.authHint,
         });
+        if (gate && e.kind === "rate_limited") {
+          const headers = (err as { headers?: Parameters<typeof providerResetMs>[0] } | null)?.headers;
+          await gate.limited(e.retryAfterMs ?? providerResetMs(headers));
+        }
+        throw e;
       }
     }, req.signal);
   }
