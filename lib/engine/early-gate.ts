@@ -49,3 +49,24 @@ export function earlyStopFor(ctx: RunContext, st: TrainState, items: readonly It
     },
   };
 }
+
+/**
+ * Early rejects of this session, per run state: skill hash → the current skill's hash and the bound when
+ * it was rejected. The same candidate against the same current skill is certain to be rejected again (the
+ * full evaluation would reuse its cached score the same way), so it is not scored again. Not persisted: a
+ * resumed run scores such a candidate afresh and reaches the same decision.
+ */
+const EARLY_REJECTS = new WeakMap<TrainState, Map<string, { against: string; upperBound: number }>>();
+
+export function rememberEarlyReject(st: TrainState, hash: string, upperBound: number): void {
+  if (st.currentRef === null) return;
+  let m = EARLY_REJECTS.get(st);
+  if (!m) EARLY_REJECTS.set(st, (m = new Map()));
+  m.set(hash, { against: st.currentRef, upperBound });
+}
+
+/** The bound of an earlier early reject of `hash` against the same current skill, or null. */
+export function earlierEarlyReject(st: TrainState, hash: string): number | null {
+  const hit = EARLY_REJECTS.get(st)?.get(hash);
+  return hit && hit.against === st.currentRef ? hit.upperBound : null;
+}

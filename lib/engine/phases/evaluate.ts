@@ -5,7 +5,7 @@
  */
 import { describeUnanswered } from "../../contracts/coverage";
 import type { RunContext } from "../context";
-import { earlyStopFor } from "../early-gate";
+import { earlierEarlyReject, earlyStopFor, rememberEarlyReject } from "../early-gate";
 import { gateScore, parseLeadingWords } from "../gate";
 import type { PairedItemScore } from "../gate-evidence";
 import {
@@ -64,6 +64,21 @@ export async function scoreOnSelection(
     return { hard: hit[0], soft: hit[1], cached: true, results: [], hash, outcomes, nItems: opts.items.length, counts };
   }
   const early = opts.early ? earlyStopFor(ctx, st, opts.items) : null;
+  const again = early ? earlierEarlyReject(st, hash) : null;
+  if (again !== null) {
+    const none = { ...NO_FAILURES };
+    return {
+      hard: 0,
+      soft: 0,
+      cached: true,
+      results: [],
+      hash,
+      outcomes: {},
+      nItems: 0,
+      counts: none,
+      early: { scored: 0, upperBound: again },
+    };
+  }
   const results = await rolloutItems(ctx, {
     dir: opts.dir,
     items: opts.items,
@@ -77,6 +92,7 @@ export async function scoreOnSelection(
     // A partial score is a bound, never a full score: nothing is cached under the skill's hash.
     const outcomes = outcomesOf(results);
     const upperBound = early.upperBound(results);
+    rememberEarlyReject(st, hash, upperBound);
     return {
       hard,
       soft,
