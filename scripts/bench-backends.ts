@@ -5,7 +5,8 @@
  *   2. 200 ms per call, concurrency 16: wall time vs the critical-path lower bound (target ratio ≤ 1.05);
  *   3. the same with 30 % injected faults (429 with Retry-After, 500, malformed JSON): it must complete,
  *      count the errors, and end with the same best skill as the fault-free run.
- * Options: --epochs N (2), --items N (400).
+ *   4. selection items scored per gate decision with and without evaluation.early_decision, per sample preset.
+ * Options: --epochs N (2), --items N (400), --only early (just 4).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,9 +20,14 @@ import type { MockFaults } from "../lib/mock-llm";
 import { FileCheckpointStore } from "../lib/runs/file-store";
 import { prepareRun } from "../lib/runs/prepare";
 import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
+import { earlyDecisionFigures } from "./bench/early-decision";
 
 const { values } = parseArgs({
-  options: { epochs: { type: "string", default: "2" }, items: { type: "string", default: "400" } },
+  options: {
+    epochs: { type: "string", default: "2" },
+    items: { type: "string", default: "400" },
+    only: { type: "string" },
+  },
 });
 const EPOCHS = Number(values.epochs);
 const N = Number(values.items);
@@ -150,6 +156,7 @@ async function scenario(latencyMs: number, faults: MockFaults = {}): Promise<Out
 const line = (k: string, v: string) => console.log(`  ${k.padEnd(40)} ${v}`);
 
 async function main() {
+  if (values.only === "early") return earlyDecisionFigures(line);
   console.error(`bench: ${N} train items, ${EPOCHS} epochs, openai backend → mock server, concurrency ${CONCURRENCY}`);
   const fast = await scenario(0);
   const slow = await scenario(200);
@@ -188,6 +195,7 @@ async function main() {
   );
   line("best selection (synthetic)", `${slow.best}`);
   line("peak RSS", `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  await earlyDecisionFigures(line);
   if (faulty.bestHash !== slow.bestHash) process.exitCode = 1;
 }
 

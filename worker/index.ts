@@ -8,6 +8,7 @@ import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { env } from "../lib/config/env";
+import { useSharedRateLimitStore } from "../lib/backends/policy/rate-limit";
 import { errorLine } from "../lib/contracts/error-line";
 import { closeDb, writerSummary } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
@@ -30,6 +31,8 @@ async function main() {
   const log = createLogger(`worker ${workerId}`);
   const publisher = new Redis({ ...redisOptions(), maxRetriesPerRequest: 3 });
   publisher.on("error", (e) => log.warn(`redis publisher: ${e.message}`));
+  // model.rate_limit_rpm / _tpm: one allowance per endpoint and key for every worker on this Redis.
+  useSharedRateLimitStore(publisher);
   // Redis may come back empty (no persistence, a failover): every reconnect re-queues what it lost.
   let reconciler: Reconciler | null = null;
   let connectedBefore = false;

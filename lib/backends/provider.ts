@@ -26,6 +26,8 @@ export interface ProviderSetup {
   endpoint: string;
   /** Appended to 401/403 errors, e.g. "check OPENAI_API_KEY". */
   authHint?: string;
+  /** A hash of the API key (`keyIdOf`): the shared rate limit is per endpoint and key. */
+  keyId?: string;
   /** False when the client must not be retried by the policy (the sim; exec CLIs retry empty answers themselves). */
   retries?: boolean;
   /** Per-attempt timeout override in seconds (0: none — the exec CLIs enforce their own). */

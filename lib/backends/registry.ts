@@ -224,5 +224,6 @@ export function createModelClient(role: Role, config: RunConfig, ctx: ClientCont
     retries: setup.retries,
     timeoutSeconds: setup.timeoutSeconds,
     authHint: setup.authHint,
+    keyId: setup.keyId,
   });
 }

@@ -110,6 +110,20 @@ export const TransportOptionsSchema = z.object({
   cache: bool.default(false),
   /** Cache directory; default `<rootDir>/.skillopt/llm-cache`. */
   cache_dir: z.string().default(""),
+  /**
+   * Tail-tolerant calls: a second identical request once an attempt has run longer than the stage's
+   * `hedge_percentile` latency (learned per endpoint and stage after `hedge_min_samples` answers), only
+   * when the endpoint has a free concurrency slot. First answer wins; both are billed.
+   */
+  hedge: bool.default(false),
+  hedge_percentile: z.coerce.number().min(0.5).max(0.999).default(0.95),
+  hedge_min_samples: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * Requests and tokens per minute per endpoint and API key, shared by every worker through Redis
+   * (lib/backends/policy/rate-limit.ts); 0 = no limit.
+   */
+  rate_limit_rpm: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  rate_limit_tpm: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
   /** "backend:model" → price per million tokens; either side may be `*`. */
   price_table: z.record(z.string(), PriceSchema).default({}),
 });

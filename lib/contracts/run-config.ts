@@ -170,6 +170,12 @@ export const EvaluationSectionSchema = z.strictObject({
    * require the paired improvement to be significant (exact sign test, p < 0.05; lib/engine/gate-evidence.ts).
    */
   gate_rule: z.enum(["strict", "significant"]).default("strict"),
+  /**
+   * Stop scoring a candidate on the selection split once no outcome of the remaining items can change the
+   * gate's decision (only a reject is decided early; hard metric, gated, no density bonus). The step
+   * records the decision as exact and the partial score as a bound; it is never cached as a full score.
+   */
+  early_decision: z.boolean().default(false),
 });
 
 export const EnvSectionSchema = z

@@ -21,6 +21,8 @@ export interface StepBufferEntry {
   failure_patterns: FailurePattern[];
   score_before?: number;
   score_after?: number;
+  /** Set when the reject was decided early (evaluation.early_decision): score_after is then a bound. */
+  score_after_is_bound?: boolean;
   rejected_edits?: Record<string, unknown>[];
 }
 
@@ -90,6 +92,8 @@ export function buildBufferEntry(opts: {
   mode: UpdateMode;
   scoreBefore: number;
   scoreAfter: number;
+  /** The candidate's scoring stopped early: `scoreAfter` is the highest score it could have reached. */
+  scoreAfterIsBound?: boolean;
 }): StepBufferEntry {
   // Errors and timeouts are infrastructure, not skill failures: the digest the analysts read leaves them out.
   const answered = opts.results.filter((r) => r.status === "ok");
@@ -103,6 +107,7 @@ export function buildBufferEntry(opts: {
   if (opts.action.includes("reject") && opts.ranked.length > 0) {
     entry.score_before = opts.scoreBefore;
     entry.score_after = opts.scoreAfter;
+    if (opts.scoreAfterIsBound) entry.score_after_is_bound = true;
     entry.rejected_edits = opts.ranked.map((it) => shortSummary(it, opts.mode));
   }
   return entry;
@@ -122,7 +127,7 @@ export function formatStepBuffer(entries: readonly StepBufferEntry[]): string {
     for (const p of e.failure_patterns) lines.push(`  - ${q(p.pattern)} ×${p.count} tasks: [${p.task_ids.join(", ")}]`);
     if (e.rejected_edits && e.rejected_edits.length > 0) {
       lines.push(
-        `  Rejected (selection score ${pyFloatStr(e.score_before ?? 0)} → ${pyFloatStr(e.score_after ?? 0)}):`,
+        `  Rejected (selection score ${pyFloatStr(e.score_before ?? 0)} → ${e.score_after_is_bound ? "at most " : ""}${pyFloatStr(e.score_after ?? 0)}):`,
       );
       e.rejected_edits.forEach((r, i) => {
         if ("op" in r) {

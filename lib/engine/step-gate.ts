@@ -17,6 +17,8 @@ export interface GateResult {
   candidateScore: number;
   /** The comparison with the current skill the decision rests on. */
   vsCurrent: Comparison;
+  /** Set when the reject was decided early: the highest hard score the candidate could have reached. */
+  earlyUpperBound?: number;
 }
 
 /** Step-record fields that say what the scores were taken over. */
@@ -37,7 +39,7 @@ export async function scoreAndGate(
 ): Promise<GateResult> {
   const { step, candidate, rec } = opts;
   const t = ctx.clock.now();
-  const sel = await scoreOnSelection(ctx, st, { skill: candidate, dir: opts.dir, items: opts.items });
+  const sel = await scoreOnSelection(ctx, st, { skill: candidate, dir: opts.dir, items: opts.items, early: true });
   const candScore = gateScoreOf(ctx, sel, candidate);
   (rec.timing as Record<string, number>).evaluate_s = Math.round((ctx.clock.now() - t) / 100) / 10;
   await ctx.emit({
@@ -56,10 +58,20 @@ export async function scoreAndGate(
   const cur = compareOnSelection(ctx, st, cand, { score: before, skill: st.currentSkill, ref: st.currentRef });
   let action: GateResult["action"] = "skip_errors";
   const evidence =
-    cur.pairs && cur.skipReason === null
+    cur.pairs && cur.skipReason === null && !sel.early
       ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) })
       : null;
-  if (cur.skipReason === null) {
+  if (sel.early) {
+    // evaluation.early_decision: no outcome of the unscored items could avoid a reject (exact decision).
+    action = "reject";
+    rec.early_decision = {
+      decision: "reject",
+      exact: true,
+      scored: sel.early.scored,
+      of: opts.items.length,
+      candidate_hard_upper_bound: sel.early.upperBound,
+    };
+  } else if (cur.skipReason === null) {
     const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
     const d = decideGate({
       candidateScore: candScore,
@@ -86,7 +98,7 @@ export async function scoreAndGate(
     candidate_paired_score: cur.candidate,
     current_paired_score: cur.incumbent,
   });
-  if (cur.skipReason !== null) rec.gate_skip_reason = cur.skipReason;
+  if (cur.skipReason !== null && !sel.early) rec.gate_skip_reason = cur.skipReason;
   if (evidence) rec.gate_evidence = evidenceRecord(evidence);
   await ctx.emit({
     type: "gateDecided",
@@ -102,10 +114,15 @@ export async function scoreAndGate(
     ...cur.excluded,
     candidatePairedScore: cur.candidate,
     currentPairedScore: cur.incumbent,
-    reason: cur.skipReason,
+    reason: sel.early ? null : cur.skipReason,
     evidence,
   });
-  return { action, candidateScore: candScore, vsCurrent: cur };
+  return {
+    action,
+    candidateScore: candScore,
+    vsCurrent: cur,
+    ...(sel.early ? { earlyUpperBound: sel.early.upperBound } : {}),
+  };
 }
 
 function applyDecision(st: TrainState, d: GateDecision, c: { candidate: string; hash: string; step: number }): void {

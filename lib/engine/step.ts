@@ -275,7 +275,8 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     mode,
     // The scores the decision compared (over the items both skills answered).
     scoreBefore: g.vsCurrent.incumbent,
-    scoreAfter: g.vsCurrent.candidate,
+    scoreAfter: g.earlyUpperBound ?? g.vsCurrent.candidate,
+    scoreAfterIsBound: g.earlyUpperBound !== undefined,
   });
   await ctx.store.putJson(`${sd}/trajectory_digest.json`, entry);
   st.consecutiveRejects = g.action === "reject" ? st.consecutiveRejects + 1 : 0;

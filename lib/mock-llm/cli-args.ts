@@ -3,6 +3,7 @@
  * thin shell and the parsing is unit-tested.
  */
 import { parseArgs } from "node:util";
+import { describeLatencyDist, LATENCY_STAGES, parseLatencyDist, type LatencyDist } from "./latency";
 import type { MockFaults, MockLatency, MockLlmOptions, MockRole } from "./types";
 
 export const DEFAULT_CLI_PORT = 7871;
@@ -13,6 +14,10 @@ export const MOCK_LLM_USAGE = `usage: node --import tsx scripts/mock-llm-server.
   --seed N                 seed of the sim, latency and fault draws (default 42)
   --latency-ms N           fixed delay before every answer
   --latency-mean-ms N      mean delay, varied by --latency-jitter-ms N (uniform ±)
+  --latency DIST           delay distribution of every call: fixed:MS or
+                           lognormal:MEDIAN_MS:SIGMA[:SLOW_FRACTION[:SLOW_FACTOR]] (slow factor default 10)
+  --latency-stage S=DIST   distribution for one stage (repeatable): rollout (target calls), analyst, merge,
+                           ranking, lr_autonomous, rewrite, slow_update, meta_skill, appendix_consolidate
   --fault-429 P            probability of a 429 with Retry-After
   --retry-after S          Retry-After seconds on those 429s (default 1)
   --fault-quota P          probability of a 429 insufficient_quota (no Retry-After)
@@ -79,6 +84,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
       "require-key": { type: "string" },
       "fault-role": { type: "string" },
       "fault-by-prompt": { type: "boolean", default: false },
+      latency: { type: "string" },
+      "latency-stage": { type: "string", multiple: true },
       knowledge: { type: "string" },
       help: { type: "boolean", default: false },
     },
@@ -100,6 +107,8 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
     fixedMs: num("latency-ms"),
     meanMs: num("latency-mean-ms"),
     jitterMs: num("latency-jitter-ms"),
+    dist: typeof values.latency === "string" ? parseLatencyDist(values.latency, "--latency") : undefined,
+    byStage: stageDists(values["latency-stage"]),
   };
   const faults: MockFaults = {
     rate429: num("fault-429"),
@@ -128,6 +137,21 @@ export function parseMockLlmArgs(argv: string[]): CliResult {
   return { help: false, options: dropUndefined(out), ...(knowledgeFile ? { knowledgeFile } : {}) };
 }
 
+function stageDists(raw: string[] | undefined): Record<string, LatencyDist> | undefined {
+  if (!raw || raw.length === 0) return undefined;
+  const out: Record<string, LatencyDist> = {};
+  for (const entry of raw) {
+    const eq = entry.indexOf("=");
+    const stage = eq < 0 ? "" : entry.slice(0, eq).trim();
+    if (!LATENCY_STAGES.includes(stage))
+      throw new Error(
+        `--latency-stage: expected STAGE=DIST with STAGE one of ${LATENCY_STAGES.join(", ")} (got '${entry}')`,
+      );
+    out[stage] = parseLatencyDist(entry.slice(eq + 1), `--latency-stage ${stage}`);
+  }
+  return out;
+}
+
 function roleOf(raw: string | undefined): MockRole[] | undefined {
   if (raw === undefined) return undefined;
   if (raw !== "target" && raw !== "optimizer")
@@ -143,7 +167,8 @@ function dropUndefined<T extends object>(o: T): T {
 export function describeMockOptions(o: MockLlmOptions): string {
   const parts = [`seed ${o.seed ?? 42}`];
   const l = o.latency ?? {};
-  if (l.fixedMs) parts.push(`latency ${l.fixedMs} ms`);
+  if (l.dist) parts.push(`latency ${describeLatencyDist(l.dist)}`);
+  else if (l.fixedMs) parts.push(`latency ${l.fixedMs} ms`);
   else if (l.meanMs || l.jitterMs) parts.push(`latency ${l.meanMs ?? 0}±${l.jitterMs ?? 0} ms`);
   const active = Object.entries(o.faults ?? {}).filter(
     ([k, v]) => typeof v === "number" && k !== "seed" && k !== "retryAfterSeconds" && v > 0,
@@ -157,6 +182,7 @@ export function describeMockOptions(o: MockLlmOptions): string {
       `faults ${active.map(([k, v]) => `${k}=${v}`).join(" ")}${scope.length > 0 ? ` (${scope.join(", ")})` : ""}`,
     );
   }
+  for (const [stage, d] of Object.entries(l.byStage ?? {})) parts.push(`${stage} ${describeLatencyDist(d)}`);
   if (o.requireKey !== undefined) parts.push("key required");
   return parts.join(", ");
 }

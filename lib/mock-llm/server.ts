@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { answerPrompt, defaultKnowledge, roleOf, type SimSettings } from "./answer";
 import { createFaultPicker, createLatencyPicker } from "./draws";
+import { createDistributionPicker } from "./latency";
 import { errorReply, type ErrorKind, type Protocol } from "./errors";
 import { BodyTooLargeError, presentedKeys, readBody, sendJson, sendText, sleepUnlessAborted } from "./http";
 import { matchRoute, MODEL_LIST, type ModelRoute } from "./routes";
@@ -32,6 +33,7 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
   let faults: MockFaults = { ...opts.faults };
   let pickFault = createFaultPicker(faults, seed);
   const pickLatency = createLatencyPicker(opts.latency, seed);
+  const pickDistLatency = createDistributionPicker(opts.latency?.dist, opts.latency?.byStage, seed);
   let answered = 0;
 
   function reply(
@@ -62,11 +64,12 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     const role = roleOf(prompt.system);
     stats.role(role);
 
-    const fault =
-      faults.roles && !faults.roles.includes(role) ? null : pickFault(`${prompt.system}\u0000${prompt.user}`);
+    const promptKey = `${prompt.system}\u0000${prompt.user}`;
+    const fault = faults.roles && !faults.roles.includes(role) ? null : pickFault(promptKey);
     if (fault) stats.fault(fault);
     if (fault === "hang") return; // the close listener accounts for it once the client gives up
-    if (!(await sleepUnlessAborted(pickLatency(), gone))) return;
+    const delay = pickDistLatency ? pickDistLatency(prompt.system, promptKey) : pickLatency();
+    if (!(await sleepUnlessAborted(delay, gone))) return;
 
     const errorKind = fault ? ERROR_FAULTS[fault] : undefined;
     if (errorKind) {

@@ -3,12 +3,21 @@
  * and drawn from a seeded counter, so the same options and request order give the same faults.
  */
 import type { SimKnowledge } from "../contracts/sim";
+import type { LatencyDist } from "./latency";
 
-/** Added delay before each model answer: `fixedMs`, or `meanMs` ± a uniform `jitterMs` (seeded). */
+/**
+ * Added delay before each model answer. `byStage[stage]` wins (stages: rollout for target calls, the
+ * engine's accounting stage for optimizer calls), then `dist`, then `fixedMs`, then `meanMs` ± a uniform
+ * `jitterMs` (seeded). See `./latency` for the distributions.
+ */
 export interface MockLatency {
   fixedMs?: number;
   meanMs?: number;
   jitterMs?: number;
+  /** A distribution for every stage without its own (fixed, or lognormal with an optional slow tail). */
+  dist?: LatencyDist;
+  /** Per-stage distributions, e.g. `{ rollout: lognormal…, analyst: fixed… }`. */
+  byStage?: Record<string, LatencyDist>;
 }
 
 /** Injected failures, each a probability in [0, 1] per model request. */

@@ -15,6 +15,7 @@ import { AppError } from "../../errors";
 import { BackendError } from "../errors";
 import type { Transport } from "../policy/client";
 import { sdkOptions, type ProviderFactory } from "../provider";
+import { keyIdOf } from "../policy/rate-limit";
 import { checkHttpUrl, requireSecret, roleEnvNames, stringSetting, type EnvVars, type ModelSection } from "../settings";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -119,5 +120,6 @@ export const createAnthropicProvider: ProviderFactory = (a) => {
     transport: anthropicTransport(client, a.model, s.thinking),
     endpoint: s.baseURL,
     authHint: `check ${s.keyVar}`,
+    keyId: keyIdOf(s.apiKey),
   };
 };

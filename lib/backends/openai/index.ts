@@ -12,6 +12,7 @@ import OpenAI from "openai";
 import type { Role } from "../../engine/ports";
 import { AppError } from "../../errors";
 import type { ModelSection } from "../settings";
+import { keyIdOf } from "../policy/rate-limit";
 import { checkHttpUrl, requireSecret, roleEnvNames, stringSetting, type EnvVars } from "../settings";
 import { sdkOptions, type ProviderFactory } from "../provider";
 import { chatTransport } from "./chat";
@@ -97,5 +98,5 @@ export const createOpenAIProvider: ProviderFactory = (a) => {
     ...sdkOptions(a.transport),
   });
   const transport = openaiTransport({ client, backend: "openai", model: a.model, style: s.style });
-  return { transport, endpoint: s.baseURL, authHint: `check ${s.keyVar}` };
+  return { transport, endpoint: s.baseURL, authHint: `check ${s.keyVar}`, keyId: keyIdOf(s.apiKey) };
 };

@@ -9,7 +9,9 @@ import { BackendError, classifyError } from "../errors";
 import { costAt, priceOf } from "../pricing";
 import { BudgetExhaustedError, type Reservation } from "./budget";
 import { cacheKeyOf } from "./cache";
+import { hedgedSend, sharedTracker, type HedgeOutcome } from "./hedge";
 import { sharedLimiter } from "./limiter";
+import { providerResetMs, sharedRateGate } from "./rate-limit";
 import { withRetries } from "./retry";
 import type { RunPolicy } from "./run-policy";
 
@@ -44,6 +46,8 @@ export interface PolicyClientOptions {
   authHint?: string;
   /** Per-attempt timeout in seconds instead of `model.timeout_seconds` (0: none; exec clients time out themselves). */
   timeoutSeconds?: number;
+  /** A hash of the API key: the shared rate limit is per endpoint and key. */
+  keyId?: string;
 }
 
 /** Rough prompt size before the call (≈ 4 characters per token; an image counted as 1,000 tokens). */
@@ -66,25 +70,53 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
   const { run, backend, model, role, transport } = o;
   const price = priceOf(backend, model, run.prices);
   const limiter = sharedLimiter(backend, o.endpoint, run.transport.max_concurrency);
+  const tracker = sharedTracker(backend, o.endpoint);
+  const hedging = run.transport.hedge;
+  const gate = sharedRateGate(
+    `${backend} ${o.endpoint.replace(/\/+$/, "")} ${o.keyId ?? "nokey"}`,
+    { rpm: run.transport.rate_limit_rpm, tpm: run.transport.rate_limit_tpm },
+    run.retry.sleep,
+  );
   const timeoutS = o.timeoutSeconds ?? run.transport.timeout_seconds;
   const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
   run.ledger.register(role, backend, model, price !== null);
 
-  async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<TransportAnswer> {
+  async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<HedgeOutcome<TransportAnswer>> {
     return limiter.run(async () => {
       reached.yes = true;
       const timeout = timeoutS > 0 ? AbortSignal.timeout(Math.round(timeoutS * 1000)) : null;
       const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined && s !== null);
       const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
+      const t0 = Date.now();
       try {
-        return await transport.send(req, signal);
+        const out = await hedgedSend({
+          send: async (s) => {
+            await gate?.acquire(estimatePromptTokens(req), s);
+            return transport.send(req, s);
+          },
+          signal,
+          delayMs: hedging
+            ? tracker.delayFor(req.stage, run.transport.hedge_percentile, run.transport.hedge_min_samples)
+            : null,
+          trySlot: () => limiter.tryAcquire(),
+          timer: run.hedgeTimer,
+        });
+        // A hedged call's first request ran at least this long: a lower bound keeps the percentile honest.
+        tracker.observe(req.stage, Date.now() - t0);
+        await gate?.answered(out.answer.usage.completionTokens);
+        return out;
       } catch (err) {
         const timedOut = timeout?.aborted === true && req.signal?.aborted !== true;
-        throw classifyError(err, backend, {
+        const e = classifyError(err, backend, {
           aborted: req.signal?.aborted,
           timedOutAfterS: timedOut ? timeoutS : undefined,
           authHint: o.authHint,
         });
+        if (gate && e.kind === "rate_limited") {
+          const headers = (err as { headers?: Parameters<typeof providerResetMs>[0] } | null)?.headers;
+          await gate.limited(e.retryAfterMs ?? providerResetMs(headers));
+        }
+        throw e;
       }
     }, req.signal);
   }
@@ -140,9 +172,9 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       const reservation = await reserve(req);
       const reached = { yes: false };
       let retries = 0;
-      let answer: TransportAnswer;
+      let outcome: HedgeOutcome<TransportAnswer>;
       try {
-        answer = await withRetries({
+        outcome = await withRetries({
           attempt: () => attempt(req, reached),
           classify: (err) => classifyError(err, backend, { aborted: req.signal?.aborted, authHint: o.authHint }),
           retry: { ...run.retry, maxRetries },
@@ -156,10 +188,13 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
         run.ledger.record(role, req.stage, { errorKind: e.kind, retries });
         throw e;
       }
+      const { answer } = outcome;
       const latencyMs = Date.now() - started;
       const cost = price ? costAt(price, answer.usage.promptTokens, answer.usage.completionTokens) : null;
-      run.budget.settle(reservation, cost);
+      run.budget.settle(reservation, outcome.hedged && cost !== null ? 2 * cost : cost);
       run.ledger.record(role, req.stage, { calls: 1, ...answer.usage, latencyMs, retries, costUsd: cost });
+      // The aborted request of a hedged pair is billed as the same prompt and answer (an upper bound).
+      if (outcome.hedged) run.ledger.record(role, `${req.stage}_hedge`, { calls: 1, ...answer.usage, costUsd: cost });
       if (key !== null) {
         await run.cache!.put(key, {
           text: answer.text,

@@ -59,4 +59,21 @@ describe("Limiter", () => {
     expect(a.size).toBe(2);
     expect(sharedLimiter("anthropic", "http://x/v1", 2)).not.toBe(a);
   });
+
+  it("tryAcquire takes a free slot at once, never one others wait for", async () => {
+    const lim = new Limiter(2);
+    const a = lim.tryAcquire()!;
+    expect(lim.inFlight).toBe(1);
+    const b = lim.tryAcquire()!;
+    expect(lim.tryAcquire()).toBeNull();
+    let queued = false;
+    void lim.acquire().then(() => (queued = true));
+    a();
+    await tick();
+    expect(queued).toBe(true);
+    b();
+    b();
+    expect(lim.inFlight).toBe(1);
+    expect(lim.tryAcquire()).not.toBeNull();
+  });
 });

@@ -54,6 +54,19 @@ export class Limiter {
     });
   }
 
+  /** A slot now, or null when none is free or others are waiting (never jumps the queue). */
+  tryAcquire(): (() => void) | null {
+    if (this.active >= this.limit || this.queue.length > 0) return null;
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.drain();
+    };
+  }
+
   /** Runs `fn` inside a slot. */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const release = await this.acquire(signal);

@@ -10,6 +10,7 @@ import { withUserPrices, type PriceTable } from "../pricing";
 import { transportOptionsOf, type TransportOptions } from "../settings";
 import { Budget, type Spent } from "./budget";
 import { ResponseCache } from "./cache";
+import type { HedgeTimer } from "./hedge";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
 import { UsageLedger } from "./stats";
 
@@ -20,6 +21,8 @@ export interface RunPolicyOptions {
   spent?: Spent;
   /** Retry timing overrides (tests pass a fake sleep and a fixed random). */
   retry?: Partial<Omit<RetryOptions, "maxRetries">>;
+  /** Timer of the hedge delay (tests pass a manual one); default setTimeout. */
+  hedgeTimer?: HedgeTimer;
 }
 
 export class RunPolicy {
@@ -29,12 +32,14 @@ export class RunPolicy {
   readonly prices: PriceTable;
   readonly transport: TransportOptions;
   readonly retry: Omit<RetryOptions, "maxRetries">;
+  readonly hedgeTimer: HedgeTimer | undefined;
 
   constructor(config: RunConfig, opts: RunPolicyOptions = {}) {
     this.transport = transportOptionsOf(config.model);
     this.prices = withUserPrices(this.transport.price_table);
     this.budget = new Budget({ max_usd: config.budget.max_usd, max_calls: config.budget.max_calls }, opts.spent);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.hedgeTimer = opts.hedgeTimer;
     const root = resolve(opts.rootDir ?? ".");
     const dir = this.transport.cache_dir
       ? isAbsolute(this.transport.cache_dir)

@@ -5,6 +5,7 @@
  */
 import { describeUnanswered } from "../../contracts/coverage";
 import type { RunContext } from "../context";
+import { earlierEarlyReject, earlyStopFor, rememberEarlyReject } from "../early-gate";
 import { gateScore, parseLeadingWords } from "../gate";
 import type { PairedItemScore } from "../gate-evidence";
 import {
@@ -42,12 +43,18 @@ export interface SelectionScore {
   outcomes: Outcomes | null;
   nItems: number;
   counts: StatusCounts;
+  /**
+   * Set when scoring stopped early (`evaluation.early_decision`): the gate must reject whatever the
+   * remaining items would have scored. `hard`/`soft` are then over the scored items only, and
+   * `upperBound` is the highest hard mean the candidate could still have reached.
+   */
+  early?: { scored: number; upperBound: number };
 }
 
 export async function scoreOnSelection(
   ctx: RunContext,
   st: TrainState,
-  opts: { skill: string; dir: string; items: Item[] },
+  opts: { skill: string; dir: string; items: Item[]; early?: boolean },
 ): Promise<SelectionScore> {
   const hash = skillHash(opts.skill);
   const hit = st.selCache[hash];
@@ -56,14 +63,48 @@ export async function scoreOnSelection(
     const counts = outcomes ? statusCounts(outcomes) : { ...NO_FAILURES };
     return { hard: hit[0], soft: hit[1], cached: true, results: [], hash, outcomes, nItems: opts.items.length, counts };
   }
+  const early = opts.early ? earlyStopFor(ctx, st, opts.items) : null;
+  const again = early ? earlierEarlyReject(st, hash) : null;
+  if (again !== null) {
+    const none = { ...NO_FAILURES };
+    return {
+      hard: 0,
+      soft: 0,
+      cached: true,
+      results: [],
+      hash,
+      outcomes: {},
+      nItems: 0,
+      counts: none,
+      early: { scored: 0, upperBound: again },
+    };
+  }
   const results = await rolloutItems(ctx, {
     dir: opts.dir,
     items: opts.items,
     skill: opts.skill,
     phase: "selection",
     seed: ctx.cfg.train.seed,
+    stopWhen: early?.stopWhen,
   });
   const { hard, soft } = answeredScore(results);
+  if (early && results.length < opts.items.length) {
+    // A partial score is a bound, never a full score: nothing is cached under the skill's hash.
+    const outcomes = outcomesOf(results);
+    const upperBound = early.upperBound(results);
+    rememberEarlyReject(st, hash, upperBound);
+    return {
+      hard,
+      soft,
+      cached: false,
+      results,
+      hash,
+      outcomes,
+      nItems: results.length,
+      counts: statusCounts(results),
+      early: { scored: results.length, upperBound },
+    };
+  }
   const outcomes = outcomesOf(results);
   st.selCache[hash] = [hard, soft];
   st.selOutcomes[hash] = outcomes;

@@ -17,6 +17,11 @@ export interface RolloutOptions {
   phase: RolloutPhase;
   seed: number;
   useEvalFeedback?: boolean;
+  /**
+   * Checked after every finished item with the rows so far: true stops the rollout (items not started are
+   * skipped, those in flight aborted and not stored) and returns only the finished rows, in item order.
+   */
+  stopWhen?: (done: ReadonlyMap<string, Trajectory>, last?: Trajectory) => boolean;
 }
 
 export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promise<Trajectory[]> {
@@ -38,18 +43,24 @@ export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promi
   // Each row is stored as soon as it exists, without holding the worker slot: the next item starts at
   // once and the writes are awaited before the rollout counts as finished.
   const writes: Promise<void>[] = [];
+  const stop = opts.stopWhen ? new AbortController() : null;
+  const signal = stop ? AbortSignal.any([stop.signal, ...(ctx.signal ? [ctx.signal] : [])]) : ctx.signal;
+  if (stop && opts.stopWhen!(done)) stop.abort();
   await mapPool(pending, ctx.cfg.env.workers, async (item) => {
-    const row = await rolloutOne(ctx, item, opts);
+    if (stop?.signal.aborted) return;
+    const row = await rolloutOne(ctx, item, opts, signal);
+    if (stop?.signal.aborted) return; // aborted by the stop: not an outcome of this item
     done.set(item.id, row);
     writes.push(ctx.store.appendRows(key, [row]));
+    if (stop && opts.stopWhen!(done, row)) stop.abort();
   }).finally(() => Promise.allSettled(writes));
   await Promise.all(writes);
-  const rows = opts.items.map((it) => done.get(it.id)!);
+  const rows = opts.items.flatMap((it) => (done.has(it.id) ? [done.get(it.id)!] : []));
   guardSystemicFailure(rows, opts.dir);
   return rows;
 }
 
-async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions): Promise<Trajectory> {
+async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions, signal = ctx.signal): Promise<Trajectory> {
   ctx.checkAbort();
   try {
     return await ctx.env.rollout({
@@ -59,7 +70,7 @@ async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions): Pr
       phase: opts.phase,
       seed: opts.seed,
       useEvalFeedback: opts.useEvalFeedback ?? false,
-      signal: ctx.signal,
+      signal,
     });
   } catch (err) {
     if (ctx.signal?.aborted) throw new RunCancelledError();

@@ -25,6 +25,26 @@ describe("callTarget", () => {
     await expect(callTarget({ client: failing(fail), request, timeoutSec: 0 })).rejects.toBe(fail);
   });
 
+  it("a signal aborted before the call: the call's own rejection is not left unhandled", async () => {
+    const run = new AbortController();
+    run.abort(new Error("stopped"));
+    let settled = false;
+    const client: ModelClient = {
+      backend: "x",
+      model: "m",
+      complete: () =>
+        new Promise((_, reject) =>
+          setTimeout(() => {
+            settled = true;
+            reject(new Error("call cancelled"));
+          }, 5),
+        ),
+    };
+    await expect(callTarget({ client, request, timeoutSec: 0, signal: run.signal })).rejects.toThrow("stopped");
+    await new Promise((r) => setTimeout(r, 20)); // vitest fails the test on an unhandled rejection
+    expect(settled).toBe(true);
+  });
+
   describe("an answer cut off by the token limit", () => {
     /** Answers `reply(maxTokens)`; cut off (truncated) while the limit is below `needs`. */
     function limited(needs: number, reply = (n: number) => `answer at ${n}`) {

@@ -100,7 +100,10 @@ async function callOnce(opts: TargetCallOptions): Promise<TargetCallOutcome> {
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal.aborted) {
+    work.catch(() => {}); // the call already started rejects too; its error is not the one reported
+    return Promise.reject(abortReason(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener("abort", onAbort, { once: true });

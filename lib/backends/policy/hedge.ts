@@ -1,0 +1,139 @@
+/**
+ * Tail-tolerant calls (opt-in `model.hedge: true`). Every answered attempt's latency is kept per endpoint
+ * and stage; once a stage has `hedge_min_samples` of them, an attempt still running after the stage's
+ * `hedge_percentile` latency gets a second, identical request — only when the endpoint's concurrency
+ * limiter has a free slot, so hedges never queue behind real work. The first answer wins and the other
+ * request is aborted. Both are billed (the caller records the extra one under `<stage>_hedge`).
+ *
+ * Answers must not depend on which request won: the request is identical and the engine's decisions read
+ * only the answer text, so a deterministic model gives byte-identical decisions with or without hedging.
+ */
+/** Latencies of the last `capacity` answered attempts of one stage (a ring buffer). */
+class Window {
+  private readonly xs: number[] = [];
+  private next = 0;
+  constructor(private readonly capacity: number) {}
+
+  add(ms: number): void {
+    if (this.xs.length < this.capacity) this.xs.push(ms);
+    else this.xs[this.next] = ms;
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  get size(): number {
+    return this.xs.length;
+  }
+
+  /** The q-quantile (nearest rank) of the window. */
+  quantile(q: number): number {
+    const sorted = [...this.xs].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  }
+}
+
+/** Observed latencies per stage of one endpoint; the hedge delay is a percentile of them. */
+export class LatencyTracker {
+  private readonly stages = new Map<string, Window>();
+  constructor(private readonly capacity = 256) {}
+
+  observe(stage: string, ms: number): void {
+    let w = this.stages.get(stage);
+    if (!w) this.stages.set(stage, (w = new Window(this.capacity)));
+    w.add(ms);
+  }
+
+  /** The stage's `percentile` latency, or null while fewer than `minSamples` were observed. */
+  delayFor(stage: string, percentile: number, minSamples: number): number | null {
+    const w = this.stages.get(stage);
+    if (!w || w.size < Math.max(1, minSamples)) return null;
+    return w.quantile(percentile);
+  }
+}
+
+const TRACKERS = new Map<string, LatencyTracker>();
+
+/** The process-wide tracker of one endpoint (`backend` + base URL): every run using it learns from all calls. */
+export function sharedTracker(backend: string, baseURL: string): LatencyTracker {
+  const key = `${backend} ${baseURL.replace(/\/+$/, "")}`;
+  let t = TRACKERS.get(key);
+  if (!t) TRACKERS.set(key, (t = new LatencyTracker()));
+  return t;
+}
+
+export interface HedgeTimer {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export const REAL_TIMER: HedgeTimer = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+export interface HedgeOutcome<T> {
+  answer: T;
+  /** A second request was sent. */
+  hedged: boolean;
+  /** The second request answered first (the first was aborted). */
+  hedgeWon: boolean;
+}
+
+/**
+ * Sends `send` once, and once more after `delayMs` if it has not answered and `trySlot` grants a slot.
+ * The first answer wins and the other request's signal is aborted. An error ends the call at once when
+ * no other request is running; otherwise the other request's outcome decides (both failing: the first
+ * request's error). `signal` (run cancellation and timeout) aborts both.
+ */
+export function hedgedSend<T>(o: {
+  send: (signal: AbortSignal) => Promise<T>;
+  signal: AbortSignal;
+  delayMs: number | null;
+  trySlot: () => (() => void) | null;
+  timer?: HedgeTimer;
+}): Promise<HedgeOutcome<T>> {
+  const timer = o.timer ?? REAL_TIMER;
+  const ctl = [new AbortController(), new AbortController()] as const;
+  const running = [true, false];
+  const errors: unknown[] = [undefined, undefined];
+  let hedged = false;
+  let settled = false;
+  let handle: unknown = null;
+
+  return new Promise<HedgeOutcome<T>>((resolve, reject) => {
+    const finish = (i: 0 | 1, answer: T) => {
+      running[i] = false;
+      if (settled) return;
+      settled = true;
+      if (handle !== null) timer.clear(handle);
+      ctl[1 - i]!.abort(new Error("hedged call: the other request answered first"));
+      resolve({ answer, hedged, hedgeWon: i === 1 });
+    };
+    const fail = (i: 0 | 1, err: unknown) => {
+      running[i] = false;
+      errors[i] = err;
+      if (settled || running[1 - i]) return;
+      settled = true;
+      if (handle !== null) timer.clear(handle);
+      reject(errors[0] ?? err);
+    };
+    o.send(AbortSignal.any([o.signal, ctl[0].signal])).then(
+      (a) => finish(0, a),
+      (e: unknown) => fail(0, e),
+    );
+    if (o.delayMs === null) return;
+    handle = timer.set(() => {
+      handle = null;
+      if (settled || o.signal.aborted) return;
+      const release = o.trySlot();
+      if (!release) return; // the endpoint is busy: a hedge would only queue behind real work
+      hedged = true;
+      running[1] = true;
+      o.send(AbortSignal.any([o.signal, ctl[1].signal]))
+        .then(
+          (a) => finish(1, a),
+          (e: unknown) => fail(1, e),
+        )
+        .finally(release);
+    }, o.delayMs);
+  });
+}

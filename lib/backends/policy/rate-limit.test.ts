@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { keyIdOf, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
+
+/** A sleep that records its waits and returns at once. */
+function fakeSleep() {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+describe("provider reset headers", () => {
+  it("reads OpenAI durations and RFC 3339 times", () => {
+    expect(resetMsOf("1s")).toBe(1000);
+    expect(resetMsOf("6m0s")).toBe(360_000);
+    expect(resetMsOf("250ms")).toBe(250);
+    expect(resetMsOf("1.5s")).toBe(1500);
+    expect(resetMsOf("2026-12-01T00:00:10Z", Date.parse("2026-12-01T00:00:04Z"))).toBe(6000);
+    expect(resetMsOf("soon")).toBeUndefined();
+    expect(resetMsOf(null)).toBeUndefined();
+  });
+
+  it("takes the longest reset among the requests and tokens headers", () => {
+    const h = new Headers({ "x-ratelimit-reset-requests": "2s", "x-ratelimit-reset-tokens": "7s" });
+    expect(providerResetMs(h)).toBe(7000);
+    expect(providerResetMs({ "anthropic-ratelimit-requests-reset": "3s" })).toBe(3000);
+    expect(providerResetMs(new Headers())).toBeUndefined();
+  });
+
+  it("never puts the key itself in the counter key", () => {
+    expect(keyIdOf("sk-secret-123")).toMatch(/^[0-9a-f]{12}$/);
+    expect(keyIdOf("sk-secret-123")).not.toContain("secret");
+    expect(keyIdOf(null)).toBe("nokey");
+  });
+});
+
+describe("RateGate (in-process store)", () => {
+  it("lets a window's share of the per-minute limit through, then waits", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null);
+    for (let i = 0; i < 5; i++) await g.acquire(10); // 60 rpm = 5 per 5-second window
+    expect(s.waits).toEqual([]);
+    const pending = g.acquire(10);
+    await pending;
+    expect(g.counts.waited).toBeGreaterThanOrEqual(1);
+    expect(s.waits[0]).toBeGreaterThan(3000);
+  });
+
+  it("counts tokens: the prompt before, the completion after", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 0, tpm: 1200 }, s.sleep, null); // 100 tokens a window
+    await g.acquire(60);
+    await g.answered(30);
+    expect(s.waits).toEqual([]);
+    await g.acquire(20); // 60 + 30 + 20 > 100
+    expect(s.waits.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a rate-limit error halves the rate, blocks for Retry-After, and answers win it back", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null);
+    await g.limited(3000);
+    expect(g.factor).toBe(0.5);
+    await g.acquire(1);
+    expect(s.waits[0]).toBeGreaterThan(2000);
+    await g.limited(undefined);
+    expect(g.factor).toBe(0.25);
+    for (let i = 0; i < 10; i++) await g.answered(0);
+    expect(g.factor).toBeCloseTo(0.45, 5);
+    for (let i = 0; i < 100; i++) await g.answered(0);
+    expect(g.factor).toBe(1);
+  });
+
+  it("no limits → no gate; one gate per endpoint, key and limits", () => {
+    const s = fakeSleep();
+    expect(sharedRateGate("e k", { rpm: 0, tpm: 0 }, s.sleep)).toBeNull();
+    const a = sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep);
+    expect(sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep)).toBe(a);
+    expect(sharedRateGate("e k2", { rpm: 10, tpm: 0 }, s.sleep)).not.toBe(a);
+  });
+});

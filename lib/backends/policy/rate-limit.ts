@@ -1,0 +1,158 @@
+/**
+ * One rate limit per provider endpoint and API key, shared by every process (opt-in `model.rate_limit_rpm`
+ * and `model.rate_limit_tpm`). The counters live in Redis through rate-limiter-flexible's RateLimiterRedis
+ * once `useSharedRateLimitStore(redis)` was called (the worker does, with its own connection); without it
+ * (the CLI) they live in this process. Limits are kept over 5-second windows (a twelfth of the per-minute
+ * figure each) so a minute's allowance is not spent in one burst.
+ *
+ * AIMD: every process sends each request at a weight of 1/f of a point, f ∈ [0.1, 1]. A rate-limit error
+ * halves f (multiplicative decrease) and blocks the key for the provider's Retry-After (or its
+ * `x-ratelimit-reset-*` / `anthropic-ratelimit-*-reset` header) for every process; each answered call
+ * adds 0.02 back (additive increase). A `Retry-After` therefore reaches every worker sharing the key.
+ */
+import { createHash } from "node:crypto";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Redis } from "ioredis";
+
+/** Window of the counters, in seconds, and the fixed-point scale of a request's weight. */
+const WINDOW_S = 5;
+const SCALE = 100;
+const F_MIN = 0.1;
+const F_STEP = 0.02;
+
+let sharedRedis: Redis | null = null;
+const GATES = new Map<string, RateGate>();
+
+/** Makes every rate gate created from now on keep its counters in `redis` (null: back to in-process). */
+export function useSharedRateLimitStore(redis: Redis | null): void {
+  sharedRedis = redis;
+  GATES.clear();
+}
+
+export interface RateLimits {
+  /** Requests per minute; 0 = no limit. */
+  rpm: number;
+  /** Tokens per minute (prompt + completion); 0 = no limit. */
+  tpm: number;
+}
+
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** A short, non-reversible id of an API key for the counters' key (the key itself never reaches Redis). */
+export function keyIdOf(apiKey: string | null | undefined): string {
+  if (!apiKey) return "nokey";
+  return createHash("sha256").update(apiKey).digest("hex").slice(0, 12);
+}
+
+/** Milliseconds from a provider's reset header: OpenAI's "1s", "6m0s", "250ms", or an RFC 3339 time. */
+export function resetMsOf(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+  if (parts.length > 0 && parts.map((p) => p[0]).join("") === v) {
+    return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * units[p[2]!]!, 0));
+  }
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+type HeaderBag = { get(name: string): string | null } | Record<string, string | undefined> | undefined | null;
+
+function header(h: HeaderBag, name: string): string | null {
+  if (!h) return null;
+  if (typeof (h as { get?: unknown }).get === "function") return (h as { get(n: string): string | null }).get(name);
+  return (h as Record<string, string | undefined>)[name] ?? null;
+}
+
+/** The longest reset a provider's rate-limit headers announce (OpenAI and Anthropic spellings). */
+export function providerResetMs(h: HeaderBag, now = Date.now()): number | undefined {
+  const names = [
+    "x-ratelimit-reset-requests",
+    "x-ratelimit-reset-tokens",
+    "anthropic-ratelimit-requests-reset",
+    "anthropic-ratelimit-tokens-reset",
+  ];
+  const ms = names.map((n) => resetMsOf(header(h, n), now)).filter((x): x is number => x !== undefined);
+  return ms.length > 0 ? Math.max(...ms) : undefined;
+}
+
+export class RateGate {
+  private f = 1;
+  private readonly rpm: RateLimiterAbstract | null;
+  private readonly tpm: RateLimiterAbstract | null;
+  private readonly tpmPoints: number;
+  /** Requests that waited for the limiter, and rate-limit errors seen (for benchmarks and tests). */
+  readonly counts = { waited: 0, limited: 0 };
+
+  constructor(
+    private readonly key: string,
+    limits: RateLimits,
+    private readonly sleep: Sleep,
+    redis: Redis | null = sharedRedis,
+  ) {
+    const make = (prefix: string, perMinute: number): RateLimiterAbstract | null => {
+      if (perMinute <= 0) return null;
+      const opts = { keyPrefix: `skillopt:rl:${prefix}`, points: windowPoints(perMinute), duration: WINDOW_S };
+      return redis ? new RateLimiterRedis({ ...opts, storeClient: redis }) : new RateLimiterMemory(opts);
+    };
+    this.rpm = make("rpm", limits.rpm);
+    this.tpm = make("tpm", limits.tpm);
+    this.tpmPoints = limits.tpm > 0 ? windowPoints(limits.tpm) : 0;
+  }
+
+  /** The AIMD factor (1 = the configured limit). */
+  get factor(): number {
+    return this.f;
+  }
+
+  /** Waits until one request of about `promptTokens` may be sent. */
+  async acquire(promptTokens: number, signal?: AbortSignal): Promise<void> {
+    await this.take(this.rpm, Math.ceil(SCALE / this.f), signal);
+    if (this.tpm)
+      await this.take(this.tpm, Math.min(this.tpmPoints, Math.ceil((promptTokens * SCALE) / this.f)), signal);
+  }
+
+  /** An answered call: its completion tokens count against the token limit; f grows a little. */
+  async answered(completionTokens: number): Promise<void> {
+    this.f = Math.min(1, this.f + F_STEP);
+    if (this.tpm && completionTokens > 0) await this.tpm.penalty(this.key, Math.ceil(completionTokens * SCALE));
+  }
+
+  /** A rate-limit error: halve f and block the key for every process for the announced wait. */
+  async limited(waitMs: number | undefined): Promise<void> {
+    this.counts.limited++;
+    this.f = Math.max(F_MIN, this.f / 2);
+    const secs = Math.ceil((waitMs ?? 1000) / 1000);
+    await Promise.all([this.rpm, this.tpm].map((l) => l?.block(this.key, secs)));
+  }
+
+  private async take(l: RateLimiterAbstract | null, points: number, signal?: AbortSignal): Promise<void> {
+    if (!l) return;
+    for (;;) {
+      try {
+        await l.consume(this.key, points);
+        return;
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        this.counts.waited++;
+        // Spread the wake-ups so the waiters of one window do not all retry in the same millisecond.
+        await this.sleep(res.msBeforeNext + Math.floor(Math.random() * 50), signal);
+      }
+    }
+  }
+}
+
+/** A window's allowance in weight units: a twelfth of the per-minute limit, at least one request. */
+function windowPoints(perMinute: number): number {
+  return Math.max(1, Math.floor((perMinute * WINDOW_S) / 60)) * SCALE;
+}
+
+/** The gate of one endpoint and key in this process (its counters shared through Redis when configured). */
+export function sharedRateGate(endpointKey: string, limits: RateLimits, sleep: Sleep): RateGate | null {
+  if (limits.rpm <= 0 && limits.tpm <= 0) return null;
+  const key = `${endpointKey} rpm=${limits.rpm} tpm=${limits.tpm}`;
+  let g = GATES.get(key);
+  if (!g) GATES.set(key, (g = new RateGate(endpointKey, limits, sleep)));
+  return g;
+}
