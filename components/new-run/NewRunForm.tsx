@@ -140,6 +140,14 @@ export function NewRunForm() {
             blocked={!m.valid}
           />
         </Card>
+        {estimate.data?.simCoverage && !estimate.isPlaceholderData && (
+          <Notice tone="warn" title="The simulated model does not know this data" testId="sim-coverage">
+            It has no annotations for {estimate.data.simCoverage.unannotated} of {estimate.data.simCoverage.total}{" "}
+            items, so it will answer them wrongly and score them 0 whatever the skill says: the run shows the loop, not
+            learning. Choose a real backend for the target (OpenAI, Anthropic, a compatible server) to train on this
+            data.
+          </Notice>
+        )}
         <Button
           type="submit"
           variant="primary"

@@ -75,8 +75,9 @@ export function useNewRunForm() {
         ...custom.overrides,
       },
       skill: form.skill === preset.initialSkill ? undefined : form.skill,
+      ...(custom.exampleData ? { exampleData: true } : {}),
     };
-  }, [form, preset, name, custom.overrides]);
+  }, [form, preset, name, custom.overrides, custom.exampleData]);
 
   // One Idempotency-Key per distinct request: resubmitting the same form after a timeout or a double click
   // answers with the run already created; a changed form is a new request.
