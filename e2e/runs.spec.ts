@@ -24,6 +24,8 @@ test("[RUNS]: creating a run from the form opens its page, and the curves gain p
     .getByLabel(/epochs/i)
     .first()
     .fill("2");
+  // Advanced sections start collapsed: open the simulated model's to set its latency.
+  await page.locator('[data-section="sim"] > summary').click();
   await page.getByLabel(/simulated latency/i).fill("25");
   await shot(page, "new-run");
   await page.getByTestId("submit-run").click();
@@ -108,6 +110,7 @@ test("[RUNS]: cancelling a running run shows it as cancelled", async ({ page, re
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId("run-status")).toHaveText(/running/i);
   await page.getByTestId("cancel-run").click();
+  await page.getByTestId("confirm-cancel").click();
   await expect(page.getByTestId("run-status")).toHaveText(/cancelled/i, { timeout: 30_000 });
   const db = testDb();
   expect((await db.run.findUnique({ where: { id } }))!.status).toBe("cancelled");

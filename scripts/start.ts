@@ -3,12 +3,13 @@
  * dashboard when its sources changed, then run the Next.js server and the worker side by side. One
  * Ctrl-C stops everything cleanly.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { env } from "../lib/config/env";
 import { ensureBuild } from "./start/build";
 import { migrateDatabase } from "./start/migrate";
 import { ensureRedis, type RedisHandle } from "./start/redis";
+import { superviseWorker, type Supervisor } from "./start/supervise";
 
 const { values } = parseArgs({
   options: {
@@ -67,14 +68,19 @@ async function main() {
     SKILLOPT_HOST: host,
     NEXT_TELEMETRY_DISABLED: "1",
   };
-  const children: ChildProcess[] = [];
   const next = spawn("./node_modules/.bin/next", [values.dev ? "dev" : "start", "-p", String(port), "-H", host], {
     stdio: "inherit",
     env: childEnv,
   });
-  children.push(next);
-  if (!values["no-worker"])
-    children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit", env: childEnv }));
+  // The worker is supervised: one that dies is started again (with backoff) while the dashboard keeps serving.
+  const worker: Supervisor | null = values["no-worker"]
+    ? null
+    : superviseWorker({
+        spawn: () =>
+          spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit", env: childEnv }),
+        say,
+      });
+  const children = () => [next, ...(worker?.current() ? [worker.current()!] : [])];
   say(`dashboard: http://${host.includes(":") ? `[${host}]` : host}:${port}  (Ctrl-C stops everything)`);
 
   let stopping = false;
@@ -82,7 +88,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say("stopping…");
-    const running = () => children.filter((c) => c.exitCode === null && c.signalCode === null);
+    worker?.stop();
+    const running = () => children().filter((c) => c.exitCode === null && c.signalCode === null);
     for (const c of running()) c.kill("SIGTERM");
     const exited = Promise.all(running().map((c) => new Promise((r) => c.once("exit", r))));
     // The worker stops within its own grace period; whatever is still up after ours is killed, so one
@@ -99,14 +106,13 @@ async function main() {
   };
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
-  for (const c of children) {
-    c.on("exit", (code) => {
-      if (!stopping) {
-        process.stderr.write(`[skillopt] ${c === next ? "dashboard" : "worker"} exited (${code}); stopping\n`);
-        void stop(code ?? 1);
-      }
-    });
-  }
+  // Without the dashboard there is nothing to serve: its exit stops everything.
+  next.on("exit", (code) => {
+    if (!stopping) {
+      process.stderr.write(`[skillopt] dashboard exited (${code}); stopping\n`);
+      void stop(code ?? 1);
+    }
+  });
 }
 
 void main();

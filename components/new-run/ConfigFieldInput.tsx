@@ -75,11 +75,10 @@ export function ConfigFieldInput({
         <input
           id={id}
           className={`${INPUT} ${border} ${k.type === "text" ? "" : "tabular-nums"}`}
-          type={k.type === "text" ? "text" : "number"}
+          // Text, not type=number: a number input reports "" for a half-typed "1e", which would read as
+          // "required"; as text the form sees what was typed and says "not a number".
+          type="text"
           inputMode={k.type === "int" ? "numeric" : k.type === "number" ? "decimal" : undefined}
-          step={k.type === "int" ? 1 : k.type === "number" ? (k.step ?? "any") : undefined}
-          min={k.type === "int" || k.type === "number" ? k.min : undefined}
-          max={k.type === "int" || k.type === "number" ? k.max : undefined}
           value={String(value)}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-help`}

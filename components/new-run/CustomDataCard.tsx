@@ -28,20 +28,10 @@ export function CustomDataCard({
   const roles = Object.fromEntries(
     MAPPING_KEYS.filter((k) => v.mapping[k] !== "").map((k) => [v.mapping[k], MAPPING_LABELS[k].label.toLowerCase()]),
   );
-  const uploadError = model.upload.error;
   return (
-    <Card
-      title="Your data"
-      testId="custom-data"
-      actions={
-        up ? (
-          <button type="button" className="text-indigo-700 hover:underline" onClick={model.clearUpload}>
-            use the preset's file
-          </button>
-        ) : null
-      }
-    >
+    <Card title="Your data" testId="custom-data">
       <div className="space-y-3">
+        {!v.needsFile && <DataSourceChoice model={model} />}
         <div>
           <label htmlFor="custom-file" className={LABEL}>
             Data file (.jsonl or .csv, up to {MAX_UPLOAD_BYTES / 1024 / 1024} MB)
@@ -57,17 +47,13 @@ export function CustomDataCard({
             }}
           />
           {model.upload.isPending && <p className="mt-1 text-xs text-gray-500">Uploading and checking the file…</p>}
-          <FieldError field="file" message={uploadError?.message ?? errors.file} />
-          {up ? (
+          <FieldError field="file" message={errors.file} />
+          {up && v.source === "upload" && (
             <p className="mt-1 text-xs text-gray-600" data-testid="upload-summary">
               {up.fileName}: {up.rows} rows, {up.columns.length} columns · sha256{" "}
               <span className="font-mono">{up.sha256.slice(0, 12)}</span> · stored as{" "}
               <span className="font-mono">{up.path}</span>
             </p>
-          ) : (
-            !v.needsFile && (
-              <p className="mt-1 text-xs text-gray-600">No file uploaded: the preset&apos;s env.data_path is used.</p>
-            )
           )}
         </div>
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -124,6 +110,24 @@ export function CustomDataCard({
         {up && <DataPreviewTable upload={up} roles={roles} />}
       </div>
     </Card>
+  );
+}
+
+/** The explicit choice between the preset's example file and an upload (presets that ship an example). */
+function DataSourceChoice({ model }: { model: CustomDataModel }) {
+  const v = model.values!;
+  return (
+    <fieldset className="flex flex-wrap gap-x-5 gap-y-1 text-sm" data-testid="data-source">
+      <legend className={LABEL}>Train on</legend>
+      <label className="flex items-center gap-1.5">
+        <input type="radio" name="data-source" checked={v.source === "example"} onChange={model.pickExample} />
+        the preset&apos;s example file <span className="font-mono text-xs text-gray-600">{v.exampleFile}</span>
+      </label>
+      <label className="flex items-center gap-1.5">
+        <input type="radio" name="data-source" checked={v.source === "upload"} onChange={model.chooseUpload} />
+        my own file (upload below)
+      </label>
+    </fieldset>
   );
 }
 

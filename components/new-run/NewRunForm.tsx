@@ -8,7 +8,7 @@ import { ConfigSectionFields } from "./ConfigSectionFields";
 import { CustomDataCard } from "./CustomDataCard";
 import { EstimatePanel } from "./EstimatePanel";
 import { FieldError } from "./FieldError";
-import { PresetPicker } from "./PresetPicker";
+import { PresetPicker, SIM_LATENCY_KEY, WATCH_LATENCY_MS } from "./PresetPicker";
 import { RolePickers } from "./RolePickers";
 import { SkillEditor } from "./SkillEditor";
 import { useEstimate } from "./use-estimate";
@@ -91,7 +91,20 @@ export function NewRunForm() {
             />
             <FieldError field="name" message={fieldErrors.name} />
           </div>
-          <PresetPicker presets={m.usable} selected={preset} onSelect={m.selectPreset} error={fieldErrors.preset} />
+          <PresetPicker
+            presets={m.usable}
+            selected={preset}
+            onSelect={m.selectPreset}
+            error={fieldErrors.preset}
+            watch={
+              form.roles.optimizer.backend === "sim" || form.roles.target.backend === "sim"
+                ? {
+                    on: Number(form.values[SIM_LATENCY_KEY]) > 0,
+                    onChange: (on) => m.setValue(SIM_LATENCY_KEY, on ? String(WATCH_LATENCY_MS) : "0"),
+                  }
+                : null
+            }
+          />
           <RolePickers
             backends={m.backends.data ?? []}
             roles={form.roles}
@@ -113,7 +126,7 @@ export function NewRunForm() {
             errors={fieldErrors}
             onChange={m.setValue}
             onReset={m.resetValue}
-            defaultOpen
+            defaultOpen={s.id === "train"}
           />
         ))}
         <Card title="Seed skill">
@@ -140,6 +153,14 @@ export function NewRunForm() {
             blocked={!m.valid}
           />
         </Card>
+        {estimate.data?.simCoverage && !estimate.isPlaceholderData && (
+          <Notice tone="warn" title="The simulated model does not know this data" testId="sim-coverage">
+            It has no annotations for {estimate.data.simCoverage.unannotated} of {estimate.data.simCoverage.total}{" "}
+            items, so it will answer them wrongly and score them 0 whatever the skill says: the run shows the loop, not
+            learning. Choose a real backend for the target (OpenAI, Anthropic, a compatible server) to train on this
+            data.
+          </Notice>
+        )}
         <Button
           type="submit"
           variant="primary"

@@ -3,17 +3,26 @@ import type { PresetInfo } from "@/lib/contracts/api";
 import { SimulatedBadge } from "../ui/SimulatedBadge";
 import { FieldError } from "./FieldError";
 
-/** Preset select (samples first) with the preset's YAML in a collapsible, read-only code block. */
+export const SIM_LATENCY_KEY = "model.sim_latency_ms";
+/** Per simulated call: slow enough to watch steps arrive one by one, a sample run still ends in under a minute. */
+export const WATCH_LATENCY_MS = 250;
+
+/**
+ * Preset select (samples first) with the preset's YAML in a collapsible, read-only code block, and — when
+ * the simulated model plays a role — the "watch it unfold" switch (a latency per simulated call).
+ */
 export function PresetPicker({
   presets,
   selected,
   onSelect,
   error,
+  watch,
 }: {
   presets: PresetInfo[];
   selected: PresetInfo;
   onSelect: (path: string) => void;
   error: string | undefined;
+  watch: { on: boolean; onChange: (on: boolean) => void } | null;
 }) {
   return (
     <div className="space-y-2">
@@ -41,6 +50,21 @@ export function PresetPicker({
           benchmark <b className="text-gray-800">{selected.env}</b>
           {selected.simulated && <SimulatedBadge />}
         </div>
+        {watch && (
+          <label
+            className="flex items-center gap-2 pb-1.5 text-xs text-gray-700"
+            title={`Adds ${WATCH_LATENCY_MS} ms to every simulated call (${SIM_LATENCY_KEY}), so the run page fills in step by step`}
+          >
+            <input
+              type="checkbox"
+              className="size-4 accent-indigo-600"
+              data-testid="watch-unfold"
+              checked={watch.on}
+              onChange={(e) => watch.onChange(e.target.checked)}
+            />
+            Watch it unfold <span className="text-gray-500">(slow the simulated model down)</span>
+          </label>
+        )}
       </div>
       <FieldError field="preset" message={error} />
       <details className="rounded-md border border-gray-200 bg-gray-50">

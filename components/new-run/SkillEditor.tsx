@@ -1,5 +1,4 @@
 "use client";
-import { MAX_SKILL_CHARS } from "@/lib/contracts/api";
 import { FieldError } from "./FieldError";
 
 /** The seed skill (markdown), prefilled with the preset's initial skill; only sent when edited. */
@@ -17,7 +16,7 @@ export function SkillEditor({
   error: string | undefined;
 }) {
   const edited = value !== presetValue;
-  const tooLong = value.length > MAX_SKILL_CHARS;
+  const tooLong = error !== undefined;
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -48,7 +47,7 @@ export function SkillEditor({
       {value.trim() === "" && (
         <p className="text-xs text-gray-500">An empty seed skill is allowed: training starts from nothing.</p>
       )}
-      <FieldError field="skill" message={error ?? (tooLong ? "the skill is over 200 KB" : undefined)} />
+      <FieldError field="skill" message={error} />
     </div>
   );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { PresetInfo, UploadInfo } from "@/lib/contracts/api";
-import { customOverrides, initialCustomData, mappingForUpload, validateCustomData } from "./custom-data";
+import {
+  customOverrides,
+  initialCustomData,
+  mappingForUpload,
+  usesExampleData,
+  validateCustomData,
+} from "./custom-data";
 
 const preset = {
   path: "custom/sample.yaml",
@@ -52,6 +58,8 @@ describe("custom data form values", () => {
       config: { env: { ...(preset.config.env as object), split_mode: "ratio", data_path: "" } },
     } as unknown as PresetInfo;
     const v = initialCustomData(bare);
+    expect(v.source).toBe("upload");
+    expect(usesExampleData(v)).toBe(false);
     expect(validateCustomData(v)).toEqual({ file: "upload a .jsonl or .csv file" });
     expect(validateCustomData({ ...v, upload, mapping: mappingForUpload(v.mapping, upload) })).toEqual({});
   });
@@ -59,7 +67,7 @@ describe("custom data form values", () => {
   it("after an upload keeps preset columns the file has and guesses the others; the run points at the stored file", () => {
     const mapping = mappingForUpload(base.mapping, upload);
     expect(mapping).toEqual({ question_field: "prompt", answer_field: "Answer", id_field: "", context_field: "" });
-    const v = { ...base, upload, mapping };
+    const v = { ...base, source: "upload" as const, upload, mapping };
     expect(customOverrides(v, base)).toEqual({
       "env.split_mode": "ratio",
       "env.data_path": ".skillopt/uploads/abc.csv",
@@ -92,5 +100,27 @@ describe("custom data form values", () => {
       "env.metric": "numeric",
       "env.numeric_tolerance": 0.01,
     });
+  });
+
+  it("a failed upload blocks the run until the user uploads another file or chooses the example", () => {
+    const sample = {
+      ...preset,
+      config: {
+        env: { ...(preset.config.env as object), split_mode: "ratio", data_path: "configs/custom/example.jsonl" },
+      },
+    } as unknown as PresetInfo;
+    const start = initialCustomData(sample);
+    expect(start).toMatchObject({ source: "example", exampleFile: "configs/custom/example.jsonl" });
+    expect(usesExampleData(start)).toBe(true);
+    // The user picked a file (source → upload, no stored file) and the server refused it.
+    const failed = { ...start, source: "upload" as const, upload: null };
+    expect(validateCustomData(failed, "file: 'notes.txt' is not a .jsonl or .csv file")).toEqual({
+      file: "the upload failed ('notes.txt' is not a .jsonl or .csv file); upload another file, or choose the preset's example file",
+    });
+    expect(usesExampleData(failed)).toBe(false);
+    // Nothing points the run at the example either: the request would carry neither a file nor exampleData.
+    expect(customOverrides(failed, start)["env.data_path"]).toBeUndefined();
+    // A stored upload that the user then switches away from is not sent.
+    expect(customOverrides({ ...start, upload }, start)["env.data_path"]).toBeUndefined();
   });
 });

@@ -9,7 +9,15 @@ export const MAPPING_KEYS = ["question_field", "answer_field", "id_field", "cont
 export type MappingKey = (typeof MAPPING_KEYS)[number];
 
 export interface CustomDataValues {
+  /**
+   * Where the data comes from: an upload, or the preset's own example file. Choosing a file switches to
+   * "upload", so a failed upload leaves no data (Start stays blocked) until the user uploads another file
+   * or chooses the example again.
+   */
+  source: "upload" | "example";
   upload: UploadInfo | null;
+  /** The preset's data file, when it has one (the example the user may choose). */
+  exampleFile: string;
   /** True when the preset names no data file (a ratio split with an empty env.data_path): an upload is required. */
   needsFile: boolean;
   mapping: Record<MappingKey, string>;
@@ -42,9 +50,12 @@ const text = (v: unknown, fallback = "") => (typeof v === "string" ? v : fallbac
 export function initialCustomData(preset: PresetInfo): CustomDataValues {
   const env = preset.config.env as Record<string, unknown>;
   const metric = (CUSTOM_METRICS as readonly unknown[]).includes(env.metric) ? (env.metric as CustomMetric) : "exact";
+  const needsFile = env.split_mode === "ratio" && text(env.data_path).trim() === "";
   return {
+    source: needsFile ? "upload" : "example",
     upload: null,
-    needsFile: env.split_mode === "ratio" && text(env.data_path).trim() === "",
+    exampleFile: text(env.data_path).trim(),
+    needsFile,
     mapping: {
       question_field: text(env.question_field, "question"),
       answer_field: text(env.answer_field, "answer"),
@@ -71,9 +82,14 @@ export function mappingForUpload(
 }
 
 /** Client-side checks (the server checks again against every row). */
-export function validateCustomData(v: CustomDataValues): Record<string, string> {
+export function validateCustomData(v: CustomDataValues, uploadError?: string): Record<string, string> {
   const errs: Record<string, string> = {};
-  if (v.needsFile && !v.upload) errs.file = "upload a .jsonl or .csv file";
+  if (v.source === "upload" && !v.upload) {
+    const example = v.needsFile ? "" : ", or choose the preset's example file";
+    errs.file = uploadError
+      ? `the upload failed (${uploadError.replace(/^file: /, "")}); upload another file${example}`
+      : `upload a .jsonl or .csv file${example}`;
+  }
   for (const key of MAPPING_KEYS) {
     const col = v.mapping[key];
     if (!MAPPING_LABELS[key].optional && col === "") errs[`env.${key}`] = "choose the column";
@@ -100,10 +116,13 @@ export function validateCustomData(v: CustomDataValues): Record<string, string> 
   return errs;
 }
 
+/** True when the request must say it trains on the preset's example file (the server refuses it otherwise). */
+export const usesExampleData = (v: CustomDataValues) => v.source === "example" && !v.needsFile;
+
 /** The overrides: the stored upload as a ratio split, and each mapping/metric value that differs from the preset. */
 export function customOverrides(v: CustomDataValues, baseline: CustomDataValues): Record<string, string | number> {
   const out: Record<string, string | number> = {};
-  if (v.upload) {
+  if (v.source === "upload" && v.upload) {
     out["env.split_mode"] = "ratio";
     // The server writes the split files itself, under .skillopt/splits/: a request may not choose where.
     out["env.data_path"] = v.upload.path;

@@ -8,7 +8,7 @@ import {
   configSectionsFor,
   type ConfigField,
 } from "./config-fields";
-import { buildOverrides, initialValues, readKey, validateValue } from "./form-values";
+import { buildOverrides, initialValues, readKey, skillError, validateValue } from "./form-values";
 
 const field = (key: string): ConfigField => ALL_CONFIG_FIELDS.find((f) => f.key === key)!;
 const preset = {
@@ -112,5 +112,23 @@ describe("benchmark options in the form", () => {
     expect(base["env.max_steps"]).toBe("24");
     expect(base["env.simulator"]).toBe("builtin");
     expect(buildOverrides(fields, { ...base, "env.max_steps": "10" }, base)).toEqual({ "env.max_steps": 10 });
+  });
+});
+
+describe("what the user typed", () => {
+  it('says "not a number" for a half-typed exponent like "1e", and "required" only for an empty field', () => {
+    const lr = field("optimizer.learning_rate");
+    expect(validateValue(lr, "1e")).toBe("not a number");
+    expect(validateValue(lr, "abc")).toBe("not a number");
+    expect(validateValue(lr, "")).toBe("required");
+    expect(validateValue(lr, "1e1")).toBeNull();
+  });
+
+  it("blocks a seed skill over 200 KB (counted in UTF-8 bytes, as the server counts) with one message", () => {
+    expect(skillError("# Skill\n")).toBeNull();
+    expect(skillError("a".repeat(200 * 1024))).toBeNull();
+    expect(skillError("a".repeat(200 * 1024 + 1))).toBe("the skill is 201 KB; the limit is 200 KB");
+    expect(skillError("é".repeat(110 * 1024))).toBe("the skill is 220 KB; the limit is 200 KB");
+    expect(skillError("x".repeat(2 * 1024 * 1024))).toBe("the skill is 2.0 MB; the limit is 200 KB");
   });
 });

@@ -2,6 +2,7 @@
  * Form state ↔ config values. Inputs hold text (numbers as typed) or booleans; only fields that differ
  * from the preset become overrides, so a run's stored config shows exactly what the user changed.
  */
+import { MAX_SKILL_CHARS } from "@/lib/contracts/api";
 import type { ConfigField } from "./config-fields";
 
 export type FormValue = string | boolean;
@@ -37,7 +38,7 @@ export function validateValue(field: ConfigField, value: FormValue): string | nu
   if (text === "") return field.nullable || k.type === "text" ? null : "required";
   if (k.type === "int" || k.type === "number") {
     const n = Number(text);
-    if (!Number.isFinite(n)) return "expected a number";
+    if (!Number.isFinite(n)) return "not a number";
     if (k.type === "int" && !Number.isInteger(n)) return "expected a whole number";
     if (k.min !== undefined && n < k.min) return `must be at least ${k.min}`;
     if (k.max !== undefined && n > k.max) return `must be at most ${k.max}`;
@@ -83,4 +84,15 @@ export function validateAll(fields: readonly ConfigField[], values: FormValues):
     if (err) out[f.key] = err;
   }
   return out;
+}
+
+/**
+ * The seed skill's size check, as the server counts it (UTF-8 bytes; 200 KB). Caught here, an oversized
+ * skill is one message under the editor and is never sent.
+ */
+export function skillError(text: string): string | null {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes <= MAX_SKILL_CHARS) return null;
+  const kb = bytes / 1024;
+  return `the skill is ${kb >= 1024 ? `${(kb / 1024).toFixed(1)} MB` : `${Math.ceil(kb)} KB`}; the limit is 200 KB`;
 }

@@ -7,6 +7,7 @@ import {
   customOverrides,
   initialCustomData,
   mappingForUpload,
+  usesExampleData,
   validateCustomData,
   type CustomDataValues,
 } from "./custom-data";
@@ -28,13 +29,19 @@ export function useCustomData(preset: PresetInfo | undefined) {
 
   const upload = useMutation({
     mutationFn: (file: File) => api.uploadDataset(file),
+    // A new file replaces the previous upload at once: if it fails, no older file is used in its place.
+    onMutate: () => setState((s) => (s ? { ...s, values: { ...s.values, source: "upload", upload: null } } : s)),
     onSuccess: (info) =>
       setState((s) =>
         s ? { ...s, values: { ...s.values, upload: info, mapping: mappingForUpload(s.values.mapping, info) } } : s,
       ),
   });
 
-  const errors = useMemo(() => (current ? validateCustomData(current.values) : {}), [current]);
+  const uploadError = upload.error?.message;
+  const errors = useMemo(
+    () => (current ? validateCustomData(current.values, uploadError) : {}),
+    [current, uploadError],
+  );
   const overrides = useMemo(() => (current ? customOverrides(current.values, current.baseline) : {}), [current]);
 
   return {
@@ -42,14 +49,18 @@ export function useCustomData(preset: PresetInfo | undefined) {
     values: current?.values ?? null,
     errors,
     overrides,
+    exampleData: current ? usesExampleData(current.values) : false,
     upload,
     set: (patch: Partial<CustomDataValues>) => setState((s) => (s ? { ...s, values: { ...s.values, ...patch } } : s)),
     setMapping: (key: keyof CustomDataValues["mapping"], column: string) =>
       setState((s) => (s ? { ...s, values: { ...s.values, mapping: { ...s.values.mapping, [key]: column } } } : s)),
-    clearUpload: () => {
+    /** The user's explicit choice of the preset's example file (keeps the mapping only if no upload changed it). */
+    pickExample: () => {
       upload.reset();
-      setState((s) => (s ? { ...s, values: s.baseline } : s));
+      setState((s) => (s ? { ...s, values: { ...s.baseline } } : s));
     },
+    /** The user means to upload: until a file is stored, Start is blocked. */
+    chooseUpload: () => setState((s) => (s ? { ...s, values: { ...s.values, source: "upload" } } : s)),
   };
 }
 

@@ -6,7 +6,7 @@ import type { BackendInfo, CreateRunInput, PresetInfo } from "@/lib/contracts/ap
 import { api, isApiError } from "../api-client";
 import { queryKeys } from "../query-keys";
 import { configFieldsFor } from "./config-fields";
-import { buildOverrides, initialValues, validateAll, type FormValue, type FormValues } from "./form-values";
+import { buildOverrides, initialValues, skillError, validateAll, type FormValue, type FormValues } from "./form-values";
 import { initialRole, presetRole, roleOverrides, ROLES, type Role, type RoleChoice } from "./roles";
 import { useCustomData } from "./use-custom-data";
 
@@ -61,6 +61,8 @@ export function useNewRunForm() {
     if (!form || !preset) return {};
     const errs = validateAll(configFieldsFor(preset.env), form.values);
     for (const r of ROLES) if (!form.roles[r].model.trim()) errs[`model.${r}`] = "enter a model name";
+    const tooBig = skillError(form.skill);
+    if (tooBig) errs.skill = tooBig;
     return { ...errs, ...custom.errors };
   }, [form, preset, custom.errors]);
 
@@ -75,8 +77,9 @@ export function useNewRunForm() {
         ...custom.overrides,
       },
       skill: form.skill === preset.initialSkill ? undefined : form.skill,
+      ...(custom.exampleData ? { exampleData: true } : {}),
     };
-  }, [form, preset, name, custom.overrides]);
+  }, [form, preset, name, custom.overrides, custom.exampleData]);
 
   // One Idempotency-Key per distinct request: resubmitting the same form after a timeout or a double click
   // answers with the run already created; a changed form is a new request.
@@ -137,7 +140,7 @@ export function useNewRunForm() {
       if (!valid) {
         setAttempted(true);
         const first = Object.keys(clientErrors)[0];
-        if (first) document.getElementById(`cfg-${first}`)?.focus();
+        if (first) document.getElementById(first === "skill" ? "seed-skill" : `cfg-${first}`)?.focus();
         return;
       }
       if (body && !create.isPending) create.mutate(body);

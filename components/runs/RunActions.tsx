@@ -1,5 +1,7 @@
 "use client";
+import { useState } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
+import { RESUMABLE_STATUSES } from "@/lib/contracts/run-recovery";
 import { ARTIFACT } from "@/lib/contracts/artifacts";
 import { exportUrl } from "../api-client";
 import { Button, buttonClass } from "../ui/Button";
@@ -7,27 +9,44 @@ import { useRunAction } from "./use-run";
 
 const CANCELLABLE = ["queued", "running"];
 // A budget-exhausted run resumes from its notice, where the budget can be raised first.
-const RESUMABLE = ["interrupted", "failed"];
+const RESUMABLE: readonly string[] = RESUMABLE_STATUSES.filter((s) => s !== "budget_exhausted");
 
 /** Cancel / resume and the two downloads. Each button does exactly what it says; errors show inline. */
 export function RunActions({ run }: { run: RunDetail }) {
   const action = useRunAction(run.id);
+  const [confirming, setConfirming] = useState(false);
   // The run's best and its export row are written in one transaction: a known best is a working download.
   const hasBest = run.bestSkillHash !== null;
   const noBest = "Available once the seed skill has been scored";
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap items-center justify-end gap-2">
-        {CANCELLABLE.includes(run.status) && (
-          <Button
-            variant="danger"
-            data-testid="cancel-run"
-            disabled={action.isPending}
-            onClick={() => action.mutate("cancel")}
-          >
-            {action.isPending && action.variables === "cancel" ? "Cancelling…" : "Cancel run"}
-          </Button>
-        )}
+        {CANCELLABLE.includes(run.status) &&
+          (confirming ? (
+            <span className="flex items-center gap-2 text-xs text-gray-700" role="group" aria-label="Confirm cancel">
+              Stop this run at its next safe point? You can resume it later.
+              <Button
+                variant="danger"
+                data-testid="confirm-cancel"
+                disabled={action.isPending}
+                onClick={() => action.mutate("cancel", { onSettled: () => setConfirming(false) })}
+              >
+                {action.isPending && action.variables === "cancel" ? "Cancelling…" : "Yes, cancel"}
+              </Button>
+              <Button variant="secondary" data-testid="keep-running" onClick={() => setConfirming(false)}>
+                Keep running
+              </Button>
+            </span>
+          ) : (
+            <Button
+              variant="danger"
+              data-testid="cancel-run"
+              disabled={action.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              Cancel run
+            </Button>
+          ))}
         {RESUMABLE.includes(run.status) && (
           <Button
             variant="primary"

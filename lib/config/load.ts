@@ -8,6 +8,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { parseDocument, stringify } from "yaml";
 import type { Trust } from "../contracts/config-trust";
 import type { RunConfig } from "../contracts/run-config";
+import { aliasedConfigPath } from "./config-alias";
 import { ConfigError, displayPath } from "./errors";
 import { mergeLayer, type ProvenanceMap } from "./merge";
 import { isMapping, normaliseLayer, type Layer, type Mapping } from "./normalise";
@@ -129,7 +130,7 @@ function build(layers: Layer[], overrides: readonly string[], files: string[], t
 /** Loads a config file (with its `_base_` chain), applies `key=value` overrides in order and validates. */
 export function loadRunConfig(path: string, overrides: readonly string[] = [], opts: LoadOptions = {}): LoadedConfig {
   const ctx: ChainContext = { chain: [], files: [] };
-  const layers = layersOfFile(resolve(path), null, ctx);
+  const layers = layersOfFile(resolve(aliasedConfigPath(path)), null, ctx);
   return build(layers, overrides, ctx.files, opts.trust ?? "local");
 }
 

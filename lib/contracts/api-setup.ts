@@ -45,6 +45,13 @@ export interface Estimate {
   /** Hashes of the data file and of each split (absent when they could not be computed). */
   dataset?: DatasetFingerprint;
   notes: string[];
+  /** Simulated target only: items it has no annotations for (it scores them 0); absent when it knows them all. */
+  simCoverage?: SimCoverage;
+}
+
+export interface SimCoverage {
+  unannotated: number;
+  total: number;
 }
 
 export interface CompareResponse {

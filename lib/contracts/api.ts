@@ -39,6 +39,12 @@ export const CreateRunSchema = z.object({
     .default({}),
   /** The seed skill; the preset's initial.md when omitted. */
   skill: z.string().max(MAX_SKILL_CHARS, "the skill is over 200 KB").optional(),
+  /**
+   * Custom benchmark: true when the user chose to train on the preset's own example file instead of an
+   * upload. A custom run without an uploaded file (env.data_path) needs it, so a failed upload can never
+   * silently become a run on the example.
+   */
+  exampleData: z.boolean().optional(),
 });
 export type CreateRunInput = z.input<typeof CreateRunSchema>;
 

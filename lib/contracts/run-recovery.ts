@@ -11,3 +11,9 @@ export const holdMessage = (limit: number): string =>
 export function isStale(heartbeatAt: Date | null, staleAfterMs: number, now = Date.now()): boolean {
   return !heartbeatAt || now - heartbeatAt.getTime() > staleAfterMs;
 }
+
+/**
+ * Statuses a run can be resumed from: it stopped before the end (a lost worker, a failure, the user's
+ * cancel, an exhausted budget) and continues from its last committed step without re-paying a call.
+ */
+export const RESUMABLE_STATUSES = ["interrupted", "failed", "cancelled", "budget_exhausted"] as const;

@@ -160,7 +160,7 @@ export async function resumeRun(
   }
   if (!RESUMABLE.includes(run.status as RunStatus)) {
     throw new AppError("CONFLICT", `run ${id} is ${run.status}`, {
-      userMessage: `Only interrupted, failed or budget-exhausted runs can be resumed (this one is ${run.status}).`,
+      userMessage: `Only interrupted, failed, cancelled or budget-exhausted runs can be resumed (this one is ${run.status}).`,
     });
   }
   const configJson = opts.budget ? JSON.stringify({ ...runConfigOf(run), budget: opts.budget }) : undefined;
@@ -173,6 +173,8 @@ export async function resumeRun(
         workerId: null,
         cancelRequested: false,
         errorMessage: null,
+        // A resumed run is no longer stopped ("cancelled by the user" would otherwise outlive the resume).
+        stopReason: null,
         finishedAt: null,
         configJson,
         autoRestarts: 0,

@@ -3,6 +3,7 @@
  * changes and cancellation. `find*` returns null, `get*` throws AppError("NOT_FOUND").
  */
 import type { RunConfig } from "../contracts/run-config";
+import { RESUMABLE_STATUSES } from "../contracts/run-recovery";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 
@@ -210,4 +211,4 @@ export async function watchRun(
   return r.cancelRequested ? "cancel" : "ok";
 }
 
-export const RESUMABLE: readonly RunStatus[] = ["interrupted", "failed", "budget_exhausted"];
+export const RESUMABLE: readonly RunStatus[] = RESUMABLE_STATUSES;

@@ -84,6 +84,34 @@ async function validate(raw: unknown, rootDir: string, packages: SystemPackages)
   };
 }
 
+/**
+ * A custom-benchmark run trains on the file the user chose: an upload (an env.data_path override) or,
+ * only when the request says so (`exampleData: true`), the preset's own example file. Without either,
+ * a failed or forgotten upload would quietly train on the example.
+ */
+export function checkDataChoice(raw: unknown, v: ValidatedRun): void {
+  const input = CreateRunSchema.parse(raw);
+  const env = v.prepared.config.env as Record<string, unknown>;
+  if (env.name !== "custom" || env.split_mode !== "ratio") return;
+  const uploaded = typeof input.overrides["env.data_path"] === "string" && input.overrides["env.data_path"] !== "";
+  if (uploaded && input.exampleData) {
+    throw new AppError(
+      "INVALID_REQUEST",
+      "exampleData: the request names an uploaded file (env.data_path) too; choose one",
+      {
+        field: "exampleData",
+      },
+    );
+  }
+  if (!uploaded && !input.exampleData) {
+    throw new AppError(
+      "INVALID_REQUEST",
+      `file: no data file was uploaded; upload your .jsonl or .csv file, or choose the preset's example file (${String(env.data_path)})`,
+      { field: "file" },
+    );
+  }
+}
+
 export interface CreatedRun {
   id: string;
   /** False when Redis was unreachable: the row is queued and a worker's reconcile loop queues its job. */
@@ -132,6 +160,7 @@ export async function createRunFromRequest(
     if (prior) return prior;
   }
   const v = await validateRunRequest(raw, rootDir, "install");
+  checkDataChoice(raw, v);
   const { config } = v.prepared;
   const roles = resolveRoles(config.model);
   const id = randomUUID();

@@ -1,7 +1,7 @@
 /**
- * Pre-flight estimate of model calls and tokens per phase, from the config and the split sizes. It is an
- * upper bound: it assumes no selection-cache hits and no skipped steps. Tokens are approximated from
- * the text sizes (≈ 4 characters per token).
+ * Pre-flight estimate of model calls and tokens per phase, from the config and the split sizes. Calls are
+ * the most each phase can make (estimate-calls.ts follows the engine's rules; outcomes such as steps
+ * without edits only lower them). Tokens are approximated from the text sizes (≈ 4 characters per token).
  */
 import type { Estimate, EstimatePhase } from "../contracts/api";
 import type { RunConfig } from "../contracts/run-config";
@@ -10,6 +10,7 @@ import { priceOf } from "../backends/pricing";
 import { priceTableOf } from "../backends/settings";
 import { resolveRoles } from "../backends/registry";
 import { getBenchmark } from "../envs";
+import { planCalls } from "./estimate-calls";
 
 const tok = (chars: number) => Math.ceil(chars / 4);
 
@@ -33,14 +34,8 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
   const c = config;
   const skillTok = tok(skill.length);
   const itemTok = tok(avgItemChars(splits.train));
-  const sel = c.evaluation.sel_env_num || splits.val.length;
-  const test = c.evaluation.test_env_num || splits.test.length;
-  const perBatch = c.train.batch_size * c.train.accumulation;
-  const groups = Math.ceil(perBatch / c.gradient.minibatch_size);
-  const analysts = c.gradient.failure_only ? groups : groups + c.train.accumulation;
-  const merges = Math.max(0, Math.ceil(groups / c.gradient.merge_batch_size)) + (c.gradient.failure_only ? 0 : 2);
-  const steps = plan.totalSteps;
-  const later = Math.max(0, c.train.num_epochs - 1);
+  const calls = planCalls(c, splits, plan);
+  const sel = calls.selectionItems;
   const trajTok = c.gradient.reflect_mode === "shallow" ? 80 : itemTok + 400;
   // Multi-turn benchmarks (tool loops, agents, code retries) make up to `perRollout` target calls per item.
   const perRollout = Math.max(1, getBenchmark(c.env.name).targetCallsPerRollout?.(c) ?? 1);
@@ -49,29 +44,32 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     n * perRollout * (skillTok + itemTok + 250),
     n * perRollout * 250,
   ];
+  const r = calls.rollouts;
+  const opt = calls.optimizer;
+  const boundarySample = Math.min(c.optimizer.slow_update_samples, splits.train.length);
   const rows: Array<[string, [number, number, number]]> = [
-    ["baseline selection", rollout(sel)],
-    ["train rollouts", rollout(steps * perBatch)],
+    ["baseline selection", rollout(r.baseline)],
+    ["train rollouts", rollout(r.train)],
     [
       "analysts",
-      [
-        steps * analysts,
-        steps * analysts * (skillTok + c.gradient.minibatch_size * trajTok + 600),
-        steps * analysts * 900,
-      ],
+      [opt.analysts, opt.analysts * (skillTok + c.gradient.minibatch_size * trajTok + 600), opt.analysts * 900],
     ],
-    ["merges", [steps * merges, steps * merges * (skillTok + 2500), steps * merges * 900]],
-    ["ranking / learning rate", [steps, steps * (skillTok + 1200), steps * 150]],
-    ["selection evaluations", rollout(steps * sel)],
+    ["merges", [opt.merges, opt.merges * (skillTok + 2500), opt.merges * 900]],
+    ["ranking / learning rate", [opt.ranking, opt.ranking * (skillTok + 1200), opt.ranking * 150]],
+    ["selection evaluations", rollout(r.selection + r.slowUpdateGate)],
     [
       "slow update + meta skill",
-      [later * 2, later * 2 * (2 * skillTok + c.optimizer.slow_update_samples * (itemTok + 300)), later * 2 * 700],
+      [
+        opt.epochBoundary,
+        opt.epochBoundary * (2 * skillTok + boundarySample * (itemTok + 300)),
+        opt.epochBoundary * 700,
+      ],
     ],
-    ["epoch comparisons", rollout(later * 2 * c.optimizer.slow_update_samples)],
-    ["final tests", rollout(c.evaluation.eval_test ? 3 * test + sel : 0)],
+    ["epoch comparisons", rollout(r.epochComparisons)],
+    ["final tests", rollout(r.finalTests)],
   ];
-  if (c.optimizer.skill_update_mode === "rewrite_from_suggestions")
-    rows.push(["rewrites", [steps, steps * (skillTok + 1500), steps * (skillTok + 300)]]);
+  if (opt.rewrites > 0)
+    rows.push(["rewrites", [opt.rewrites, opt.rewrites * (skillTok + 1500), opt.rewrites * (skillTok + 300)]]);
   // The custom benchmark's LLM judge grades every rollout with one optimizer call.
   if (c.env.name === "custom" && (c.env as Record<string, unknown>).metric === "judge") {
     const graded = rows.filter(([phase]) => ROLLOUT_PHASES.has(phase)).reduce((n, [, v]) => n + v[0] / perRollout, 0);
@@ -99,8 +97,8 @@ export function estimateRun(config: RunConfig, splits: Splits, skill: string): E
     costUsd: cost,
     splitSizes: { train: splits.train.length, val: splits.val.length, test: splits.test.length },
     notes: [
-      `${plan.totalSteps} steps (${c.train.num_epochs} epochs × ${plan.stepsPerEpoch}), ${perBatch} items per step, ${sel} selection items`,
-      "upper bound: cached selection scores and skipped steps make the real numbers lower",
+      `${plan.totalSteps} steps (${c.train.num_epochs} epochs × ${plan.stepsPerEpoch}), ${calls.itemsPerStep} items per step, ${sel} selection items`,
+      "at most: a step without edits is not scored on selection, a skill scored before is not scored again, and merges and ranking run only when there are enough edits, so a run usually makes fewer calls",
       ...(perRollout > 1
         ? [`up to ${perRollout} target calls per item (${c.env.name} is multi-turn); most items need fewer`]
         : []),

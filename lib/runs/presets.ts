@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { loadRunConfig, type LoadedConfig } from "../config";
+import { aliasedConfigPath } from "../config/config-alias";
 import type { PresetInfo } from "../contracts/api";
 import { findBenchmark } from "../envs/catalog";
 import { AppError } from "../errors";
@@ -36,9 +37,10 @@ export function presetPath(rootDir: string, preset: string): string {
   const unknown = () => new AppError("INVALID_REQUEST", `preset: unknown preset '${preset}'`, { field: "preset" });
   if (isAbsolute(preset) || preset.split(/[\\/]/).includes("..")) throw unknown();
   // Real path, so a symlink inside configs/ cannot make a file elsewhere a preset.
+  // The original's folder names are accepted too (livemathematicianbench/… reads livemath/…).
   const checked = confinedPathGuard({ rootDir, roots: [CONFIGS_DIR], rootsLabel: "configs/" }).check(
     "preset",
-    join(CONFIGS_DIR, preset),
+    aliasedConfigPath(join(CONFIGS_DIR, preset), rootDir),
   );
   if (!checked.ok || !isFile(checked.path)) throw unknown();
   return checked.path;

@@ -3,6 +3,7 @@ import { handle, jsonBody } from "@/lib/http/errors";
 import { validateRunRequest } from "@/lib/runs/create";
 import { datasetFingerprint } from "@/lib/runs/dataset";
 import { estimateRun } from "@/lib/runs/estimate";
+import { simCoverage } from "@/lib/runs/sim-coverage";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,8 +12,10 @@ export function POST(req: Request) {
   return handle("estimate run", async () => {
     const v = await validateRunRequest(await jsonBody(req, RUN_REQUEST_BODY), process.cwd());
     const { config, splits, initialSkill, paths } = v.prepared;
+    const coverage = simCoverage(v.prepared);
     return Response.json({
       ...estimateRun(config, splits, initialSkill),
+      ...(coverage ? { simCoverage: coverage } : {}),
       dataset: datasetFingerprint(config, splits, process.cwd(), paths),
     });
   });
