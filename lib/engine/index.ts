@@ -15,6 +15,9 @@ export type {
   EngineDeps,
   Environment,
   EventSink,
+  GateReviewAnswer,
+  GateReviewer,
+  GateReviewRequest,
   Logger,
   ModelClient,
   Role,
@@ -28,6 +31,8 @@ export { runTraining, planRun } from "./trainer";
 export { runEvalOnly, type EvalSplit, type EvalSummary } from "./eval-only";
 /** Errors a caller distinguishes: a cancelled run (resumable) and a run-level failure with a user message. */
 export { EngineError, RunCancelledError, type RunPlan } from "./context";
+/** Human review at the gate: a run whose gate waits for a reviewer stops with this error. */
+export { ReviewPendingError } from "./gate-review";
 /** An in-memory store for tests and throw-away evaluations. */
 export { MemoryCheckpointStore } from "./memory-store";
 /** First 16 hex characters of SHA-256: the skill identity used by the selection cache. */
