@@ -4,6 +4,7 @@ import { useCallback } from "react";
 import { isApiError } from "../api-client";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
+import { GateReviewPanel } from "./GateReviewPanel";
 import { RunCharts } from "./RunCharts";
 import { RunHeader } from "./RunHeader";
 import { RunSidePanels } from "./RunSidePanels";
@@ -47,6 +48,7 @@ export function RunView({ id }: { id: string }) {
     <div className="space-y-4">
       <RunHeader run={run} streamState={state} />
       {error && <Notice tone="warn">Showing the last loaded data: {error.message}</Notice>}
+      <GateReviewPanel runId={id} status={run.status} />
       <RunCharts run={run} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepTable steps={run.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepDetailPanel

@@ -136,6 +136,11 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
   const cfg = ctx.cfg;
   let step: number | null = null;
   try {
+    if (cfg.evaluation.human_review !== "off" && !deps.reviewer)
+      throw new EngineError(
+        "evaluation.human_review is on but nothing here can answer a review: run it from the dashboard (its worker asks the run page)",
+        "evaluation.human_review",
+      );
     const startedAt = ctx.clock.now();
     const saved = await loadState(ctx);
     const st = saved ?? freshState(deps.initialSkill);
