@@ -10,6 +10,7 @@ import { RunHeader } from "./RunHeader";
 import { RunSidePanels } from "./RunSidePanels";
 import { StepDetailPanel } from "./StepDetailPanel";
 import { StepTable } from "./StepTable";
+import { TransferMatrixPanel } from "./TransferMatrixPanel";
 import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 
@@ -57,6 +58,7 @@ export function RunView({ id }: { id: string }) {
         isLatest={!Number.isFinite(stepParam)}
         hasSteps={run.steps.length > 0}
       />
+      <TransferMatrixPanel runId={id} status={run.status} />
       <RunSidePanels run={run} frames={frames} />
     </div>
   );
