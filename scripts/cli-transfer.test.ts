@@ -12,7 +12,8 @@ describe("eval --target", () => {
     });
   });
   it("refuses a target without backend or model, naming the flag", () => {
-    for (const bad of ["sim", ":x", "sim:", ""]) expect(() => parseTarget(bad)).toThrow(/--target must be BACKEND:MODEL/);
+    for (const bad of ["sim", ":x", "sim:", ""])
+      expect(() => parseTarget(bad)).toThrow(/--target must be BACKEND:MODEL/);
   });
   it("prints one aligned line per target with seed, best, delta, calls and cost", () => {
     const cell = (skill: "seed" | "best", hard: number, costUsd: number | null): TransferCellView => ({
@@ -28,7 +29,7 @@ describe("eval --target", () => {
       promptTokens: 1,
       completionTokens: 1,
       costUsd,
-    errorMessage: null,
+      errorMessage: null,
     });
     const text = formatTransferTable(buildTransferMatrix([cell("seed", 0.25, 0), cell("best", 0.75, null)]));
     expect(text.split("\n")).toEqual([
