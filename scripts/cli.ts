@@ -9,6 +9,7 @@ import { runBlameCommand } from "./cli/blame";
 import { runCheckCommand } from "./cli/check";
 import { runDataCommand } from "./cli/data";
 import { runEvalCommand } from "./cli/eval";
+import { runTransferEvalCommand } from "./cli/eval-transfer";
 import { runSleepCommand } from "./cli/sleep";
 import { runTrainCommand } from "./cli/train";
 
@@ -16,6 +17,7 @@ const USAGE = `usage:
   npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR] [--no-db]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
   npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
+  npm run skillopt -- eval --config FILE --skill FILE --target BACKEND:MODEL [--target BACKEND:MODEL …] [--csv FILE]
   npm run skillopt -- check --config FILE [--skill FILE ...] [--threshold 0.8] [--json] [--cfg-options key=value ...]
   npm run skillopt -- blame DIR [--json] [--write]
   npm run skillopt -- data pull <benchmark> [--out DIR] [--mirror URL] [--force]
@@ -92,6 +94,8 @@ async function main(raw: string[]): Promise<number> {
       split: { type: "string", default: "all" },
       data: { type: "string" },
       "no-db": { type: "boolean", default: false },
+      target: { type: "string", multiple: true },
+      csv: { type: "string" },
     },
     strict: true,
   });
@@ -104,6 +108,14 @@ async function main(raw: string[]): Promise<number> {
       out: values.out,
       resume: values.resume,
       noDb: values["no-db"],
+    });
+  if (command === "eval" && values.target?.length)
+    return runTransferEvalCommand({
+      config: values.config,
+      skill: values.skill,
+      targets: values.target,
+      overrides,
+      csv: values.csv,
     });
   if (command === "eval")
     return runEvalCommand({

@@ -18,6 +18,7 @@ import { createLogger } from "./logger";
 import { optimizeRunProcessor } from "./processors/optimize-run";
 import { startReconciler, type Reconciler, type RecoveryDeps } from "./reconcile";
 import { startSleepWorker } from "./sleep";
+import { startTransferWorker } from "./transfer";
 
 /** A run queued this recently may still be getting its job from the process that queued it. */
 const RECONCILE_GRACE_MS = 5_000;
@@ -86,6 +87,7 @@ async function main() {
   reconciler = startReconciler({ ...deps, intervalMs: cfg.SKILLOPT_RECONCILE_MS, graceMs: RECONCILE_GRACE_MS });
   await reconciler.trigger("start");
   const sleepWorker = await startSleepWorker(log);
+  const transferWorker = await startTransferWorker({ rootDir: process.cwd(), log });
   log.info(`ready (concurrency ${cfg.WORKER_CONCURRENCY})`);
 
   let stopping = false;
@@ -102,6 +104,7 @@ async function main() {
     shutdown.abort();
     await worker.close();
     await sleepWorker.close();
+    await transferWorker.close();
     await reconciler?.stop();
     await Promise.allSettled([...pending]);
     await closeQueue();

@@ -2,7 +2,8 @@
  * The reconcile loop every worker runs (at start, when Redis comes back, and every SKILLOPT_RECONCILE_MS):
  * the database says which runs should be on the queue; the queue says which have a job. Runs queued with no
  * job get one (Redis restarted empty, or was down when they were queued); runs whose worker died with no job
- * left to take them over become interrupted and are restarted under the run-level limit.
+ * left to take them over become interrupted and are restarted under the run-level limit; runs waiting on an
+ * `ask` review whose deadline passed go back on the queue (their fallback applies).
  *
  * Two workers reconciling at once are safe: every change is a conditional update that one of them wins,
  * a requeue names its job by the new generation, and the claim is still the guard against double runs.
@@ -16,6 +17,7 @@ import {
   restartOrHold,
   type ReconcileRunRow,
 } from "../lib/db/run-recovery";
+import { requeueExpiredReviews } from "../lib/db/gate-reviews";
 import { listRunsWithLiveJobs, tryEnqueueRun } from "../lib/queue/producer";
 import type { Logger } from "./logger";
 import { decideReconcile, type ReconcileAction } from "./reconcile-decision";
@@ -121,6 +123,16 @@ export async function reconcileOnce(
       deps.log.warn(`run ${run.id} (${run.status}): ${action.kind} failed: ${errorLine(e)}`);
       retryInMs = Math.min(retryInMs ?? Infinity, RETRY_MS);
     }
+  }
+  try {
+    // Human review at the gate: an `ask` review past its deadline resumes the run, which takes the fallback.
+    for (const r of await requeueExpiredReviews(new Date())) {
+      if (await enqueue(r.runId, r.gen, deps)) changed += 1;
+      deps.log.info(`run ${r.runId} (awaiting_review): review timed out; queued again`);
+    }
+  } catch (e) {
+    deps.log.warn(`expired reviews not requeued yet: ${errorLine(e)}`);
+    retryInMs = Math.min(retryInMs ?? Infinity, RETRY_MS);
   }
   return { changed, retryInMs };
 }

@@ -27,6 +27,13 @@ export function RunStateNotice({ run }: { run: RunDetail }) {
           <BudgetResume run={run} />
         </Notice>
       );
+    case "awaiting_review":
+      return (
+        <Notice tone="warn" title="Waiting for your review" testId="run-state-notice">
+          A gate asked for a human decision (evaluation.human_review): review the candidate below. The run continues
+          from that gate once it is decided; nothing already computed is paid again.
+        </Notice>
+      );
     case "failed":
       return (
         <Notice tone="error" title="This run failed" testId="run-state-notice">

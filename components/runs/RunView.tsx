@@ -4,11 +4,13 @@ import { useCallback } from "react";
 import { isApiError } from "../api-client";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
+import { GateReviewPanel } from "./GateReviewPanel";
 import { RunCharts } from "./RunCharts";
 import { RunHeader } from "./RunHeader";
 import { RunSidePanels } from "./RunSidePanels";
 import { StepDetailPanel } from "./StepDetailPanel";
 import { StepTable } from "./StepTable";
+import { TransferMatrixPanel } from "./TransferMatrixPanel";
 import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 
@@ -47,6 +49,7 @@ export function RunView({ id }: { id: string }) {
     <div className="space-y-4">
       <RunHeader run={run} streamState={state} />
       {error && <Notice tone="warn">Showing the last loaded data: {error.message}</Notice>}
+      <GateReviewPanel runId={id} status={run.status} />
       <RunCharts run={run} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepTable steps={run.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepDetailPanel
@@ -55,6 +58,7 @@ export function RunView({ id }: { id: string }) {
         isLatest={!Number.isFinite(stepParam)}
         hasSteps={run.steps.length > 0}
       />
+      <TransferMatrixPanel runId={id} status={run.status} />
       <RunSidePanels run={run} frames={frames} />
     </div>
   );

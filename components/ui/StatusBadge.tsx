@@ -9,6 +9,7 @@ const STATUS_TONE: Record<string, Tone> = {
   failed: "red",
   interrupted: "orange",
   budget_exhausted: "amber",
+  awaiting_review: "amber",
 };
 
 /** The run's lifecycle status; a pulsing dot while it is running. */

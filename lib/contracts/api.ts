@@ -81,7 +81,17 @@ export type RunAction = z.input<typeof RunActionSchema>;
 
 export const ListRunsQuerySchema = z.object({
   status: z
-    .enum(["queued", "running", "cancelling", "cancelled", "succeeded", "failed", "interrupted", "budget_exhausted"])
+    .enum([
+      "queued",
+      "running",
+      "cancelling",
+      "cancelled",
+      "succeeded",
+      "failed",
+      "interrupted",
+      "budget_exhausted",
+      "awaiting_review",
+    ])
     .optional(),
   env: z.string().max(64).optional(),
   cursor: RunIdSchema.optional(),

@@ -70,6 +70,21 @@ export const GateEvidenceSchema = z.object({
   significant: z.boolean(),
 });
 
+/** A human review's outcome at a gate (step record `review`, gateDecided `review`). */
+export const GateReviewSchema = z.object({
+  decision: z.enum(["accept", "reject", "edit", "gate"]),
+  /** reviewer: a person decided; timeout: an `ask` review expired and its fallback applied. */
+  source: z.enum(["reviewer", "timeout"]),
+  /** The automatic gate's action, and the one taken. */
+  automatic: z.string(),
+  action: z.string(),
+  note: z.string(),
+  author: z.string(),
+  edited_hash: z.string().optional(),
+  edited_score: z.number().optional(),
+});
+export type GateReviewOutcome = z.infer<typeof GateReviewSchema>;
+
 export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("runStarted"),
@@ -167,6 +182,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     reason: z.string().nullable(),
     /** Paired statistics of the decision (lib/engine/gate-evidence.ts); null when per-item results are unknown. */
     evidence: GateEvidenceSchema.nullable().optional(),
+    /** Human review at the gate (evaluation.human_review): the decision, who made it, and the gate's own. */
+    review: GateReviewSchema.optional(),
   }),
   z.object({
     type: z.literal("stepCommitted"),

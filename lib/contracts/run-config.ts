@@ -145,6 +145,9 @@ export const OptimizerSectionSchema = z.strictObject({
   skill_aware_consolidate_threshold: capped(0, LIMITS.items).default(0),
 });
 
+export const HUMAN_REVIEW_MODES = ["off", "ask", "required"] as const;
+export const HUMAN_REVIEW_FALLBACKS = ["accept", "reject", "gate"] as const;
+
 export const EvaluationSectionSchema = z.strictObject({
   use_gate: z.boolean().default(true),
   gate_metric: GateMetricSchema.default("hard"),
@@ -176,6 +179,14 @@ export const EvaluationSectionSchema = z.strictObject({
    * records the decision as exact and the partial score as a bound; it is never cached as a full score.
    */
   early_decision: z.boolean().default(false),
+  /**
+   * Human review at the gate (README "Human review at the gate"): off; ask = the run pauses for a reviewer
+   * and, after `human_review_timeout_s`, takes `human_review_fallback`; required = waits for a reviewer.
+   */
+  human_review: z.enum(HUMAN_REVIEW_MODES).default("off"),
+  human_review_timeout_s: capped(1, 30 * 86_400).default(3_600),
+  /** What an unanswered `ask` review becomes: accept, reject, or gate (the automatic decision). */
+  human_review_fallback: z.enum(HUMAN_REVIEW_FALLBACKS).default("gate"),
 });
 
 export const EnvSectionSchema = z

@@ -33,6 +33,21 @@ export const LifecycleEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("runResumed"), fromStep: z.number().int(), superseded: z.array(z.number().int()) }),
   z.object({ type: z.literal("cancelRequested"), status: z.string() }),
   z.object({ type: z.literal("runResumeRequested") }),
+  /** Human review at the gate: the run stopped at a step's gate until a reviewer (or an `ask` timeout) decides. */
+  z.object({
+    type: z.literal("reviewRequested"),
+    step: z.number().int(),
+    mode: z.enum(["ask", "required"]),
+    automatic: z.string(),
+    deadlineAt: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("reviewDecided"),
+    step: z.number().int(),
+    decision: z.enum(["accept", "reject", "edit", "expired"]),
+    note: z.string(),
+    author: z.string(),
+  }),
 ]);
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
 

@@ -5,6 +5,7 @@
  */
 import { strToU8, zipSync } from "fflate";
 import { ARTIFACT } from "../contracts/artifacts";
+import { GateReviewSchema } from "../contracts/events";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { getRun } from "./runs";
@@ -30,6 +31,21 @@ export async function getBestSkill(runId: string, { db = getDb() }: Opts = {}): 
 }
 
 const fmt = (x: number | null | undefined) => (typeof x === "number" ? x.toFixed(4) : "n/a");
+
+/** Human review at the gate: every reviewed step with its decision, author and note. */
+function reviewSection(steps: Array<{ step: number; recordJson: string }>): string[] {
+  const out: string[] = [];
+  for (const s of steps) {
+    const parsed = GateReviewSchema.safeParse((JSON.parse(s.recordJson) as { review?: unknown }).review);
+    if (!parsed.success) continue;
+    const r = parsed.data;
+    const who = r.source === "timeout" ? "no reviewer answered in time (fallback)" : `by ${r.author || "anonymous"}`;
+    const edited = r.edited_hash ? `, edited skill ${r.edited_hash}` : "";
+    out.push(`- Step ${s.step}: **${r.decision}** ${who} — gate said ${r.automatic}, kept ${r.action}${edited}`);
+    if (r.note) out.push(...r.note.split("\n").map((l) => `  > ${l}`));
+  }
+  return out.length > 0 ? ["", "# Human review at the gate", "", ...out] : [];
+}
 
 export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts = {}): Promise<string> {
   const steps = await db.step.findMany({ where: { runId }, orderBy: { step: "asc" } });
@@ -59,6 +75,7 @@ export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts =
     if (s.currentScore !== null) before = s.currentScore;
   }
   if (lines.length === 2) lines.push("No edit was accepted in this run.");
+  lines.push(...reviewSection(steps));
   return `${lines.join("\n")}\n`;
 }
 

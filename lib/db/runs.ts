@@ -16,8 +16,12 @@ export const RUN_STATUSES = [
   "failed",
   "interrupted",
   "budget_exhausted",
+  /** Human review at the gate: stopped until a reviewer decides (lib/db/gate-reviews.ts). */
+  "awaiting_review",
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses of a run that stopped before its end and waits (for Resume, a budget, a reviewer). */
+export const WAITING: readonly RunStatus[] = ["interrupted", "budget_exhausted", "awaiting_review"];
 /** Statuses a run never leaves on its own. */
 export const FINISHED: readonly RunStatus[] = ["cancelled", "succeeded", "failed"];
 
@@ -165,7 +169,10 @@ export async function heartbeat(id: string, workerId: string, { db = getDb() }: 
  */
 export async function markRunFinished(
   id: string,
-  status: Extract<RunStatus, "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted">,
+  status: Extract<
+    RunStatus,
+    "succeeded" | "failed" | "cancelled" | "interrupted" | "budget_exhausted" | "awaiting_review"
+  >,
   extra: { errorMessage?: string; stopReason?: string } = {},
   { db = getDb(), ownerId }: Opts & { ownerId?: string } = {},
 ): Promise<boolean> {
@@ -173,7 +180,7 @@ export async function markRunFinished(
     where: ownerId === undefined ? { id } : { id, workerId: ownerId },
     data: {
       status,
-      finishedAt: status === "interrupted" || status === "budget_exhausted" ? null : new Date(),
+      finishedAt: WAITING.includes(status) ? null : new Date(),
       ...extra,
     },
   });
@@ -186,7 +193,7 @@ export async function requestCancel(id: string, { db = getDb() }: Opts = {}): Pr
   if (FINISHED.includes(run.status as RunStatus)) {
     throw new AppError("CONFLICT", `run ${id} is ${run.status}`, { userMessage: `This run is already ${run.status}.` });
   }
-  if (run.status === "queued" || run.status === "interrupted" || run.status === "budget_exhausted") {
+  if (run.status === "queued" || WAITING.includes(run.status as RunStatus)) {
     await db.run.update({
       where: { id },
       data: { status: "cancelled", cancelRequested: true, finishedAt: new Date() },

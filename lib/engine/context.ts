@@ -72,6 +72,7 @@ export interface RunContext {
   optimizer: ModelClient;
   target: ModelClient;
   signal?: AbortSignal;
+  reviewer?: EngineDeps["reviewer"];
   emit(event: EngineEvent): Promise<void>;
   /** Throws RunCancelledError when the run was cancelled; called between phases. */
   checkAbort(): void;
@@ -101,6 +102,7 @@ export function createContext(deps: EngineDeps, plan: RunPlan): RunContext {
     optimizer,
     target,
     signal: deps.signal,
+    reviewer: deps.reviewer,
     emit: async (event) => {
       await deps.events.emit(event);
     },

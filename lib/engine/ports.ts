@@ -4,7 +4,8 @@
  */
 import type { EngineEvent } from "../contracts/events";
 import type { RunConfig } from "../contracts/run-config";
-import type { Item, Splits, Trajectory } from "./types";
+import type { GateEvidence } from "./gate-evidence";
+import type { GateAction, Item, Splits, Trajectory } from "./types";
 
 export type Role = "optimizer" | "target";
 
@@ -175,6 +176,39 @@ export interface Logger {
   warn(msg: string): void;
 }
 
+/**
+ * Human review at the gate (`evaluation.human_review`). The engine asks with everything a reviewer needs to
+ * decide; the port answers with a reviewer's decision, says the `ask` wait has expired (only the port knows
+ * the time), or says nothing is in yet — the run then stops at this gate and resumes from its checkpoint
+ * once an answer is there. The worker keeps requests and answers in the database; tests pass fakes.
+ */
+export interface GateReviewer {
+  answer(req: GateReviewRequest): Promise<GateReviewAnswer>;
+}
+
+export interface GateReviewRequest {
+  step: number;
+  mode: "ask" | "required";
+  timeoutS: number;
+  currentSkill: string;
+  candidate: string;
+  candidateHash: string;
+  /** What the gate decided on its own. */
+  automatic: GateAction;
+  candidateScore: number;
+  currentScore: number;
+  bestScore: number;
+  /** Paired statistics of the candidate against the current skill (null when per-item results are unknown). */
+  evidence: GateEvidence | null;
+}
+
+export type ReviewDecision = "accept" | "reject" | "edit";
+
+export type GateReviewAnswer =
+  | { kind: "decided"; decision: ReviewDecision; note: string; author: string; editedSkill?: string }
+  | { kind: "expired" }
+  | { kind: "pending" };
+
 export interface EngineDeps {
   config: RunConfig;
   splits: Splits;
@@ -188,4 +222,6 @@ export interface EngineDeps {
   clock: Clock;
   logger?: Logger;
   signal?: AbortSignal;
+  /** Required when `evaluation.human_review` is not off. */
+  reviewer?: GateReviewer;
 }

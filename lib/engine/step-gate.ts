@@ -3,8 +3,10 @@
  * the current and the best skill over the items both answered, and decide — or skip the step when too
  * many items went unanswered to compare anything.
  */
+import type { GateReviewOutcome } from "../contracts/events";
 import type { RunContext } from "./context";
-import { decideGate, type GateDecision } from "./gate";
+import { decideGate, type DecideGateOptions, type GateDecision } from "./gate";
+import { reviewGate } from "./gate-review";
 import { evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
 import { compareOnSelection, gateScoreOf, scoreOnSelection, type Comparison } from "./phases/evaluate";
 import { toEvalItem } from "./phases/rollout";
@@ -57,6 +59,7 @@ export async function scoreAndGate(
   const before = st.currentScore ?? 0;
   const cur = compareOnSelection(ctx, st, cand, { score: before, skill: st.currentSkill, ref: st.currentRef });
   let action: GateResult["action"] = "skip_errors";
+  let review: GateReviewOutcome | null = null;
   const evidence =
     cur.pairs && cur.skipReason === null && !sel.early
       ? gateEvidence(cur.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { step }) })
@@ -73,7 +76,7 @@ export async function scoreAndGate(
     };
   } else if (cur.skipReason === null) {
     const best = compareOnSelection(ctx, st, cand, { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef });
-    const d = decideGate({
+    const gate: DecideGateOptions = {
       candidateScore: candScore,
       currentScore: before,
       bestScore: st.bestScore ?? 0,
@@ -84,9 +87,26 @@ export async function scoreAndGate(
       vsBest: [best.candidate, best.incumbent],
       requireSignificance: ctx.cfg.evaluation.gate_rule === "significant",
       significant: evidence?.significant,
-    });
-    applyDecision(st, d, { candidate, hash: sel.hash, step });
-    action = d.action;
+    };
+    const auto = decideGate(gate);
+    let kept = { decision: auto, skill: candidate, hash: sel.hash };
+    if (ctx.cfg.evaluation.human_review !== "off") {
+      const r = await reviewGate(ctx, st, {
+        step,
+        candidate,
+        candidateHash: sel.hash,
+        auto,
+        gate,
+        evidence,
+        dir: opts.dir,
+        items: opts.items,
+      });
+      kept = r;
+      review = r.record;
+      rec.review = r.record;
+    }
+    applyDecision(st, kept.decision, { candidate: kept.skill, hash: kept.hash, step });
+    action = kept.decision.action;
   }
   Object.assign(rec, {
     selection_hard: sel.hard,
@@ -116,6 +136,7 @@ export async function scoreAndGate(
     currentPairedScore: cur.incumbent,
     reason: sel.early ? null : cur.skipReason,
     evidence,
+    ...(review ? { review } : {}),
   });
   return {
     action,

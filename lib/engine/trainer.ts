@@ -21,6 +21,7 @@ import { injectEmptyAppendix } from "./protected";
 import { stopRunOf, type EngineDeps } from "./ports";
 import { createScheduler } from "./schedule";
 import { planTrainEpoch } from "./split-plan";
+import { ReviewPendingError } from "./gate-review";
 import { freshState, loadState, saveState, type TrainState } from "./state";
 import { runStep } from "./step";
 import type { StepBufferEntry } from "./step-buffer";
@@ -126,7 +127,8 @@ async function restoreBuffer(
 /**
  * Runs (or resumes) a training run to the end and returns summary.json. Emits runCancelled and throws
  * RunCancelledError when `deps.signal` aborts; emits runPaused and re-throws when a model call says the
- * budget is spent (`stopRun: "pause"`); emits runFailed and re-throws on any other error.
+ * budget is spent (`stopRun: "pause"`); re-throws ReviewPendingError silently when a gate waits for a
+ * human review; emits runFailed and re-throws on any other error.
  */
 export async function runTraining(deps: EngineDeps): Promise<Record<string, unknown>> {
   const plan = planRun(deps.config, deps.splits);
@@ -134,6 +136,11 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
   const cfg = ctx.cfg;
   let step: number | null = null;
   try {
+    if (cfg.evaluation.human_review !== "off" && !deps.reviewer)
+      throw new EngineError(
+        "evaluation.human_review is on but nothing here can answer a review: run it from the dashboard (its worker asks the run page)",
+        "evaluation.human_review",
+      );
     const startedAt = ctx.clock.now();
     const saved = await loadState(ctx);
     const st = saved ?? freshState(deps.initialSkill);
@@ -230,6 +237,8 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
   } catch (err) {
     if (err instanceof RunCancelledError) {
       await ctx.emit({ type: "runCancelled", step: step ?? 0 });
+    } else if (err instanceof ReviewPendingError) {
+      // Not an end: the reviewer port has recorded the request, and the run resumes at this gate.
     } else if (stopRunOf(err) === "pause") {
       await ctx.emit({ type: "runPaused", reason: err instanceof Error ? err.message : String(err), step: step ?? 0 });
     } else {

@@ -6,7 +6,8 @@
 import { runConfigOf, findRun } from "../../lib/db/runs";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
 import { storedCommitPoints } from "../../lib/db/resume-events";
-import { RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
+import { ReviewPendingError, RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
+import { askForReview } from "../../lib/db/gate-reviews";
 import { prepareRun } from "../../lib/runs/prepare";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { claimForJob, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
@@ -65,6 +66,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       events: sink,
       clock: { now: () => Date.now() },
       signal: watch.signal,
+      reviewer: { answer: (req) => askForReview(runId, req, new Date()) },
       logger: { info: (m) => ctx.log.info(`[run ${runId}] ${m}`), warn: (m) => ctx.log.warn(`[run ${runId}] ${m}`) },
     });
     watch.stop();
@@ -90,6 +92,10 @@ async function endAfterError(runId: string, err: unknown, watch: RunWatch, ctx: 
     }
     await finishRun(runId, { kind: cause === "cancel" ? "cancelled" : "shutdown" }, ctx);
     return cause === "cancel" ? "cancelled" : "requeued";
+  }
+  if (err instanceof ReviewPendingError) {
+    await finishRun(runId, { kind: "awaiting_review" }, ctx);
+    return "awaiting_review";
   }
   if (stopRunOf(err) === "pause") {
     await finishRun(runId, { kind: "paused", error: err }, ctx);

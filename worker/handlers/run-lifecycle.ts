@@ -5,6 +5,7 @@
 import { errorLine } from "../../lib/contracts/error-line";
 import { getDb } from "../../lib/db/client";
 import { appendRunEvent } from "../../lib/db/engine-events";
+import { requeueIfReviewSettled } from "../../lib/db/gate-reviews";
 import { recordResume } from "../../lib/db/resume-events";
 import { requeueAfterShutdown } from "../../lib/db/run-recovery";
 import { claimRun, heartbeat, markRunFinished, watchRun, type RunRow } from "../../lib/db/runs";
@@ -88,7 +89,8 @@ export type RunEnd =
   | { kind: "cancelled" }
   | { kind: "shutdown" }
   | { kind: "failed"; error: unknown }
-  | { kind: "paused"; error: unknown };
+  | { kind: "paused"; error: unknown }
+  | { kind: "awaiting_review" };
 
 /** Records how the run ended, while this worker still owns it. */
 export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext): Promise<void> {
@@ -111,6 +113,16 @@ export async function finishRun(runId: string, end: RunEnd, ctx: HandlerContext)
     await markRunFinished(runId, "succeeded", { stopReason: run?.stopReason ?? "completed" }, owner);
   } else if (end.kind === "cancelled") {
     await markRunFinished(runId, "cancelled", { stopReason: "cancelled by the user" }, owner);
+  } else if (end.kind === "awaiting_review") {
+    // A gate waits for a reviewer: the run stops here and the decision (or an `ask` timeout) requeues it.
+    if (await markRunFinished(runId, "awaiting_review", {}, owner)) {
+      const gen = await requeueIfReviewSettled(runId);
+      if (gen !== null)
+        await tryEnqueueRun(runId, {
+          gen,
+          onError: (e) => ctx.log.warn(`[run ${runId}] not queued (${errorLine(e)}); the reconcile loop queues it`),
+        });
+    }
   } else if (end.kind === "paused") {
     // The budget is spent: the run waits, resumable with a larger budget from the dashboard.
     await markRunFinished(runId, "budget_exhausted", { errorMessage: errorLine(end.error) }, owner);
