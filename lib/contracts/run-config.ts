@@ -170,6 +170,11 @@ export const EvaluationSectionSchema = z.strictObject({
    * require the paired improvement to be significant (exact sign test, p < 0.05; lib/engine/gate-evidence.ts).
    */
   gate_rule: z.enum(["strict", "significant"]).default("strict"),
+  /**
+   * A/A noise floor: re-score the current skill this many times on the selection split once per epoch (at
+   * its start) and show the spread on the selection chart. 0 = off (no extra calls).
+   */
+  noise_floor_repeats: capped(0, 20).default(0),
 });
 
 export const EnvSectionSchema = z
