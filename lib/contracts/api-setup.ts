@@ -4,6 +4,7 @@
  */
 import type { BestMeasuredBy } from "./best";
 import type { DatasetFingerprint } from "./datasets";
+import type { LeakageReport } from "./evidence";
 import type { RunConfig } from "./run-config";
 
 export interface PresetInfo {
@@ -45,6 +46,10 @@ export interface Estimate {
   /** Hashes of the data file and of each split (absent when they could not be computed). */
   dataset?: DatasetFingerprint;
   notes: string[];
+  /** Items shared across splits and seed-skill lines holding evaluation data (absent when not computed). */
+  leakage?: LeakageReport;
+  /** Set when the selection split is too small to detect a typical step's improvement. */
+  splitWarning?: string | null;
 }
 
 export interface CompareResponse {

@@ -3,6 +3,8 @@ import { handle, jsonBody } from "@/lib/http/errors";
 import { validateRunRequest } from "@/lib/runs/create";
 import { datasetFingerprint } from "@/lib/runs/dataset";
 import { estimateRun } from "@/lib/runs/estimate";
+import { leakageReport } from "@/lib/runs/run-leakage";
+import { preflightSplitWarning } from "@/lib/runs/split-warning";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,6 +16,10 @@ export function POST(req: Request) {
     return Response.json({
       ...estimateRun(config, splits, initialSkill),
       dataset: datasetFingerprint(config, splits, process.cwd(), paths),
+      leakage: leakageReport(splits, { seed: initialSkill }),
+      splitWarning: preflightSplitWarning(
+        Math.min(config.evaluation.sel_env_num || splits.val.length, splits.val.length),
+      ),
     });
   });
 }
