@@ -2,6 +2,7 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 import { isApiError } from "../api-client";
+import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
 import { RunCharts } from "./RunCharts";
@@ -55,6 +56,7 @@ export function RunView({ id }: { id: string }) {
         isLatest={!Number.isFinite(stepParam)}
         hasSteps={run.steps.length > 0}
       />
+      <EvidenceSection run={run} />
       <RunSidePanels run={run} frames={frames} />
     </div>
   );

@@ -122,3 +122,23 @@ export function filterProposals(rows: readonly ProposalRow[], f: ProposalFilter)
       (q === "" || [r.op, r.target, r.content, r.rationale].some((s) => s?.toLowerCase().includes(q))),
   );
 }
+
+const points = (x: number) => `${(Math.abs(x) * 100).toFixed(1)} points`;
+export const formatP = (p: number): string => (p < 0.001 ? "< 0.001" : p.toFixed(3));
+
+/** A plain-words reading of a gate's paired statistics. */
+export function verdictOf(ev: GateEvidenceView | null): string {
+  if (!ev) return "No per-item scores were kept for this decision, so there is nothing to pair.";
+  if (ev.nPaired === 0) return "No item was answered by both skills: nothing to compare.";
+  const p = `p = ${formatP(ev.pValue)}`;
+  if (ev.meanDiff === 0) return `No difference on the ${ev.nPaired} paired items (${p}).`;
+  if (ev.meanDiff < 0) return `Candidate worse by ${points(ev.meanDiff)} on ${ev.nPaired} paired items (${p}).`;
+  if (ev.significant) return `Candidate better by ${points(ev.meanDiff)} (${p}): unlikely to be chance.`;
+  const why =
+    ev.minDetectableDiff === null
+      ? `${ev.nPaired} items cannot show any difference as significant`
+      : ev.meanDiff < ev.minDetectableDiff
+        ? `below the ${points(ev.minDetectableDiff)} this split can detect`
+        : "too few items changed, or changes went both ways";
+  return `Candidate higher by ${points(ev.meanDiff)}, but not significant (${p}): could be chance — ${why}.`;
+}
