@@ -1,9 +1,28 @@
 "use client";
 import { useMemo } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceArea,
+  ReferenceDot,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
 import { scoreDomain, type StepPoint } from "./chart-data";
+
+/** An A/A noise band: the current skill's repeat scores (lowest to highest) over an epoch's steps. */
+export interface NoiseBand {
+  x1: number;
+  x2: number;
+  low: number;
+  high: number;
+}
 
 export interface ScoreMark {
   kind: "slow_update" | "final_check";
@@ -24,12 +43,15 @@ export function SelectionChart({
   onSelectStep,
   syncId,
   marks = [],
+  noise = [],
 }: {
   points: StepPoint[];
   baseline: number | null;
   epochBounds: number[];
   /** Scores measured outside a step's gate: slow-update evaluations and the final selection check. */
   marks?: ScoreMark[];
+  /** A/A noise bands (`evaluation.noise_floor_repeats`), one per epoch. */
+  noise?: NoiseBand[];
   selectedStep: number | null;
   onSelectStep: (step: number) => void;
   syncId: string;
@@ -80,6 +102,20 @@ export function SelectionChart({
             label={{ value: "baseline", position: "insideBottomRight", fontSize: 10, fill: "#6b7280" }}
           />
         )}
+        {noise.map((b) => (
+          <ReferenceArea
+            key={`noise-${b.x1}`}
+            x1={b.x1}
+            x2={b.x2}
+            y1={b.low}
+            y2={b.high}
+            fill={COLORS.current}
+            fillOpacity={0.15}
+            stroke={COLORS.current}
+            strokeOpacity={0.4}
+            ifOverflow="extendDomain"
+          />
+        ))}
         {selectedStep !== null && (
           <ReferenceLine x={selectedStep} stroke="#a5b4fc" strokeWidth={2} strokeOpacity={0.6} />
         )}

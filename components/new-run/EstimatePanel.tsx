@@ -1,6 +1,7 @@
 "use client";
 import type { Estimate } from "@/lib/contracts/api";
 import { formatCost, formatCount } from "../format";
+import { LeakagePanel } from "../evidence/LeakagePanel";
 import { DatasetHashes } from "../runs/DatasetHashes";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
 
@@ -74,6 +75,12 @@ export function EstimatePanel({
           {estimate.splitSizes.test}
         </p>
         {estimate.dataset && <DatasetHashes dataset={estimate.dataset} />}
+        {estimate.splitWarning && (
+          <p className="font-medium text-amber-800" data-testid="estimate-split-warning">
+            {estimate.splitWarning}
+          </p>
+        )}
+        {estimate.leakage && <LeakagePanel report={estimate.leakage} />}
         {estimate.notes.map((n) => (
           <p key={n}>{n}</p>
         ))}

@@ -33,6 +33,12 @@ export const RUN_SECTIONS: ConfigSectionSpec[] = [
         kind: oneOf(["strict", "significant"]),
       },
       {
+        key: "evaluation.noise_floor_repeats",
+        label: "Noise floor repeats",
+        help: "Re-score the current skill this many times on the selection split at the start of each epoch (A/A) and draw the spread on the selection chart; 0 = off. Each repeat costs one selection evaluation.",
+        kind: int(0, 20),
+      },
+      {
         key: "evaluation.gate_patience",
         label: "Gate patience",
         help: "Stop after this many rejected candidates in a row; 0 = never.",

@@ -6,6 +6,7 @@ import { SelectionChart, type ScoreMark } from "../charts/SelectionChart";
 import { TestChart } from "../charts/TestChart";
 import { TrainChart } from "../charts/TrainChart";
 import { epochStarts, toStepPoints } from "../charts/chart-data";
+import { useNoiseBands } from "../evidence/use-noise-bands";
 
 /** The four live charts; series are memoised on the steps array (stable until a step is added). */
 export function RunCharts({
@@ -25,6 +26,7 @@ export function RunCharts({
   }, [points]);
   const syncId = `run-${run.id}`;
   const marks = useMemo(() => scoreMarks(run), [run]);
+  const noise = useNoiseBands(run);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <SelectionChart
@@ -35,6 +37,7 @@ export function RunCharts({
         onSelectStep={onSelectStep}
         syncId={syncId}
         marks={marks}
+        noise={noise}
       />
       <TrainChart points={points} epochBounds={bounds} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />

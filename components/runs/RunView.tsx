@@ -2,6 +2,7 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 import { isApiError } from "../api-client";
+import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
 import { GateReviewPanel } from "./GateReviewPanel";
@@ -59,6 +60,7 @@ export function RunView({ id }: { id: string }) {
         hasSteps={run.steps.length > 0}
       />
       <TransferMatrixPanel runId={id} status={run.status} />
+      <EvidenceSection run={run} />
       <RunSidePanels run={run} frames={frames} />
     </div>
   );

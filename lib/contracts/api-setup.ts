@@ -4,6 +4,7 @@
  */
 import type { BestMeasuredBy } from "./best";
 import type { DatasetFingerprint } from "./datasets";
+import type { LeakageReport } from "./evidence";
 import type { RunConfig } from "./run-config";
 
 export interface PresetInfo {
@@ -47,6 +48,10 @@ export interface Estimate {
   notes: string[];
   /** Simulated target only: items it has no annotations for (it scores them 0); absent when it knows them all. */
   simCoverage?: SimCoverage;
+  /** Items shared across splits and seed-skill lines holding evaluation data (absent when not computed). */
+  leakage?: LeakageReport;
+  /** Set when the selection split is too small to detect a typical step's improvement. */
+  splitWarning?: string | null;
 }
 
 export interface SimCoverage {

@@ -7,6 +7,8 @@ export const ARTIFACT = {
   summary: "summary.json",
   edits: "EDITS.md",
   config: "config.yaml",
+  /** Where every line of the best skill came from (lib/engine/blame.ts); in the bundle only. */
+  blame: "BLAME.md",
 } as const;
 
 export type ArtifactName = (typeof ARTIFACT)[keyof typeof ARTIFACT];

@@ -84,6 +84,16 @@ export const GateReviewSchema = z.object({
   edited_score: z.number().optional(),
 });
 export type GateReviewOutcome = z.infer<typeof GateReviewSchema>;
+/** Where a proposed edit came from: the accumulation batch, the analyst minibatch and the items it read. */
+export const ProposalSourceSchema = z.object({
+  batch: z.number().int().nonnegative(),
+  kind: z.enum(["failure", "success"]),
+  minibatch: z.number().int().nonnegative(),
+  itemIds: z.array(z.string()),
+  /** How many edits of the event's `edits` list (in order) this analyst proposed. */
+  nEdits: z.number().int().nonnegative(),
+});
+export type ProposalSource = z.infer<typeof ProposalSourceSchema>;
 
 export const EngineEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -125,6 +135,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     nSuccessPatches: z.number().int(),
     nInvalid: z.number().int(),
     edits: z.array(EditViewSchema),
+    /** Which analyst proposed which edits (consecutive runs of `edits`); absent in events stored before it existed. */
+    sources: z.array(ProposalSourceSchema).optional(),
   }),
   z.object({
     type: z.literal("patchesMerged"),
@@ -213,6 +225,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     bestScore: score.nullable().optional(),
     bestOrigin: z.string().optional(),
     bestSkill: z.string().optional(),
+    /** Paired statistics of the slow-update gate, when it ran one. */
+    evidence: GateEvidenceSchema.nullable().optional(),
   }),
   z.object({
     type: z.literal("metaSkillUpdated"),
@@ -250,6 +264,25 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     bestScore: score.nullable(),
     bestOrigin: z.string(),
     bestSkill: z.string(),
+    /** Paired statistics of final vs best, when they were compared. */
+    evidence: GateEvidenceSchema.nullable().optional(),
+  }),
+  /**
+   * A/A noise floor (`evaluation.noise_floor_repeats`): the current skill re-scored K times on the selection
+   * split at the start of an epoch, to show how far the target's score moves with nothing changed.
+   */
+  z.object({
+    type: z.literal("noiseFloorMeasured"),
+    epoch: step,
+    /** The gate score (over answered items) of each repeat. */
+    scores: z.array(score),
+    mean: score,
+    /** Sample standard deviation of `scores` (0 for one repeat). */
+    sd: score,
+    /** Lowest and highest repeat score: the band drawn on the selection chart. */
+    low: score,
+    high: score,
+    nItems: count,
   }),
   z.object({
     type: z.literal("runCompleted"),

@@ -187,6 +187,11 @@ export const EvaluationSectionSchema = z.strictObject({
   human_review_timeout_s: capped(1, 30 * 86_400).default(3_600),
   /** What an unanswered `ask` review becomes: accept, reject, or gate (the automatic decision). */
   human_review_fallback: z.enum(HUMAN_REVIEW_FALLBACKS).default("gate"),
+  /**
+   * A/A noise floor: re-score the current skill this many times on the selection split once per epoch (at
+   * its start) and show the spread on the selection chart. 0 = off (no extra calls).
+   */
+  noise_floor_repeats: capped(0, 20).default(0),
 });
 
 export const EnvSectionSchema = z

@@ -79,7 +79,11 @@ export async function buildEditsMarkdown(runId: string, { db = getDb() }: Opts =
   return `${lines.join("\n")}\n`;
 }
 
-export async function buildBundle(runId: string, { db = getDb() }: Opts = {}): Promise<Uint8Array> {
+/** `extra`: further files computed outside lib/db (BLAME.md, which needs the engine's blame). */
+export async function buildBundle(
+  runId: string,
+  { db = getDb(), extra = {} }: Opts & { extra?: Record<string, string> } = {},
+): Promise<Uint8Array> {
   const run = await getRun(runId, { db });
   const best = await getBestSkill(runId, { db });
   const summaryRow = await db.runArtifact.findUnique({
@@ -98,5 +102,6 @@ export async function buildBundle(runId: string, { db = getDb() }: Opts = {}): P
     [ARTIFACT.edits]: strToU8(await buildEditsMarkdown(runId, { db })),
     [ARTIFACT.summary]: strToU8(summary),
     [ARTIFACT.config]: strToU8(run.sourceYaml),
+    ...Object.fromEntries(Object.entries(extra).map(([name, text]) => [name, strToU8(text)])),
   });
 }

@@ -5,7 +5,7 @@
  */
 import { epochDir, skillKey, type RunContext } from "./context";
 import { decideGate } from "./gate";
-import { evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
+import { evidenceFromRecord, evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
 import { extractJson } from "./json-extract";
 import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
 import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
@@ -125,6 +125,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
     bestScore: st.bestScore,
     bestOrigin: st.bestOrigin,
     bestSkill: st.bestSkill,
+    evidence: evidenceFromRecord(result.gate_evidence),
   });
   await saveState(ctx, st);
 }

@@ -8,6 +8,8 @@ import { answeredScore, isAnswered, outcomesOf, statusCounts } from "./outcomes"
 import { compareOnSelection, evalItems, gateScoreOf } from "./phases/evaluate";
 import { rolloutItems, toEvalItem } from "./phases/rollout";
 import { skillHash } from "./scoring";
+import { evidenceSeed, gateEvidence } from "./gate-evidence";
+import { leakageCounts } from "./leakage";
 import { coverageRecord } from "./step-gate";
 import { saveState, type TrainState } from "./state";
 import type { Item, Splits, Trajectory } from "./types";
@@ -106,6 +108,10 @@ async function validateFinal(
     { score: st.bestScore ?? 0, skill: st.bestSkill, ref: st.bestRef, label: "best skill" },
   );
   if (cmp.nPaired < cmp.nItems) Object.assign(out, coverageRecord(cmp, "final_selection"));
+  const evidence =
+    cmp.pairs && cmp.skipReason === null
+      ? gateEvidence(cmp.pairs, { seed: evidenceSeed(ctx.cfg.train.seed, { final: true }) })
+      : null;
   const checked = {
     type: "finalSelectionChecked" as const,
     step: st.lastCompletedStep,
@@ -146,6 +152,7 @@ async function validateFinal(
     bestScore: st.bestScore,
     bestOrigin: st.bestOrigin,
     bestSkill: st.bestSkill,
+    evidence,
   });
 }
 
@@ -247,5 +254,7 @@ function buildSummary(
     final_test_delta_hard: delta(tests.final_test_hard, tests.baseline_test_hard),
     total_wall_time_s: Math.round((ctx.clock.now() - input.startedAt) / 100) / 10,
     token_summary: ctx.usage.summary(),
+    // Items shared across splits and skill lines holding evaluation data (lib/engine/leakage.ts).
+    leakage: leakageCounts(input.splits, { seed: input.initialSkill, best: st.bestSkill }),
   };
 }

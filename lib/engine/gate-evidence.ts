@@ -134,6 +134,30 @@ export function evidenceRecord(ev: GateEvidence): Record<string, unknown> {
   };
 }
 
+/** The evidence back from its step-record fields; null when the record holds none (or an incomplete one). */
+export function evidenceFromRecord(rec: unknown): GateEvidence | null {
+  if (rec === null || typeof rec !== "object") return null;
+  const r = rec as Record<string, unknown>;
+  const n = (k: string) => (typeof r[k] === "number" ? (r[k] as number) : null);
+  const fields = ["n_paired", "mean_diff", "ci95_low", "ci95_high", "resamples", "improved", "regressed", "p_value"];
+  if (fields.some((k) => n(k) === null)) return null;
+  return {
+    nPaired: n("n_paired")!,
+    meanDiff: n("mean_diff")!,
+    ci95: [n("ci95_low")!, n("ci95_high")!],
+    resamples: n("resamples")!,
+    improved: n("improved")!,
+    regressed: n("regressed")!,
+    pValue: n("p_value")!,
+    minDetectableDiff: n("min_detectable_diff"),
+    significant: r.significant === true,
+  };
+}
+
 /** The bootstrap seed of a gate: the run's seed and which gate it is, so a resumed run draws the same resamples. */
-export const evidenceSeed = (runSeed: number, gate: { step: number } | { epoch: number }): number =>
-  "step" in gate ? runSeed * 10_000 + gate.step : runSeed * 10_000 + 5_000 + gate.epoch;
+export const evidenceSeed = (runSeed: number, gate: { step: number } | { epoch: number } | { final: true }): number =>
+  "step" in gate
+    ? runSeed * 10_000 + gate.step
+    : "epoch" in gate
+      ? runSeed * 10_000 + 5_000 + gate.epoch
+      : runSeed * 10_000 + 9_999;

@@ -178,3 +178,35 @@ export function findMemorisedLines(
   });
   return out;
 }
+
+export interface LeakageCounts {
+  /** Items with question text taking part in the checks. */
+  items_compared: number;
+  duplicates: number;
+  exact_duplicates: number;
+  near_duplicates: number;
+  /** Flagged lines per named skill (e.g. seed, best). */
+  memorised_lines: Record<string, number>;
+  threshold: number;
+}
+
+/** The per-run counts for summary.json: duplicates across splits and flagged lines of each named skill. */
+export function leakageCounts(
+  splits: Readonly<Record<SplitName, readonly Item[]>>,
+  skills: Readonly<Record<string, string>>,
+  opts: LeakageOptions = {},
+): LeakageCounts {
+  const texts = itemTexts(splits);
+  const dups = findDuplicates(texts, opts);
+  const exact = dups.filter((d) => d.exact).length;
+  const memorised: Record<string, number> = {};
+  for (const [name, text] of Object.entries(skills)) memorised[name] = findMemorisedLines(text, texts, opts).length;
+  return {
+    items_compared: texts.length,
+    duplicates: dups.length,
+    exact_duplicates: exact,
+    near_duplicates: dups.length - exact,
+    memorised_lines: memorised,
+    threshold: opts.threshold ?? 0.8,
+  };
+}

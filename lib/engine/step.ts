@@ -4,23 +4,23 @@
  */
 import { flushAppendix } from "./appendix-flush";
 import { stepDir, type RunContext } from "./context";
+import { rolloutAndReflect, secs } from "./step-reflect";
 import { summarizeApplyReport } from "./patch";
 import { mergePatches, patchItems } from "./phases/aggregate";
-import { normalisePatches, reflect } from "./phases/reflect";
-import { rolloutItems, toEvalItem } from "./phases/rollout";
+import { toEvalItem } from "./phases/rollout";
 import { editViews } from "./edit-view";
 import { selectEdits } from "./phases/select";
 import { buildCandidate } from "./phases/update";
 import { metaBlock } from "./prompts/epoch";
 import type { Scheduler } from "./schedule";
-import { answeredScore, statusCounts, unansweredOf } from "./outcomes";
-import { round6, skillHash } from "./scoring";
+import { statusCounts } from "./outcomes";
+import { skillHash } from "./scoring";
 import { scoreAndGate } from "./step-gate";
 import type { TrainBatch } from "./split-plan";
 import type { TrainState } from "./state";
 import { buildBufferEntry, formatStepBuffer, type StepBufferEntry } from "./step-buffer";
 import { commitStep } from "./step-commit";
-import type { AnalystResult, Item, Patch, StepRecord, Trajectory } from "./types";
+import type { AnalystResult, Item, StepRecord } from "./types";
 import { UsageTracker } from "./usage";
 
 export interface StepInput {
@@ -33,98 +33,6 @@ export interface StepInput {
   scheduler: Scheduler;
   selectionItems: Item[];
 }
-
-interface Collected {
-  results: Trajectory[];
-  raw: AnalystResult[];
-  failure: Patch[];
-  success: Patch[];
-  nInvalid: number;
-}
-
-async function rolloutAndReflect(
-  ctx: RunContext,
-  st: TrainState,
-  input: StepInput,
-  rec: StepRecord,
-): Promise<Collected> {
-  const acc = ctx.cfg.train.accumulation;
-  const sd = stepDir(input.step);
-  const out: Collected = { results: [], raw: [], failure: [], success: [], nInvalid: 0 };
-  const perBatch: Record<string, unknown>[] = [];
-  const answeredPerBatch: number[] = [];
-  let rolloutMs = 0;
-  let reflectMs = 0;
-  for (let a = 0; a < acc; a++) {
-    const batch = input.batches[input.stepInEpoch * acc + a]!;
-    const dir = acc > 1 ? `${sd}/batch_${a}` : sd;
-    const items = ctx.env.prepareBatch ? ctx.env.prepareBatch(batch.payload, batch.seed) : batch.payload;
-    let t = ctx.clock.now();
-    const results = await rolloutItems(ctx, {
-      dir: `${dir}/rollout`,
-      items,
-      skill: st.currentSkill,
-      phase: "train",
-      seed: batch.seed,
-      useEvalFeedback: true,
-    });
-    rolloutMs += ctx.clock.now() - t;
-    ctx.checkAbort();
-    t = ctx.clock.now();
-    const r = await reflect(ctx, {
-      dir,
-      results,
-      skill: st.currentSkill,
-      seed: batch.seed,
-      stepBuffer: formatStepBuffer(input.buffer),
-      metaBlock: metaBlock(input.metaCtx),
-    });
-    reflectMs += ctx.clock.now() - t;
-    const { failure, success } = normalisePatches(r.raw, ctx.plan.updateMode);
-    const score = answeredScore(results);
-    answeredPerBatch.push(results.length - unansweredOf(statusCounts(results)));
-    perBatch.push({
-      batch_idx: a,
-      batch_seed: batch.seed,
-      n_envs: results.length,
-      hard: score.hard,
-      soft: score.soft,
-      n_failure_patches: failure.length,
-      n_success_patches: success.length,
-    });
-    out.results.push(...results);
-    out.raw.push(...r.raw);
-    out.failure.push(...failure);
-    out.success.push(...success);
-    out.nInvalid += r.nInvalid;
-  }
-  const n = perBatch.reduce((s, b) => s + (b.n_envs as number), 0);
-  // Each batch's mean is over its answered items, so it weighs by those; unanswered items count apart.
-  const answered = answeredPerBatch.reduce((s, k) => s + k, 0);
-  const weighted = (k: "hard" | "soft") =>
-    answered === 0
-      ? 0
-      : round6(perBatch.reduce((s, b, i) => s + (b[k] as number) * answeredPerBatch[i]!, 0) / answered);
-  const counts = statusCounts(out.results);
-  Object.assign(rec, {
-    rollout_hard: weighted("hard"),
-    rollout_soft: weighted("soft"),
-    rollout_n: n,
-    n_errors: counts.nErrors,
-    n_timeouts: counts.nTimeouts,
-    n_truncated: counts.nTruncated,
-    accumulation_batches: perBatch,
-    n_patches: out.raw.length,
-    n_failure_patches: out.failure.length,
-    n_success_patches: out.success.length,
-    n_invalid_analyst: out.nInvalid,
-  });
-  (rec.timing as Record<string, number>).rollout_s = secs(rolloutMs);
-  (rec.timing as Record<string, number>).reflect_s = secs(reflectMs);
-  return out;
-}
-
-const secs = (ms: number): number => Math.round(ms / 100) / 10;
 
 export async function runStep(ctx: RunContext, st: TrainState, input: StepInput): Promise<StepBufferEntry | null> {
   const started = ctx.clock.now();
@@ -158,6 +66,7 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     nSuccessPatches: c.success.length,
     nInvalid: c.nInvalid,
     edits: [...c.failure, ...c.success].flatMap((p) => editViews(patchItems(p, mode), mode)),
+    sources: c.sources,
   });
   if (c.failure.length === 0 && c.success.length === 0) {
     return skipStep(ctx, st, { rec, raw: c.raw, action: "skip_no_patches", started, input });

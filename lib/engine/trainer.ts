@@ -23,6 +23,7 @@ import { createScheduler } from "./schedule";
 import { planTrainEpoch } from "./split-plan";
 import { ReviewPendingError } from "./gate-review";
 import { freshState, loadState, saveState, type TrainState } from "./state";
+import { measureNoiseFloor } from "./noise-floor";
 import { runStep } from "./step";
 import type { StepBufferEntry } from "./step-buffer";
 import type { Splits } from "./types";
@@ -179,6 +180,9 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
       });
       const buffer = await restoreBuffer(ctx, st, epoch, st.lastCompletedStep + 1);
       const metaCtx = cfg.optimizer.use_meta_skill ? await readMetaContent(ctx, epoch - 1) : "";
+      // Once per epoch, before its first step (a resumed epoch that already ran a step measured it then).
+      if (global + 1 > st.lastCompletedStep)
+        await measureNoiseFloor(ctx, { epoch, skill: st.currentSkill, items: selectionItems });
       let ranHere = false;
       for (let s = 0; s < plan.stepsPerEpoch && !st.stopReason; s++) {
         global += 1;

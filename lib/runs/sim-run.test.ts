@@ -29,6 +29,15 @@ describe("sample presets on the simulated model", () => {
     expect(slow.length).toBeGreaterThanOrEqual(1);
     expect(r.events.some((e) => e.type === "metaSkillUpdated" && e.action === "write_meta_skill")).toBe(true);
     expect(r.summary.test_hard as number).toBeGreaterThan(r.summary.baseline_test_hard as number);
+    // A clean sample: no item shared across splits, no skill line quoting selection or test data.
+    expect(r.summary.leakage).toEqual({
+      items_compared: expect.any(Number),
+      duplicates: 0,
+      exact_duplicates: 0,
+      near_duplicates: 0,
+      memorised_lines: { seed: 0, best: 0 },
+      threshold: 0.8,
+    });
   });
 
   it("livemath: improves its best selection score with rejects, a slow update and a meta skill", async () => {
@@ -37,6 +46,7 @@ describe("sample presets on the simulated model", () => {
     expect(r.history.some((h) => h.action === "reject")).toBe(true);
     expect(r.events.some((e) => e.type === "slowUpdateApplied" && e.content)).toBe(true);
     expect(r.events.some((e) => e.type === "metaSkillUpdated" && e.action === "write_meta_skill")).toBe(true);
+    expect(r.summary.leakage).toMatchObject({ duplicates: 0, memorised_lines: { seed: 0, best: 0 } });
   });
 
   it("is deterministic: the same config gives the same run", async () => {

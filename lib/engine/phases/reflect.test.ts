@@ -91,7 +91,7 @@ describe("reflect: failure/success split", () => {
     const { ctx } = setup({ optimizer });
     const out = await reflect(ctx, input([row("a", 0, { status: "error" }), row("b", 1, { status: "timeout" })]));
     expect(optimizer.calls).toHaveLength(0);
-    expect(out).toEqual({ raw: [], nInvalid: 0 });
+    expect(out).toEqual({ raw: [], sources: [], nInvalid: 0 });
   });
 
   it("failure_only skips the success analysts", async () => {
@@ -185,7 +185,7 @@ describe("reflect: calls", () => {
     const { ctx } = setup({ optimizer, cfg: testConfig({ gradient: { minibatch_size: 10 } }) });
     const out = await reflect(ctx, input([row("a", 0, { conversation: [] }), row("b", 0, { conversation: [] })]));
     expect(optimizer.calls).toHaveLength(0);
-    expect(out).toEqual({ raw: [], nInvalid: 0 });
+    expect(out).toEqual({ raw: [], sources: [], nInvalid: 0 });
   });
 
   it("numbers trajectories over the whole minibatch, leaving gaps for skipped items, and counts them all", async () => {

@@ -26,6 +26,8 @@ export interface ReflectInput {
 
 export interface ReflectOutput {
   raw: AnalystResult[];
+  /** For each of `raw`, the analyst minibatch it read (kind, index and item ids). */
+  sources: { kind: "failure" | "success"; minibatch: number; itemIds: string[] }[];
   /** Analyst answers that could not be used (unparseable, missing `patch`, call failed). */
   nInvalid: number;
 }
@@ -53,12 +55,16 @@ export async function reflect(ctx: RunContext, input: ReflectInput): Promise<Ref
   ];
   const outcomes = await mapPool(groups, cfg.gradient.analyst_workers, (g) => runAnalyst(ctx, input, g));
   const raw: AnalystResult[] = [];
+  const sources: ReflectOutput["sources"] = [];
   let nInvalid = 0;
-  for (const o of outcomes) {
-    if (o.result) raw.push(o.result);
-    else if (o.called) nInvalid += 1;
-  }
-  return { raw, nInvalid };
+  outcomes.forEach((o, i) => {
+    const g = groups[i]!;
+    if (o.result) {
+      raw.push(o.result);
+      sources.push({ kind: g.kind, minibatch: g.index, itemIds: g.rows.map((r) => r.id) });
+    } else if (o.called) nInvalid += 1;
+  });
+  return { raw, sources, nInvalid };
 }
 
 async function runAnalyst(

@@ -4,6 +4,8 @@ import { validateRunRequest } from "@/lib/runs/create";
 import { datasetFingerprint } from "@/lib/runs/dataset";
 import { estimateRun } from "@/lib/runs/estimate";
 import { simCoverage } from "@/lib/runs/sim-coverage";
+import { leakageReport } from "@/lib/runs/run-leakage";
+import { preflightSplitWarning } from "@/lib/runs/split-warning";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -17,6 +19,10 @@ export function POST(req: Request) {
       ...estimateRun(config, splits, initialSkill),
       ...(coverage ? { simCoverage: coverage } : {}),
       dataset: datasetFingerprint(config, splits, process.cwd(), paths),
+      leakage: leakageReport(splits, { seed: initialSkill }),
+      splitWarning: preflightSplitWarning(
+        Math.min(config.evaluation.sel_env_num || splits.val.length, splits.val.length),
+      ),
     });
   });
 }

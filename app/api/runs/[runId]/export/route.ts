@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RunIdSchema } from "@/lib/contracts/api";
 import { buildBundle, getBestSkill } from "@/lib/db/export";
 import { handle } from "@/lib/http/errors";
+import { runBlameMarkdown } from "@/lib/runs/run-evidence";
 import { ARTIFACT, bundleFileName } from "@/lib/contracts/artifacts";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +20,8 @@ export function GET(req: Request, { params }: { params: Promise<{ runId: string 
         },
       });
     }
-    return new Response(Buffer.from(await buildBundle(id)), {
+    const extra = { [ARTIFACT.blame]: await runBlameMarkdown(id) };
+    return new Response(Buffer.from(await buildBundle(id, { extra })), {
       headers: {
         "Content-Type": "application/zip",
         "Content-Disposition": `attachment; filename="${bundleFileName(id)}"`,

@@ -1,0 +1,47 @@
+"use client";
+import type { RunDetail } from "@/lib/contracts/api";
+import { isActiveStatus } from "../query-keys";
+import { Card } from "../ui/Card";
+import { Notice } from "../ui/Notice";
+import { BlameView } from "./BlameView";
+import { GateEvidencePanel } from "./GateEvidencePanel";
+import { LeakagePanel } from "./LeakagePanel";
+import { ProposalExplorer } from "./ProposalExplorer";
+import { useRunBlame, useRunEvidence, useRunLeakage, useRunProposals } from "./use-evidence";
+
+/** The run's evidence: gate statistics, every proposed edit, the blame of the best skill and leakage. */
+export function EvidenceSection({ run }: { run: RunDetail }) {
+  const active = isActiveStatus(run.status);
+  const evidence = useRunEvidence(run.id, active);
+  const proposals = useRunProposals(run.id, active);
+  const blame = useRunBlame(run.id, active);
+  const leakage = useRunLeakage(run.id, active);
+  const failed = (what: string, e: Error | null) =>
+    e && (
+      <Notice tone="error" title={`Could not load ${what}`}>
+        {e.message}
+      </Notice>
+    );
+  return (
+    <div className="space-y-4">
+      {failed("the gate evidence", evidence.error)}
+      {evidence.data && <GateEvidencePanel runId={run.id} evidence={evidence.data} />}
+      {failed("the proposals", proposals.error)}
+      {proposals.data && <ProposalExplorer runId={run.id} rows={proposals.data} />}
+      <div className="grid gap-4 lg:grid-cols-2">
+        {blame.data ? (
+          <BlameView lines={blame.data} />
+        ) : (
+          (failed("the blame", blame.error) ?? <p className="text-gray-500">Loading blame…</p>)
+        )}
+        <Card title="Leakage" testId="run-leakage">
+          {leakage.data ? (
+            <LeakagePanel report={leakage.data} />
+          ) : (
+            (failed("the leakage check", leakage.error) ?? <p className="text-xs text-gray-500">Checking…</p>)
+          )}
+        </Card>
+      </div>
+    </div>
+  );
+}

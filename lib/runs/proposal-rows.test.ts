@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { filterProposals } from "../contracts/evidence";
+import { buildProposalRows, wordJaccard, type EditInput } from "./proposal-rows";
+import { decisionsOf } from "./run-evidence";
+import { preflightSplitWarning, runSplitWarning } from "./split-warning";
+
+const edit = (e: Partial<EditInput> & Pick<EditInput, "step" | "ord" | "stage" | "content">): EditInput => ({
+  origin: "failure",
+  op: "append",
+  target: null,
+  rationale: null,
+  applyStatus: null,
+  gateStatus: null,
+  ...e,
+});
+
+describe("proposal rows", () => {
+  const edits = [
+    // step 1: three proposals; two merge into one, one is dropped; the merged edit is applied, the gate rejects it.
+    edit({ step: 1, ord: 0, stage: "proposed", content: "Give the unit of every measured quantity." }),
+    edit({
+      step: 1,
+      ord: 1,
+      stage: "proposed",
+      content: "Always give the unit of each measured quantity.",
+      origin: "success",
+    }),
+    edit({ step: 1, ord: 2, stage: "proposed", content: "Mention the weather." }),
+    edit({ step: 1, ord: 0, stage: "merged", content: "Always give the unit of every measured quantity." }),
+    edit({ step: 1, ord: 1, stage: "merged", content: "Cite the page number." }),
+    edit({
+      step: 1,
+      ord: 0,
+      stage: "selected",
+      content: "Always give the unit of every measured quantity.",
+      applyStatus: "applied_append",
+      gateStatus: "rejected",
+    }),
+    // step 2 (same epoch): a follow-up on the rejected edit, applied and accepted.
+    edit({ step: 2, ord: 0, stage: "proposed", content: "State the unit of a measured quantity after the number." }),
+    edit({ step: 2, ord: 0, stage: "merged", content: "State the unit of a measured quantity after the number." }),
+    edit({
+      step: 2,
+      ord: 0,
+      stage: "selected",
+      content: "State the unit of a measured quantity after the number.",
+      applyStatus: "applied_append",
+      gateStatus: "accepted",
+    }),
+  ];
+  const steps = [
+    { step: 1, epoch: 1, action: "reject" },
+    { step: 2, epoch: 1, action: "accept_new_best" },
+  ];
+  const sources = new Map([
+    [
+      1,
+      [
+        { batch: 0, kind: "failure" as const, minibatch: 0, itemIds: ["q1", "q2"], nEdits: 1 },
+        { batch: 0, kind: "failure" as const, minibatch: 1, itemIds: ["q3"], nEdits: 2 },
+      ],
+    ],
+  ]);
+  const rows = buildProposalRows({ edits, steps, sources });
+
+  it("follows each proposal through merge, selection, application and the gate", () => {
+    expect(rows.map((r) => [r.key, r.mergedAs, r.selectedAs, r.status])).toEqual([
+      ["1:0", 1, 1, "rejected"],
+      ["1:1", 1, 1, "rejected"],
+      ["1:2", null, null, "dropped_at_merge"],
+      ["2:0", 1, 1, "accepted"],
+    ]);
+    expect(rows[0]!.source?.itemIds).toEqual(["q1", "q2"]);
+    expect(rows[2]!.source).toMatchObject({ minibatch: 1, itemIds: ["q3"] });
+    expect(rows[3]!.source).toBeNull();
+  });
+
+  it("links a rejected edit fed back through the step buffer to the later edit it shaped", () => {
+    expect(rows[0]!.shaped).toEqual({ step: 2, key: "2:0" });
+    expect(rows[3]!.shapedBy).toEqual({ step: 1, key: "1:0" });
+    expect(rows[1]!.shaped).toBeNull();
+  });
+
+  it("a merged edit over the budget is not selected; an edit whose apply was skipped says so", () => {
+    const r = buildProposalRows({
+      edits: [
+        edit({ step: 3, ord: 0, stage: "proposed", content: "alpha beta gamma" }),
+        edit({ step: 3, ord: 1, stage: "proposed", content: "delta epsilon zeta", op: "replace" }),
+        edit({ step: 3, ord: 0, stage: "merged", content: "alpha beta gamma" }),
+        edit({ step: 3, ord: 1, stage: "merged", content: "delta epsilon zeta", op: "replace" }),
+        edit({
+          step: 3,
+          ord: 0,
+          stage: "selected",
+          content: "delta epsilon zeta",
+          op: "replace",
+          applyStatus: "skipped_replace_target_not_found",
+          gateStatus: "accepted",
+        }),
+      ],
+      steps: [{ step: 3, epoch: 2, action: "accept" }],
+      sources: new Map(),
+    });
+    expect(r.map((x) => x.status)).toEqual(["not_selected", "skipped"]);
+  });
+
+  it("filters by status, op, origin, step and text", () => {
+    expect(filterProposals(rows, { status: "rejected" }).map((r) => r.key)).toEqual(["1:0", "1:1"]);
+    expect(filterProposals(rows, { origin: "success" }).map((r) => r.key)).toEqual(["1:1"]);
+    expect(filterProposals(rows, { step: 2 }).map((r) => r.key)).toEqual(["2:0"]);
+    expect(filterProposals(rows, { text: "WEATHER" }).map((r) => r.key)).toEqual(["1:2"]);
+    expect(filterProposals(rows, { op: "replace" })).toEqual([]);
+    expect(filterProposals(rows, {})).toHaveLength(4);
+  });
+
+  it("word overlap ignores case, punctuation and short words", () => {
+    expect(wordJaccard("The unit, always!", "always the UNIT")).toBe(1);
+    expect(wordJaccard("", "x")).toBe(0);
+  });
+});
+
+describe("gate decisions and the small-split warning", () => {
+  const ev = (meanDiff: number, nPaired = 6) => ({
+    nPaired,
+    meanDiff,
+    ci95: [0, meanDiff] as [number, number],
+    resamples: 2000,
+    improved: 1,
+    regressed: 0,
+    pValue: 1,
+    minDetectableDiff: null,
+    significant: false,
+  });
+  it("reads step gates, slow-update gates and the final check from the stored events", () => {
+    const d = decisionsOf([
+      { type: "stepStarted", payload: { step: 1, epoch: 1 } },
+      { type: "gateDecided", payload: { step: 1, action: "accept", evidence: ev(1 / 6) } },
+      { type: "slowUpdateApplied", payload: { epoch: 1, action: "inject_placeholder" } },
+      { type: "slowUpdateApplied", payload: { epoch: 2, action: "reject", evidence: ev(-1 / 6) } },
+      { type: "finalSelectionChecked", payload: { step: 1, promoted: true, skipReason: null, evidence: ev(0.5) } },
+    ]);
+    expect(d.map((x) => [x.kind, x.step, x.action])).toEqual([
+      ["step", 1, "accept"],
+      ["slow_update", 1, "reject"],
+      ["final", 1, "promoted"],
+    ]);
+    expect(d[0]!.evidence?.meanDiff).toBeCloseTo(1 / 6, 12);
+  });
+
+  it("warns when accepted steps gained less than the split can detect (6 items: only 6 of 6 is significant)", () => {
+    const d = decisionsOf([
+      { type: "gateDecided", payload: { step: 1, action: "accept_new_best", evidence: ev(1) } },
+      { type: "gateDecided", payload: { step: 2, action: "accept", evidence: ev(1 / 6) } },
+      { type: "gateDecided", payload: { step: 3, action: "reject", evidence: ev(0) } },
+    ]);
+    expect(runSplitWarning(6, d)).toMatch(/^1 of 2 accepted .* 100\.0 points .* Steps 2\.$/);
+    expect(runSplitWarning(6, d.slice(0, 1))).toBeNull();
+    expect(runSplitWarning(6, [])).toBeNull();
+  });
+
+  it("pre-flight: under 6 items nothing is significant; 60 items detect 10 points", () => {
+    expect(preflightSplitWarning(5)).toMatch(/no difference can be significant/);
+    expect(preflightSplitWarning(20)).toMatch(/30\.0 points/);
+    expect(preflightSplitWarning(60)).toBeNull();
+  });
+});
