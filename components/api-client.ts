@@ -47,7 +47,7 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
-async function request<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+export async function request<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, ...rest } = init ?? {};
   const res = await fetch(url, {
     ...rest,

@@ -8,6 +8,7 @@ import { usageByStage } from "../contracts/usage-totals";
 import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
+import { lastKnownCurrent } from "./item-history";
 import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
 
 type Opts = { db?: DbTx };
@@ -132,7 +133,9 @@ export async function getStepDetail(
           where: { runId, skillHash: cand.contentHash, split: "selection" },
           orderBy: { itemId: "asc" },
         });
-  const curHard = new Map(currentEvals.map((e) => [e.itemId, e.hard]));
+  // A current skill never measured itself (e.g. after an appendix flush): its last known results stand in.
+  const known = currentEvals.length > 0 ? null : await lastKnownCurrent(db, runId, step);
+  const curHard = new Map((known?.rows ?? currentEvals).map((e) => [e.itemId, e.hard]));
   const { runId: _r, recordJson, candidateHash: _h, ...stepCols } = row;
   return {
     step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: parseRecord(recordJson) },
@@ -163,6 +166,7 @@ export async function getStepDetail(
       };
     }),
     currentKnown: currentEvals.length > 0,
+    currentFromStep: known?.fromStep ?? null,
   };
 }
 
