@@ -130,7 +130,7 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
               <th className={TH}>Now</th>
               <th className={TH}>{data.split === "selection" ? "Fixed / broken by" : "Changed at"}</th>
               <th className={TH}>Reference</th>
-              <th className={TH}>Latest prediction</th>
+              <th className={TH}>Last measured prediction</th>
             </tr>
           </thead>
           <tbody>

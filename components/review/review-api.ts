@@ -2,6 +2,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import type { ItemHistoryResponse, ItemSplit } from "@/lib/contracts/item-history";
+import type { VersionContent, VersionsResponse } from "@/lib/contracts/skill-versions";
 import { request } from "../api-client";
 
 const base = (id: string) => `/api/runs/${encodeURIComponent(id)}`;
@@ -14,4 +15,28 @@ export function useItemHistory(id: string, split: ItemSplit, enabled: boolean, s
     enabled,
     placeholderData: (prev) => prev,
   });
+}
+
+/** Every skill version with its parent; fetched when the browser is opened, refetched when a step is added. */
+export function useSkillVersions(id: string, enabled: boolean, stepsDone: number) {
+  return useQuery({
+    queryKey: ["run", id, "versions", stepsDone],
+    queryFn: () => request<VersionsResponse>(`${base(id)}/versions`),
+    enabled,
+    placeholderData: (prev) => prev,
+  });
+}
+
+/** One version's text (versions do not change once written). */
+export function useSkillVersion(id: string, ref: string | null) {
+  return useQuery({
+    queryKey: ["run", id, "version", ref],
+    queryFn: () => request<VersionContent>(`${base(id)}/versions?ref=${encodeURIComponent(ref!)}`),
+    enabled: ref !== null,
+    staleTime: 60_000,
+  });
+}
+
+export function versionDownloadUrl(id: string, ref: string): string {
+  return `${base(id)}/versions?ref=${encodeURIComponent(ref)}&download=1`;
 }
