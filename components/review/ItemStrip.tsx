@@ -1,4 +1,5 @@
 "use client";
+import { useEffect, useRef, useState } from "react";
 import type { ItemEvaluation, ResultCode } from "@/lib/contracts/item-history";
 import { runsOf } from "./item-filter";
 
@@ -10,16 +11,12 @@ export const CODE_WORD: Record<ResultCode, string> = {
   ".": "not evaluated",
 };
 
-const span = (evals: readonly ItemEvaluation[], start: number, length: number) => {
-  const a = evals[start]?.step ?? 0;
-  const b = evals[start + length - 1]?.step ?? a;
-  const name = (s: number) => (s === 0 ? "baseline" : `step ${s}`);
-  return a === b ? name(a) : `${name(a)} – ${name(b)}`;
-};
+const stepName = (s: number) => (s === 0 ? "baseline" : `step ${s}`);
 
 /**
  * One item across the run: the current skill's result (thick band) over what each evaluation measured
- * (thin band). Drawn as run-length rectangles; a click picks the evaluation under the pointer.
+ * (thin band). A canvas one pixel per evaluation, scaled to the cell: a 1,000-step run costs 40 canvases,
+ * not 50,000 elements. Hovering names the evaluation; a click opens its step.
  */
 export function ItemStrip({
   current,
@@ -32,33 +29,55 @@ export function ItemStrip({
   evaluations: readonly ItemEvaluation[];
   onPick: (step: number) => void;
 }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const [hover, setHover] = useState<string>("");
   const n = Math.max(1, cells.length);
+  useEffect(() => {
+    const ctx = ref.current?.getContext("2d");
+    if (!ctx) return;
+    ctx.clearRect(0, 0, n, 14);
+    for (const r of runsOf(current)) {
+      ctx.fillStyle = CODE_FILL[r.code];
+      ctx.fillRect(r.start, 0, r.length, 8);
+    }
+    ctx.globalAlpha = 0.7;
+    for (const r of runsOf(cells)) {
+      ctx.fillStyle = CODE_FILL[r.code];
+      ctx.fillRect(r.start, 10, r.length, 4);
+    }
+    ctx.globalAlpha = 1;
+  }, [current, cells, n]);
+  const indexAt = (e: React.MouseEvent<HTMLCanvasElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    return Math.min(n - 1, Math.max(0, Math.floor(((e.clientX - box.left) / box.width) * n)));
+  };
+  const last = runsOf(current).at(-1);
   return (
-    <svg
-      viewBox={`0 0 ${n} 14`}
-      preserveAspectRatio="none"
-      className="h-3.5 w-full min-w-40 cursor-pointer"
+    <canvas
+      ref={ref}
+      width={n}
+      height={14}
+      className="block h-3.5 w-full min-w-40 cursor-pointer [image-rendering:pixelated]"
       role="img"
-      aria-label={`current skill: ${runsOf(current)
-        .map((r) => `${CODE_WORD[r.code]} ${span(evaluations, r.start, r.length)}`)
-        .join(", ")}`}
-      onClick={(e) => {
-        const box = e.currentTarget.getBoundingClientRect();
-        const i = Math.min(n - 1, Math.max(0, Math.floor(((e.clientX - box.left) / box.width) * n)));
+      aria-label={
+        last ? `current skill ${CODE_WORD[last.code]} since ${stepName(evaluations[last.start]?.step ?? 0)}` : ""
+      }
+      title={hover}
+      data-testid="item-strip"
+      onMouseMove={(e) => {
+        const i = indexAt(e);
         const ev = evaluations[i];
+        if (!ev) return;
+        const cell = (cells[i] ?? ".") as ResultCode;
+        const cur = (current[i] ?? ".") as ResultCode;
+        setHover(
+          `${stepName(ev.step)}${ev.action ? ` (${ev.action})` : ""}: measured ${CODE_WORD[cell]}, current skill ${CODE_WORD[cur]}${ev.source === "reused" ? " · reused from the cache" : ev.source === "last_known" ? " · cached, last known results" : ""}`,
+        );
+      }}
+      onClick={(e) => {
+        const ev = evaluations[indexAt(e)];
         if (ev && ev.step > 0) onPick(ev.step);
       }}
-    >
-      {runsOf(current).map((r) => (
-        <rect key={`c${r.start}`} x={r.start} y={0} width={r.length} height={8} fill={CODE_FILL[r.code]}>
-          <title>{`current skill ${CODE_WORD[r.code]}: ${span(evaluations, r.start, r.length)}`}</title>
-        </rect>
-      ))}
-      {runsOf(cells).map((r) => (
-        <rect key={`m${r.start}`} x={r.start} y={10} width={r.length} height={4} fill={CODE_FILL[r.code]} opacity={0.7}>
-          <title>{`measured ${CODE_WORD[r.code]}: ${span(evaluations, r.start, r.length)}`}</title>
-        </rect>
-      ))}
-    </svg>
+    />
   );
 }

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ItemHistoryResponse, ItemSplit } from "@/lib/contracts/item-history";
 import type { VersionContent, VersionsResponse } from "@/lib/contracts/skill-versions";
+import type { CostCurveResponse } from "@/lib/contracts/cost-curve";
 import { request } from "../api-client";
 
 const base = (id: string) => `/api/runs/${encodeURIComponent(id)}`;
@@ -39,4 +40,14 @@ export function useSkillVersion(id: string, ref: string | null) {
 
 export function versionDownloadUrl(id: string, ref: string): string {
   return `${base(id)}/versions?ref=${encodeURIComponent(ref)}&download=1`;
+}
+
+/** Tokens and calls used so far after each step; refetched when a step is added. */
+export function useCostCurve(id: string, enabled: boolean, stepsDone: number) {
+  return useQuery({
+    queryKey: ["run", id, "cost", stepsDone],
+    queryFn: () => request<CostCurveResponse>(`${base(id)}/cost`),
+    enabled,
+    placeholderData: (prev) => prev,
+  });
 }

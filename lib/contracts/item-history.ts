@@ -107,9 +107,9 @@ function selectionColumns(rows: readonly HistoryEvalRow[], steps: readonly Histo
   if (base)
     cols.push({ ev: { step: 0, label: "baseline", action: null, source: "measured", adopted: true }, rows: base });
   for (const s of [...steps].sort((a, b) => a.step - b.step)) {
-    if (!s.candidateHash) continue; // no candidate at this step: nothing was evaluated
     const own = byEval.get(`selection:${s.step}`);
-    const reused = own ? undefined : byHash.get(s.candidateHash);
+    if (!own && !s.candidateHash) continue; // no candidate at this step: nothing was evaluated
+    const reused = own || !s.candidateHash ? undefined : byHash.get(s.candidateHash);
     const source: EvalSource = own ? "measured" : reused ? "reused" : "last_known";
     cols.push({
       ev: { step: s.step, label: "selection", action: s.action, source, adopted: ADOPTING_ACTIONS.has(s.action) },

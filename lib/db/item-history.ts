@@ -1,15 +1,56 @@
 /**
- * Reads the stored per-item results behind the item-history view: one query for the split's evaluation
- * rows (only the columns the view needs) and one for the steps' gate decisions and candidate hashes.
+ * Reads the stored per-item results behind the item-history view: the split's result codes aggregated per
+ * evaluation, each item's latest prediction and reference, and the steps' gate decisions and candidate hashes.
  */
 import {
   ADOPTING_ACTIONS,
   buildItemHistory,
+  type HistoryEvalRow,
   type ItemHistoryResponse,
   type ItemSplit,
 } from "../contracts/item-history";
-import { getDb, type DbTx } from "./client";
+import { env } from "../config/env";
+import { getDb, providerOf, writerStatsOf, type Db, type DbTx } from "./client";
 import { getRun } from "./runs";
+
+type CodeRow = { step: number | bigint; label: string; hash: string | null; cells: string | null };
+type TextRow = { itemId: string; prediction: string | null; reference: string | null };
+
+/** Separates `<code><itemId>` entries in an aggregated cell list (item ids never hold control characters). */
+const SEP = "\u001e";
+
+/**
+ * Per-evaluation result codes, aggregated in SQL: 40,000 rows become one string per evaluation, which
+ * keeps a 1,000-step run's history well under a second (materialising every row costs seconds).
+ */
+async function evaluationCodes(db: DbTx, runId: string, l1: string, l2: string): Promise<CodeRow[]> {
+  if (isSqlite(db))
+    return db.$queryRaw<CodeRow[]>`
+      SELECT "step", "label", MIN("skillHash") AS hash,
+        group_concat(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}) AS cells
+      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+      GROUP BY "step", "label"`;
+  return db.$queryRaw<CodeRow[]>`
+    SELECT "step", "label", MIN("skillHash") AS hash,
+      string_agg(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}::text) AS cells
+    FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+    GROUP BY "step", "label"`;
+}
+
+/** Each item's reference and the prediction of its latest stored evaluation. */
+async function latestTexts(db: DbTx, runId: string, l1: string, l2: string): Promise<TextRow[]> {
+  return db.$queryRaw<TextRow[]>`
+    SELECT "itemId", "prediction", "reference" FROM (
+      SELECT "itemId", "prediction", "reference",
+        ROW_NUMBER() OVER (PARTITION BY "itemId" ORDER BY "step" DESC) AS rn
+      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+    ) latest WHERE rn = 1`;
+}
+
+function isSqlite(db: DbTx): boolean {
+  if (writerStatsOf(db as Db) !== null) return true;
+  return providerOf(env().DATABASE_URL) === "sqlite";
+}
 
 export async function getItemHistory(
   runId: string,
@@ -17,24 +58,37 @@ export async function getItemHistory(
   { db = getDb() }: { db?: DbTx } = {},
 ): Promise<ItemHistoryResponse> {
   await getRun(runId, { db }); // 404 for an unknown run
-  const labels = split === "selection" ? ["baseline", "selection"] : ["rollout"];
-  const [rows, steps] = await Promise.all([
-    db.evalResult.findMany({
-      where: { runId, label: { in: labels } },
-      select: {
-        step: true,
-        label: true,
-        itemId: true,
-        hard: true,
-        status: true,
-        skillHash: true,
-        prediction: true,
-        reference: true,
-      },
-    }),
+  const [l1, l2] = split === "selection" ? ["baseline", "selection"] : ["rollout", "rollout"];
+  const [codes, texts, steps] = await Promise.all([
+    evaluationCodes(db, runId, l1, l2),
+    latestTexts(db, runId, l1, l2),
     db.step.findMany({ where: { runId }, select: { step: true, action: true, candidateHash: true } }),
   ]);
-  return buildItemHistory(split, rows, steps);
+  const rows: HistoryEvalRow[] = [];
+  for (const c of codes) {
+    for (const entry of (c.cells ?? "").split(SEP)) {
+      if (!entry) continue;
+      const code = entry[0]!;
+      rows.push({
+        step: Number(c.step),
+        label: c.label,
+        itemId: entry.slice(1),
+        hard: code === "1" ? 1 : 0,
+        status: code === "e" ? "error" : "ok",
+        skillHash: c.hash ?? "",
+        prediction: null,
+        reference: null,
+      });
+    }
+  }
+  const history = buildItemHistory(split, rows, steps);
+  const text = new Map(texts.map((t) => [t.itemId, t]));
+  for (const item of history.items) {
+    const t = text.get(item.id);
+    item.reference = t?.reference ?? null;
+    item.lastPrediction = t?.prediction ?? null;
+  }
+  return history;
 }
 
 /**

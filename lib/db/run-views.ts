@@ -9,6 +9,7 @@ import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { lastKnownCurrent } from "./item-history";
+import { getSkillVersion } from "./skill-versions";
 import { getRun, runConfigOf, RUN_LIST_SELECT } from "./runs";
 
 type Opts = { db?: DbTx };
@@ -99,8 +100,8 @@ async function skillBefore(db: DbTx, runId: string, step: number): Promise<strin
   const key = `skills/skill_v${String(step - 1).padStart(4, "0")}.md`;
   const cp = await db.checkpoint.findUnique({ where: { runId_key: { runId, key } }, select: { value: true } });
   if (cp) return cp.value;
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
-  return run.seedSkill;
+  // No snapshot (a CLI run keeps its checkpoints in its folder): the chain of stored versions says which.
+  return (await getSkillVersion(runId, `after:${step - 1}`, { db })).content;
 }
 
 export async function getStepDetail(
