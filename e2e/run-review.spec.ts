@@ -8,10 +8,12 @@ let worker: WorkerProc;
 let runId: string;
 
 test.beforeAll(async ({ request }) => {
+  // A whole sample run on a busy machine may take minutes.
+  test.setTimeout(420_000);
   worker = startWorker("e2e-review");
   await worker.ready;
   runId = await createRunViaApi(request, { "model.sim_latency_ms": 0 }, "e2e review");
-  await waitForStatus(request, runId, "succeeded", 110_000);
+  await waitForStatus(request, runId, "succeeded", 400_000);
 });
 test.afterAll(async () => {
   await worker.kill();
@@ -40,10 +42,13 @@ test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail 
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(detail(page)).not.toBeInViewport();
-  const surface = page.getByTestId("chart-selection").locator(".recharts-surface").first();
-  const box = (await surface.boundingBox())!;
-  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
-  await expect(page).not.toHaveURL(/step=2\b/);
+  // A candidate's dot on the selection chart: hover it (the chart tracks the pointer), then click.
+  const dot = page.getByTestId("chart-selection").locator("[data-decision]").nth(4);
+  const box = (await dot.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2 - 2, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page).toHaveURL(/step=(?!2\b)\d+/);
   await expectDetailInView(page);
   // No focus box is left on the chart after a mouse click.
   const outline = await page.evaluate(() => {
@@ -186,7 +191,7 @@ test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision toolt
   const rejected = steps.filter((s) => s.action === "reject").length;
   await page.goto(`/runs/${runId}`);
   const chart = page.getByTestId("chart-selection");
-  await expect(chart.getByText("selection score")).toBeVisible();
+  await expect(chart.getByText("selection score", { exact: true })).toBeVisible();
   await expect(chart.getByText("step", { exact: true })).toBeVisible();
   await expect(chart.locator('[data-decision="accepted"]')).toHaveCount(accepted);
   await expect(chart.locator('[data-decision="rejected"]')).toHaveCount(rejected);
