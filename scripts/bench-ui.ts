@@ -4,14 +4,16 @@
  *      connected over SSE (target ≤ 250 ms);
  *   2. time until a run page with 1,000 steps and 40,000 evaluation results is rendered and a step
  *      click answers (target ≤ 1 s);
- *   3. p95 of the runs API listing 1,000 runs (target ≤ 100 ms).
+ *   3. p95 of the runs API listing 1,000 runs (target ≤ 100 ms);
+ *   4. p95 of opening the item-history view of that 1,000-step run until every item's row is drawn
+ *      (target ≤ 1 s).
  * Needs `redis-server` (or REDIS_URL) and Debian's chromium.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { ensureBuild } from "./start/build";
 import { ensureRedis, freePort } from "./start/redis";
@@ -34,6 +36,23 @@ async function waitHttp(url: string, ms = 60_000) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not come up`);
+}
+
+/** Times from the click on "Show every item" to the last item row, on a page loaded beforehand. */
+async function measureItemHistory(page: Page, url: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i <= n; i++) {
+    await page.goto(url);
+    await page.getByTestId("chart-selection").waitFor();
+    const t = performance.now();
+    await page
+      .getByTestId("item-history")
+      .getByRole("button", { name: /show every item/i })
+      .click();
+    await page.getByTestId("item-history-row").nth(39).waitFor();
+    if (i > 0) times.push(performance.now() - t);
+  }
+  return times;
 }
 
 async function main() {
@@ -89,6 +108,8 @@ async function main() {
       await page.getByTestId("selection-table").waitFor();
       if (i > 0) renderTimes.push(performance.now() - t);
     }
+    // 4. item history of the big run: open the view, wait for the rows (warm once, then measure)
+    const historyTimes = await measureItemHistory(page, `${base}/runs/${big}`, 8);
     // 1. SSE delay
     const res = await fetch(`${base}/api/runs`, {
       method: "POST",
@@ -138,6 +159,10 @@ async function main() {
     line(
       "run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)",
       `${pct(renderTimes, 50).toFixed(0)} ms (median of ${renderTimes.length}; worst ${Math.max(...renderTimes).toFixed(0)} ms)`,
+    );
+    line(
+      `item history, 1,000 steps × 40 items, ${historyTimes.length} opens: p50 / p95 (target p95 ≤ 1 s)`,
+      `${pct(historyTimes, 50).toFixed(0)} / ${pct(historyTimes, 95).toFixed(0)} ms`,
     );
     line(
       "GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)",

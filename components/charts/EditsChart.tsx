@@ -1,7 +1,7 @@
 "use client";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE } from "./chart-style";
+import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, xTitle, yTitle } from "./chart-style";
 import type { StepPoint } from "./chart-data";
 
 /** (d) The scheduled edit budget against the edits proposed, merged, selected (ranked) and applied per step. */
@@ -25,12 +25,19 @@ export function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: st
       testId="chart-edits"
       empty={points.length === 0 ? "Edit counts appear when the first step is committed." : null}
     >
-      <LineChart data={points} syncId={syncId} syncMethod="value" margin={{ top: 4, right: 12, bottom: 0, left: -12 }}>
+      <LineChart data={points} syncId={syncId} syncMethod="value" margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} {...AXIS} />
-        <YAxis allowDecimals={false} {...AXIS} />
+        <XAxis
+          dataKey="step"
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          allowDecimals={false}
+          label={xTitle("step")}
+          {...AXIS}
+        />
+        <YAxis allowDecimals={false} label={yTitle("edits")} {...AXIS} />
         <Tooltip labelFormatter={(l) => `step ${l}`} contentStyle={{ ...TOOLTIP_STYLE }} />
-        <Legend {...LEGEND} />
+        <Legend {...LEGEND} verticalAlign="top" height={20} />
         <Line
           dataKey="budget"
           name="budget"

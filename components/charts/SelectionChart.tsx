@@ -1,6 +1,7 @@
 "use client";
 import { useMemo } from "react";
 import {
+  Brush,
   CartesianGrid,
   Legend,
   Line,
@@ -13,8 +14,12 @@ import {
   YAxis,
 } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
-import { scoreDomain, type StepPoint } from "./chart-data";
+import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, xTitle, yTitle } from "./chart-style";
+import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
+import { CandidateDot, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
+
+/** Long runs get a brush under the chart to zoom into a range of steps. */
+export const BRUSH_FROM = 60;
 
 /** An A/A noise band: the current skill's repeat scores (lowest to highest) over an epoch's steps. */
 export interface NoiseBand {
@@ -32,8 +37,9 @@ export interface ScoreMark {
 }
 
 /**
- * (b) Selection split: each step's candidate score (dots), the current skill's score and the best so far
- * (step lines), with the baseline as a reference line. Clicking a step selects it.
+ * (b) Selection split: each step's candidate score (dots: filled accepted, hollow rejected), the current
+ * skill's score (dashed) and the best so far, the baseline, labelled epoch boundaries and slow-update
+ * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step.
  */
 export function SelectionChart({
   points,
@@ -47,7 +53,7 @@ export function SelectionChart({
 }: {
   points: StepPoint[];
   baseline: number | null;
-  epochBounds: number[];
+  epochBounds: Array<{ step: number; epoch: number }>;
   /** Scores measured outside a step's gate: slow-update evaluations and the final selection check. */
   marks?: ScoreMark[];
   /** A/A noise bands (`evaluation.noise_floor_repeats`), one per epoch. */
@@ -62,11 +68,12 @@ export function SelectionChart({
     [points, baseline, marks],
   );
   const dotR = points.length <= 150 ? 2.5 : 1.5;
+  const data = useMemo(() => withGateDelta(points, baseline), [points, baseline]);
   return (
     <ChartCard
       title="Selection score"
       testId="chart-selection"
-      actions={<span className="text-gray-500">click a step to inspect it</span>}
+      actions={<DecisionLegend />}
       empty={
         points.length === 0
           ? baseline === null
@@ -76,10 +83,10 @@ export function SelectionChart({
       }
     >
       <LineChart
-        data={points}
+        data={data}
         syncId={syncId}
         syncMethod="value"
-        margin={{ top: 4, right: 12, bottom: 0, left: -12 }}
+        margin={points.length > BRUSH_FROM ? { ...MARGIN, bottom: 34 } : MARGIN}
         onClick={(state) => {
           const label = Number(state?.activeLabel);
           if (Number.isFinite(label)) onSelectStep(label);
@@ -87,12 +94,19 @@ export function SelectionChart({
         style={{ cursor: "pointer" }}
       >
         <CartesianGrid {...GRID} />
-        <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} {...AXIS} />
-        <YAxis domain={domain} tickFormatter={scoreTick} {...AXIS} />
-        <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
-        <Legend {...LEGEND} />
-        {epochBounds.map((s) => (
-          <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
+        <XAxis
+          dataKey="step"
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          allowDecimals={false}
+          label={points.length > BRUSH_FROM ? undefined : xTitle("step")}
+          {...AXIS}
+        />
+        <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("selection score")} {...AXIS} />
+        <Tooltip content={<SelectionTooltip />} />
+        <Legend {...LEGEND} verticalAlign="top" height={20} />
+        {epochBounds.map((b) => (
+          <ReferenceLine key={b.step} x={b.step} stroke="#d1d5db" strokeDasharray="3 3" label={epochLabel(b.epoch)} />
         ))}
         {baseline !== null && (
           <ReferenceLine
@@ -126,24 +140,28 @@ export function SelectionChart({
           stroke={COLORS.candidate}
           strokeWidth={0}
           fill={COLORS.candidate}
-          dot={{ r: dotR, fill: COLORS.candidate, stroke: "none" }}
+          dot={(props: Record<string, unknown>) => (
+            <CandidateDot key={String(props.key ?? props.index)} {...props} r={dotR} />
+          )}
           activeDot={{ r: 4 }}
           isAnimationActive={false}
+        />
+        <Line
+          dataKey="best"
+          name="best"
+          stroke={COLORS.best}
+          strokeWidth={3.5}
+          strokeOpacity={0.55}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls
         />
         <Line
           dataKey="current"
           name="current"
           stroke={COLORS.current}
           strokeWidth={1.6}
-          dot={false}
-          isAnimationActive={false}
-          connectNulls
-        />
-        <Line
-          dataKey="best"
-          name="best"
-          stroke={COLORS.best}
-          strokeWidth={2}
+          strokeDasharray="6 3"
           dot={false}
           isAnimationActive={false}
           connectNulls
@@ -157,9 +175,16 @@ export function SelectionChart({
             fill={m.kind === "final_check" ? COLORS.best : "#ffffff"}
             stroke={COLORS.best}
             strokeWidth={2}
-            label={{ value: m.label, position: "top", fontSize: 10, fill: "#374151" }}
+            label={{
+              value: m.label,
+              // The last step's mark sits on the chart's right edge: its label goes to the left.
+              position: m.step >= (points.at(-1)?.step ?? 0) ? "left" : "top",
+              fontSize: 10,
+              fill: "#374151",
+            }}
           />
         ))}
+        {points.length > BRUSH_FROM && <Brush dataKey="step" height={16} travellerWidth={8} stroke="#a5b4fc" />}
       </LineChart>
     </ChartCard>
   );

@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { AXIS, COLORS, GRID, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
+import { AXIS, COLORS, GRID, MARGIN, TOOLTIP_STYLE, scoreTick, tooltipScore, yTitle } from "./chart-style";
 
 const BARS = [
   { key: "initial", label: "initial (seed)", color: COLORS.baseline },
@@ -37,10 +37,10 @@ export function TestChart({
       : null;
   return (
     <ChartCard title="Test score" testId="chart-test" empty={empty}>
-      <BarChart data={data} margin={{ top: 16, right: 12, bottom: 0, left: -12 }} barCategoryGap="30%">
+      <BarChart data={data} margin={{ ...MARGIN, top: 16, bottom: 0 }} barCategoryGap="30%">
         <CartesianGrid {...GRID} />
         <XAxis dataKey="name" {...AXIS} />
-        <YAxis domain={[0, 1]} tickFormatter={scoreTick} {...AXIS} />
+        <YAxis domain={[0, 1]} tickFormatter={scoreTick} label={yTitle("test score (hard)")} {...AXIS} />
         <Tooltip formatter={tooltipScore} contentStyle={TOOLTIP_STYLE} cursor={{ fill: "#f9fafb" }} />
         <Bar dataKey="score" name="test hard" isAnimationActive={false} maxBarSize={64}>
           {data.map((d) => (

@@ -2,7 +2,18 @@
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { AXIS, COLORS, GRID, LEGEND, TOOLTIP_STYLE, scoreTick, tooltipScore } from "./chart-style";
+import {
+  AXIS,
+  COLORS,
+  GRID,
+  LEGEND,
+  MARGIN,
+  TOOLTIP_STYLE,
+  scoreTick,
+  tooltipScore,
+  xTitle,
+  yTitle,
+} from "./chart-style";
 import { ema, scoreDomain, type StepPoint } from "./chart-data";
 
 const SMOOTHING = [0, 0.6, 0.8, 0.95];
@@ -61,12 +72,19 @@ export function TrainChart({
         </label>
       }
     >
-      <LineChart data={data} syncId={syncId} syncMethod="value" margin={{ top: 4, right: 12, bottom: 0, left: -12 }}>
+      <LineChart data={data} syncId={syncId} syncMethod="value" margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} {...AXIS} />
-        <YAxis domain={domain} tickFormatter={scoreTick} {...AXIS} />
+        <XAxis
+          dataKey="step"
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          allowDecimals={false}
+          label={xTitle("step")}
+          {...AXIS}
+        />
+        <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("train score")} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
-        <Legend {...LEGEND} />
+        <Legend {...LEGEND} verticalAlign="top" height={20} />
         {epochBounds.map((s) => (
           <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
         ))}
@@ -108,6 +126,7 @@ export function TrainChart({
           name="soft"
           stroke={COLORS.soft}
           strokeWidth={1.8}
+          strokeDasharray="5 3"
           dot={dots ? { r: 2 } : false}
           isAnimationActive={false}
           connectNulls

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StepRow } from "@/lib/contracts/api";
-import { ema, epochStarts, scoreDomain, toStepPoints } from "./chart-data";
+import { ema, epochBoundaries, epochStarts, scoreDomain, toStepPoints, withGateDelta } from "./chart-data";
 
 const row = (step: number, epoch: number, extra: Partial<StepRow> = {}): StepRow => ({
   step,
@@ -53,5 +53,29 @@ describe("scoreDomain", () => {
   it("widens [0, 1] only when needed", () => {
     expect(scoreDomain([0.2, null, 0.9])).toEqual([0, 1]);
     expect(scoreDomain([1.4, -0.1])).toEqual([-0.1, 1.4]);
+  });
+});
+
+describe("withGateDelta / epochBoundaries", () => {
+  it("compares each candidate with the current score before its step, starting from the baseline", () => {
+    const pts = withGateDelta(
+      toStepPoints([
+        row(1, 1, { action: "accept_new_best", candidateScore: 0.6, currentScore: 0.6 }),
+        row(2, 1, { action: "reject", candidateScore: 0.5, currentScore: 0.6 }),
+        row(3, 2, { action: "skip_no_patches", candidateScore: null, currentScore: 0.6 }),
+      ]),
+      0.4,
+    );
+    expect(pts.map((p) => [p.decision, p.before, p.delta === null ? null : Number(p.delta.toFixed(3))])).toEqual([
+      ["accepted", 0.4, 0.2],
+      ["rejected", 0.6, -0.1],
+      ["skipped", 0.6, null],
+    ]);
+  });
+  it("labels each boundary with the epoch that starts there", () => {
+    expect(epochBoundaries(toStepPoints([row(1, 1), row(2, 2), row(3, 2), row(4, 3)]))).toEqual([
+      { step: 2, epoch: 2 },
+      { step: 4, epoch: 3 },
+    ]);
   });
 });

@@ -74,3 +74,39 @@ export function scoreDomain(values: ReadonlyArray<number | null>): [number, numb
   }
   return [lo, hi];
 }
+
+/** How a gate decision is drawn: an accepted candidate (filled), a rejected one (hollow), or a skip. */
+export type Decision = "accepted" | "rejected" | "skipped";
+
+export function decisionOf(action: string): Decision {
+  if (action === "accept" || action === "accept_new_best" || action === "force_accept") return "accepted";
+  if (action === "reject") return "rejected";
+  return "skipped";
+}
+
+export interface GatePoint extends StepPoint {
+  decision: Decision;
+  /** The current skill's score the candidate was compared with (the previous step's, or the baseline). */
+  before: number | null;
+  /** candidate − before: what the gate saw. */
+  delta: number | null;
+}
+
+export function withGateDelta(points: readonly StepPoint[], baseline: number | null): GatePoint[] {
+  let before = baseline;
+  return points.map((p) => {
+    const delta = p.candidate !== null && before !== null ? p.candidate - before : null;
+    const out = { ...p, decision: decisionOf(p.action), before, delta };
+    before = p.current ?? before;
+    return out;
+  });
+}
+
+/** Epoch boundaries with the epoch that starts there, for labelled guide lines. */
+export function epochBoundaries(points: readonly StepPoint[]): Array<{ step: number; epoch: number }> {
+  const out: Array<{ step: number; epoch: number }> = [];
+  for (let i = 1; i < points.length; i++) {
+    if (points[i]!.epoch !== points[i - 1]!.epoch) out.push({ step: points[i]!.step, epoch: points[i]!.epoch });
+  }
+  return out;
+}

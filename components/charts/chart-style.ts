@@ -27,3 +27,14 @@ export function tooltipScore(v: unknown): string {
 
 /** One colour per run when runs are overlaid. */
 export const RUN_COLORS = ["#4f46e5", "#059669", "#f59e0b", "#dc2626", "#0ea5e9", "#a855f7", "#64748b", "#db2777"];
+
+/** Room for the axis titles. */
+export const MARGIN = { top: 4, right: 12, bottom: 14, left: 6 } as const;
+/** An axis title (recharts label props): below the x axis, along the y axis. */
+export const xTitle = (value: string) =>
+  ({ value, position: "insideBottom", offset: -8, fontSize: 11, fill: "#6b7280" }) as const;
+export const yTitle = (value: string) =>
+  ({ value, angle: -90, position: "insideLeft", offset: 12, fontSize: 11, fill: "#6b7280", dy: 40 }) as const;
+/** Guide line at an epoch boundary, labelled with the epoch that starts there. */
+export const epochLabel = (epoch: number) =>
+  ({ value: `epoch ${epoch}`, position: "insideTopLeft", fontSize: 10, fill: "#9ca3af" }) as const;

@@ -20,11 +20,13 @@ export function SkillDiff({
   newText,
   oldLabel,
   newLabel,
+  testId = "step-diff",
 }: {
   oldText: string;
   newText: string;
   oldLabel: ReactNode;
   newLabel: ReactNode;
+  testId?: string;
 }) {
   const diff = useMemo(() => buildSideBySide(oldText, newText), [oldText, newText]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
@@ -32,7 +34,7 @@ export function SkillDiff({
   const toggle = (id: number) => setOpen((prev) => new Set(prev).add(id));
 
   return (
-    <div data-testid="step-diff" className="overflow-hidden rounded-md border border-gray-200">
+    <div data-testid={testId} className="overflow-hidden rounded-md border border-gray-200">
       <div className="grid grid-cols-2 border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-700">
         <div className="border-r border-gray-200 px-3 py-1.5">
           {oldLabel} <span className="ml-2 text-red-700">−{diff.removed}</span>

@@ -5,8 +5,8 @@ import { EditsChart } from "../charts/EditsChart";
 import { SelectionChart, type ScoreMark } from "../charts/SelectionChart";
 import { TestChart } from "../charts/TestChart";
 import { TrainChart } from "../charts/TrainChart";
-import { epochStarts, toStepPoints } from "../charts/chart-data";
 import { useNoiseBands } from "../evidence/use-noise-bands";
+import { epochBoundaries, toStepPoints } from "../charts/chart-data";
 
 /** The four live charts; series are memoised on the steps array (stable until a step is added). */
 export function RunCharts({
@@ -21,7 +21,7 @@ export function RunCharts({
   const points = useMemo(() => toStepPoints(run.steps), [run.steps]);
   // Epoch boundaries as guide lines, unless there are so many that they become noise.
   const bounds = useMemo(() => {
-    const starts = epochStarts(points);
+    const starts = epochBoundaries(points);
     return starts.length <= 20 ? starts : [];
   }, [points]);
   const syncId = `run-${run.id}`;
@@ -39,7 +39,7 @@ export function RunCharts({
         marks={marks}
         noise={noise}
       />
-      <TrainChart points={points} epochBounds={bounds} syncId={syncId} />
+      <TrainChart points={points} epochBounds={bounds.map((b) => b.step)} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
       <TestChart
         initial={run.testInitial}

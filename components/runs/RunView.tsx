@@ -1,11 +1,12 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useRef } from "react";
 import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
 import { GateReviewPanel } from "./GateReviewPanel";
+import { RunReview } from "../review/RunReview";
 import { RunCharts } from "./RunCharts";
 import { RunHeader } from "./RunHeader";
 import { RunSidePanels } from "./RunSidePanels";
@@ -14,6 +15,7 @@ import { StepTable } from "./StepTable";
 import { TransferMatrixPanel } from "./TransferMatrixPanel";
 import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
+import { revealAfterRender } from "./reveal";
 
 /** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
 export function RunView({ id }: { id: string }) {
@@ -25,12 +27,15 @@ export function RunView({ id }: { id: string }) {
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
   const { frames, state } = useRunEvents(id, { status: run?.status, selectedStep, lastEventSeq: run?.lastEventSeq });
+  const detailRef = useRef<HTMLDivElement>(null);
 
   const selectStep = useCallback(
     (step: number) => {
       const next = new URLSearchParams(params.toString());
       next.set("step", String(step));
       router.replace(`${pathname}?${next}`, { scroll: false });
+      // A click on a step row or a chart point brings the step's detail into view (it sits below them).
+      revealAfterRender(() => detailRef.current);
     },
     [params, pathname, router],
   );
@@ -53,12 +58,15 @@ export function RunView({ id }: { id: string }) {
       <GateReviewPanel runId={id} status={run.status} />
       <RunCharts run={run} selectedStep={selectedStep} onSelectStep={selectStep} />
       <StepTable steps={run.steps} selectedStep={selectedStep} onSelectStep={selectStep} />
-      <StepDetailPanel
-        runId={id}
-        step={selectedStep}
-        isLatest={!Number.isFinite(stepParam)}
-        hasSteps={run.steps.length > 0}
-      />
+      <div ref={detailRef} id="step-detail" className="scroll-mt-4">
+        <StepDetailPanel
+          runId={id}
+          step={selectedStep}
+          isLatest={!Number.isFinite(stepParam)}
+          hasSteps={run.steps.length > 0}
+        />
+      </div>
+      <RunReview run={run} onSelectStep={selectStep} />
       <TransferMatrixPanel runId={id} status={run.status} />
       <EvidenceSection run={run} />
       <RunSidePanels run={run} frames={frames} />

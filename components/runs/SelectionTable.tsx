@@ -23,7 +23,17 @@ function change(r: Row): "fixed" | "broken" | null {
 }
 
 /** Per-item selection outcome of the candidate; items that flipped against the current skill stand out. */
-export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKnown: boolean }) {
+export function SelectionTable({
+  rows,
+  currentKnown,
+  currentFromStep = null,
+}: {
+  rows: Row[];
+  currentKnown: boolean;
+  /** When the current skill was not measured: the step whose results stand in for it (0 = baseline). */
+  currentFromStep?: number | null;
+}) {
+  const comparable = currentKnown || currentFromStep !== null;
   const counts = useMemo(
     () => Object.fromEntries(FILTERS.map((f) => [f.key, rows.filter(f.test).length])) as Record<Filter, number>,
     [rows],
@@ -43,7 +53,7 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
           <span className="text-xs text-gray-600 tabular-nums">
             candidate correct {correct}/{rows.length - counts.errors}
             {counts.errors > 0 && ` · ${counts.errors} not answered`}
-            {currentKnown && ` · fixed ${fixed} · broken ${counts.flipped - fixed}`}
+            {comparable && ` · fixed ${fixed} · broken ${counts.flipped - fixed}`}
           </span>
         )}
         <div className="flex gap-1 text-xs" role="group" aria-label="Filter items">
@@ -64,10 +74,11 @@ export function SelectionTable({ rows, currentKnown }: { rows: Row[]; currentKno
         </div>
       </div>
       {!currentKnown && rows.length > 0 && (
-        <div className="mb-2">
+        <div className="mb-2" data-testid="selection-last-known">
           <Notice>
-            The current skill&apos;s per-item results are unknown for this step (its score was reused, not re-measured),
-            so flips cannot be shown.
+            {currentFromStep === null
+              ? "The current skill's per-item results are unknown for this step (its score was reused, not re-measured), and no earlier results exist, so flips cannot be shown."
+              : `The current skill was not re-measured at this step (its score was reused), so flips are shown against its last known per-item results: ${currentFromStep === 0 ? "the baseline" : `step ${currentFromStep}`}.`}
           </Notice>
         </div>
       )}

@@ -93,7 +93,11 @@ export function StepDetailPanel({
       </section>
       <CoverageNotice c={data.step.coverage} />
       <EditsTable edits={data.edits} />
-      <SelectionTable rows={data.selection} currentKnown={data.currentKnown} />
+      <SelectionTable
+        rows={data.selection}
+        currentKnown={data.currentKnown}
+        currentFromStep={data.currentFromStep ?? null}
+      />
       <RolloutTable runId={runId} step={step} />
       <details className="text-xs">
         <summary className="cursor-pointer text-gray-600 hover:text-gray-900">Step record (raw)</summary>

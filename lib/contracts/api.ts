@@ -279,6 +279,8 @@ export interface StepDetail {
   selection: Array<EvalRow & { currentHard: number | null; flipped: boolean }>;
   /** True when the current skill's per-item selection results are known (not a cached synthetic score). */
   currentKnown: boolean;
+  /** When not known: the step whose per-item results stand in for the current skill's (0 = baseline). */
+  currentFromStep?: number | null;
 }
 
 // Presets, backends, the pre-flight estimate and compare live in ./api-setup; re-exported for existing importers.

@@ -8,6 +8,8 @@ import { usageByStage } from "../contracts/usage-totals";
 import { errorLine } from "../contracts/error-line";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
+import { lastKnownCurrent } from "./item-history";
+import { getSkillVersion } from "./skill-versions";
 import { getRun, runConfigOf, type RUN_LIST_SELECT } from "./runs";
 
 type Opts = { db?: DbTx };
@@ -98,8 +100,8 @@ async function skillBefore(db: DbTx, runId: string, step: number): Promise<strin
   const key = `skills/skill_v${String(step - 1).padStart(4, "0")}.md`;
   const cp = await db.checkpoint.findUnique({ where: { runId_key: { runId, key } }, select: { value: true } });
   if (cp) return cp.value;
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { seedSkill: true } });
-  return run.seedSkill;
+  // No snapshot (a CLI run keeps its checkpoints in its folder): the chain of stored versions says which.
+  return (await getSkillVersion(runId, `after:${step - 1}`, { db })).content;
 }
 
 export async function getStepDetail(
@@ -132,7 +134,9 @@ export async function getStepDetail(
           where: { runId, skillHash: cand.contentHash, split: "selection" },
           orderBy: { itemId: "asc" },
         });
-  const curHard = new Map(currentEvals.map((e) => [e.itemId, e.hard]));
+  // A current skill never measured itself (e.g. after an appendix flush): its last known results stand in.
+  const known = currentEvals.length > 0 ? null : await lastKnownCurrent(db, runId, step);
+  const curHard = new Map((known?.rows ?? currentEvals).map((e) => [e.itemId, e.hard]));
   const { runId: _r, recordJson, candidateHash: _h, ...stepCols } = row;
   return {
     step: { ...toStepRow({ ...stepCols, runId, recordJson, candidateHash: null }), record: parseRecord(recordJson) },
@@ -163,6 +167,7 @@ export async function getStepDetail(
       };
     }),
     currentKnown: currentEvals.length > 0,
+    currentFromStep: known?.fromStep ?? null,
   };
 }
 

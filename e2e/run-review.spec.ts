@@ -1,0 +1,209 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { seedBigRun } from "../scripts/bench/seed";
+import { createRunViaApi, shot, startWorker, testDb, waitForStatus, type WorkerProc } from "./helpers";
+
+// The run page as a review tool (issue 13 items 1, 2, 4, 5), on one finished sample run.
+let worker: WorkerProc;
+let runId: string;
+
+test.beforeAll(async ({ request }) => {
+  // A whole sample run on a busy machine may take minutes.
+  test.setTimeout(420_000);
+  worker = startWorker("e2e-review");
+  await worker.ready;
+  runId = await createRunViaApi(request, { "model.sim_latency_ms": 0 }, "e2e review");
+  await waitForStatus(request, runId, "succeeded", 400_000);
+});
+test.afterAll(async () => {
+  await worker.kill();
+});
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) console.log(`worker log:\n${worker.log()}`);
+});
+
+const detail = (page: Page) => page.locator("#step-detail");
+/** The detail's top edge, relative to the window (it is "brought into view" when it starts in the top half). */
+const detailTop = (page: Page) => detail(page).evaluate((el) => el.getBoundingClientRect().top / window.innerHeight);
+const expectDetailInView = async (page: Page) =>
+  expect.poll(() => detailTop(page), { timeout: 5_000 }).toBeLessThan(0.5);
+
+test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail into view", async ({ page }) => {
+  await page.goto(`/runs/${runId}`);
+  const rows = page.locator('[data-testid^="step-row-"]');
+  await expect(rows.first()).toBeVisible();
+  await expect(detail(page)).not.toBeInViewport();
+  await page.getByTestId("step-row-2").click();
+  await expect(page).toHaveURL(/step=2/);
+  await expectDetailInView(page);
+  expect(await detailTop(page)).toBeGreaterThan(-0.05);
+  await expect(detail(page)).toContainText("Step 2");
+  await shot(page, "review-step-in-view");
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(detail(page)).not.toBeInViewport();
+  // A candidate's dot on the selection chart: hover it (the chart tracks the pointer), then click.
+  const dot = page.getByTestId("chart-selection").locator("[data-decision]").nth(4);
+  const box = (await dot.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2 - 2, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page).toHaveURL(/step=(?!2\b)\d+/);
+  await expectDetailInView(page);
+  // No focus box is left on the chart after a mouse click.
+  const outline = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return el ? getComputedStyle(el).outlineStyle : "none";
+  });
+  expect(outline).toBe("none");
+});
+
+test("[REVIEW-1]: versions open against their parent, any two compare side by side or inline, each downloads", async ({
+  page,
+}) => {
+  const db = testDb();
+  const seed = await db.skillVersion.findFirstOrThrow({ where: { runId, kind: "seed" } });
+  const slow = await db.skillVersion.findFirst({ where: { runId, kind: "slow_update" }, orderBy: { step: "desc" } });
+  const metas = await db.runEvent.count({ where: { runId, type: "metaSkillUpdated" } });
+  await db.$disconnect();
+  await page.goto(`/runs/${runId}`);
+  await page
+    .getByTestId("version-browser")
+    .getByRole("button", { name: /open, compare/i })
+    .click();
+  const list = page.getByTestId("version-list");
+  await expect(list.getByTestId("version-seed")).toBeVisible();
+  await expect(list.getByTestId("version-candidate:1")).toBeVisible();
+  await expect(list.getByTestId("version-final")).toBeVisible();
+  expect(slow).not.toBeNull();
+  expect(metas).toBeGreaterThan(0);
+  await expect(list.getByTestId(`version-slow_update:${slow!.step}`)).toBeVisible();
+  await expect(list.locator('[data-testid^="version-meta:"]').first()).toBeVisible();
+  // Default: the whole run, seed → final, side by side; the sample's best skill repeats a line verbatim.
+  await expect(page.getByTestId("version-pair")).toHaveText(/seed skill → final/);
+  await expect(page.getByTestId("version-diff")).toBeVisible();
+  await expect(page.getByTestId("repeated-lines")).toContainText(/line \d+ repeats line \d+/);
+  await shot(page, "review-versions-side");
+  await page.getByRole("button", { name: "Inline", exact: true }).click();
+  const inline = page.getByTestId("version-inline");
+  await expect(inline.locator('[data-kind="added"]').first()).toBeVisible();
+  await expect(inline.locator("mark").first()).toBeVisible();
+  await shot(page, "review-versions-inline");
+  // A slow update opens as a diff against the skill it started from.
+  await list.getByTestId(`version-slow_update:${slow!.step}`).getByRole("button", { name: "Open" }).click();
+  await expect(page.getByTestId("version-pair")).toHaveText(/→ after the slow update at step|→ slow update/);
+  // Any two: candidate 1 against candidate 2.
+  await list.getByRole("radio", { name: "compare from candidate of step 1" }).check();
+  await list.getByRole("radio", { name: "compare to candidate of step 2" }).check();
+  await expect(page.getByTestId("version-pair")).toHaveText("candidate of step 1 → candidate of step 2");
+  // Download the seed: the stored bytes.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    list.getByTestId("version-seed").getByRole("link", { name: "Download" }).click(),
+  ]);
+  expect(readFileSync((await download.path())!, "utf8")).toBe(seed.content);
+});
+
+test("[REVIEW-2]: every item's result at every evaluation, with search, failures-only and changed filters", async ({
+  page,
+  request,
+}) => {
+  const api = (await (await request.get(`/api/runs/${runId}/items?split=selection`)).json()) as {
+    evaluations: Array<{ step: number; source: string }>;
+    items: Array<{ id: string; cells: string; changes: Array<{ step: number; to: string }> }>;
+  };
+  const db = testDb();
+  const row = await db.evalResult.findFirstOrThrow({ where: { runId, label: "selection" }, orderBy: { step: "desc" } });
+  await db.$disconnect();
+  const col = api.evaluations.findIndex((e) => e.step === row.step);
+  const item = api.items.find((i) => i.id === row.itemId)!;
+  expect(item.cells[col]).toBe(row.status !== "ok" ? "e" : row.hard >= 1 ? "1" : "0");
+  expect((await request.get(`/api/runs/${runId}/items?split=nope`)).status()).toBe(422);
+
+  await page.goto(`/runs/${runId}`);
+  await page
+    .getByTestId("item-history")
+    .getByRole("button", { name: /show every item/i })
+    .click();
+  const rows = page.getByTestId("item-history-row");
+  await expect(rows).toHaveCount(api.items.length);
+  const changed = api.items.filter((i) => i.changes.length > 0);
+  expect(changed.length).toBeGreaterThan(0);
+  await page.getByLabel("Changed only").check();
+  await expect(rows).toHaveCount(changed.length);
+  await page.getByLabel("Search items").fill(changed[0]!.id);
+  await expect(rows).toHaveCount(1);
+  await shot(page, "review-item-history");
+  await page.getByLabel("Search items").fill("");
+  await page.getByLabel("Changed only").uncheck();
+  await page.getByLabel("Failures only").check();
+  await expect(page.getByTestId("item-history-count")).toContainText(/of \d+ items/);
+  // A change opens the step that made it, in view.
+  await page.getByLabel("Failures only").uncheck();
+  await page.getByLabel("Changed only").check();
+  const first = changed[0]!.changes[0]!;
+  await rows
+    .first()
+    .getByRole("button", { name: new RegExp(`step ${first.step}$`) })
+    .first()
+    .click();
+  await expect(page).toHaveURL(new RegExp(`step=${first.step}\\b`));
+  await expectDetailInView(page);
+  // Train items too.
+  await page.getByRole("button", { name: "Train items" }).click();
+  await expect(page.getByTestId("item-history-count")).toContainText("train rollouts");
+  await expect(rows.first()).toBeVisible();
+});
+
+test("[REVIEW-2]: a step whose current skill was not re-measured compares with its last known results", async ({
+  page,
+  request,
+}) => {
+  const db = testDb();
+  const steps = await db.step.findMany({ where: { runId }, orderBy: { step: "asc" } });
+  await db.$disconnect();
+  let found: number | null = null;
+  for (const s of steps) {
+    const d = (await (await request.get(`/api/runs/${runId}/steps/${s.step}`)).json()) as {
+      currentKnown: boolean;
+      currentFromStep?: number | null;
+    };
+    if (!d.currentKnown && d.currentFromStep !== null && d.currentFromStep !== undefined) {
+      found = s.step;
+      break;
+    }
+  }
+  // The sample's slow updates change the current skill without scoring it item by item.
+  expect(found).not.toBeNull();
+  await page.goto(`/runs/${runId}?step=${found}`);
+  await expect(page.getByTestId("selection-last-known")).toContainText("last known per-item results");
+  await expect(page.getByTestId("selection-last-known")).not.toContainText("cannot be shown");
+});
+
+test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision tooltips, a brush on long runs, cost view", async ({
+  page,
+}) => {
+  const db = testDb();
+  const steps = await db.step.findMany({ where: { runId } });
+  const longRun = await seedBigRun(db, 120, 1200);
+  await db.$disconnect();
+  const accepted = steps.filter((s) => ["accept", "accept_new_best", "force_accept"].includes(s.action)).length;
+  const rejected = steps.filter((s) => s.action === "reject").length;
+  await page.goto(`/runs/${runId}`);
+  const chart = page.getByTestId("chart-selection");
+  await expect(chart.getByText("selection score", { exact: true })).toBeVisible();
+  await expect(chart.getByText("step", { exact: true })).toBeVisible();
+  await expect(chart.locator('[data-decision="accepted"]')).toHaveCount(accepted);
+  await expect(chart.locator('[data-decision="rejected"]')).toHaveCount(rejected);
+  await expect(chart.getByText(/^epoch \d+$/).first()).toBeVisible();
+  const dot = chart.locator('[data-decision="rejected"], [data-decision="accepted"]').first();
+  await dot.hover();
+  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(/step \d+/);
+  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(/vs \d\.\d{3}/);
+  await expect(page.getByTestId("chart-cost").locator(".recharts-line").first()).toBeVisible();
+  await expect(page.getByTestId("chart-cost").getByText(/tokens used so far/)).toBeVisible();
+  await shot(page, "review-charts");
+  await page.goto(`/runs/${longRun}`);
+  await expect(page.getByTestId("chart-selection").locator(".recharts-brush")).toBeVisible();
+  await shot(page, "review-long-run");
+});

@@ -1,0 +1,175 @@
+/**
+ * Per-item history across a run (pure): for every selection or train item, its result at every evaluation
+ * and the step that fixed or broke it. The server builds it from stored per-item rows; the page filters it.
+ *
+ * Result codes, one character per evaluation: "1" correct, "0" wrong, "e" not answered (error, timeout,
+ * truncated — never scored), "." not evaluated there.
+ */
+
+export type ItemSplit = "selection" | "train";
+export type ResultCode = "1" | "0" | "e" | ".";
+
+/** Where an evaluation's per-item results come from. */
+export type EvalSource =
+  /** Rows stored for this evaluation. */
+  | "measured"
+  /** A cached score: the rows of an earlier evaluation of the same skill (same content hash). */
+  | "reused"
+  /** A cached score with no rows for its skill anywhere: the current skill's last known results. */
+  | "last_known";
+
+export interface ItemEvaluation {
+  step: number;
+  /** baseline (the seed on the selection split), selection (a step's candidate), rollout (a train batch). */
+  label: "baseline" | "selection" | "rollout";
+  /** The step's gate decision (null for the baseline). */
+  action: string | null;
+  source: EvalSource;
+  /** True when the evaluated skill became the current skill (baseline, accepted candidates, every rollout). */
+  adopted: boolean;
+}
+
+export interface ItemChange {
+  step: number;
+  to: "fixed" | "broken";
+}
+
+export interface ItemHistoryRow {
+  id: string;
+  reference: string | null;
+  /** The prediction at the item's latest evaluation. */
+  lastPrediction: string | null;
+  /** What each evaluation measured (the candidate's result on the selection split). */
+  cells: string;
+  /** The current skill's result after each evaluation (carried forward where nothing was measured). */
+  current: string;
+  /** Where the current skill's result turned correct (fixed) or wrong (broken). */
+  changes: ItemChange[];
+}
+
+export interface ItemHistoryResponse {
+  split: ItemSplit;
+  evaluations: ItemEvaluation[];
+  items: ItemHistoryRow[];
+}
+
+export interface HistoryEvalRow {
+  step: number;
+  label: string;
+  itemId: string;
+  hard: number;
+  status: string;
+  skillHash: string;
+  prediction: string | null;
+  reference: string | null;
+}
+
+export interface HistoryStep {
+  step: number;
+  action: string;
+  candidateHash: string | null;
+}
+
+/** Gate decisions whose candidate became the current skill. */
+export const ADOPTING_ACTIONS: ReadonlySet<string> = new Set(["accept", "accept_new_best", "force_accept"]);
+
+export function codeOf(r: { hard: number; status: string }): ResultCode {
+  if (r.status !== "ok") return "e";
+  return r.hard >= 1 ? "1" : "0";
+}
+
+interface Column {
+  ev: ItemEvaluation;
+  rows: Map<string, HistoryEvalRow>;
+}
+
+function groupBy(rows: readonly HistoryEvalRow[]): Map<string, Map<string, HistoryEvalRow>> {
+  const out = new Map<string, Map<string, HistoryEvalRow>>();
+  for (const r of rows) {
+    const key = `${r.label}:${r.step}`;
+    let m = out.get(key);
+    if (!m) out.set(key, (m = new Map()));
+    if (!m.has(r.itemId)) m.set(r.itemId, r);
+  }
+  return out;
+}
+
+/** The selection split's evaluations: the baseline, then each step that scored a candidate. */
+function selectionColumns(rows: readonly HistoryEvalRow[], steps: readonly HistoryStep[]): Column[] {
+  const byEval = groupBy(rows);
+  const byHash = new Map<string, Map<string, HistoryEvalRow>>();
+  for (const [, m] of [...byEval].sort(([a], [b]) => a.localeCompare(b))) {
+    const first = m.values().next().value;
+    if (first && first.skillHash && !byHash.has(first.skillHash)) byHash.set(first.skillHash, m);
+  }
+  const cols: Column[] = [];
+  const base = byEval.get("baseline:0");
+  if (base)
+    cols.push({ ev: { step: 0, label: "baseline", action: null, source: "measured", adopted: true }, rows: base });
+  for (const s of [...steps].sort((a, b) => a.step - b.step)) {
+    const own = byEval.get(`selection:${s.step}`);
+    if (!own && !s.candidateHash) continue; // no candidate at this step: nothing was evaluated
+    const reused = own || !s.candidateHash ? undefined : byHash.get(s.candidateHash);
+    const source: EvalSource = own ? "measured" : reused ? "reused" : "last_known";
+    cols.push({
+      ev: { step: s.step, label: "selection", action: s.action, source, adopted: ADOPTING_ACTIONS.has(s.action) },
+      rows: own ?? reused ?? new Map(),
+    });
+  }
+  return cols;
+}
+
+function trainColumns(rows: readonly HistoryEvalRow[], steps: readonly HistoryStep[]): Column[] {
+  const byEval = groupBy(rows.filter((r) => r.label === "rollout"));
+  const actions = new Map(steps.map((s) => [s.step, s.action]));
+  return [...byEval.entries()]
+    .map(([key, m]) => ({ step: Number(key.slice("rollout:".length)), m }))
+    .sort((a, b) => a.step - b.step)
+    .map(({ step, m }) => ({
+      ev: { step, label: "rollout", action: actions.get(step) ?? null, source: "measured", adopted: true },
+      rows: m,
+    }));
+}
+
+const byNatural = new Intl.Collator("en", { numeric: true }).compare;
+
+/** Builds the history of every item seen on the split, items in natural id order. */
+export function buildItemHistory(
+  split: ItemSplit,
+  rows: readonly HistoryEvalRow[],
+  steps: readonly HistoryStep[],
+): ItemHistoryResponse {
+  const cols = split === "selection" ? selectionColumns(rows, steps) : trainColumns(rows, steps);
+  const ids = new Set<string>();
+  for (const c of cols) for (const id of c.rows.keys()) ids.add(id);
+  const items = [...ids].sort(byNatural).map((id) => itemRow(id, cols));
+  return { split, evaluations: cols.map((c) => c.ev), items };
+}
+
+function itemRow(id: string, cols: readonly Column[]): ItemHistoryRow {
+  let cells = "";
+  let current = "";
+  let cur: ResultCode = ".";
+  let lastDefinite: "0" | "1" | null = null;
+  let reference: string | null = null;
+  let lastPrediction: string | null = null;
+  const changes: ItemChange[] = [];
+  for (const c of cols) {
+    const r = c.rows.get(id);
+    const code: ResultCode = r ? codeOf(r) : ".";
+    if (r) {
+      reference = r.reference ?? reference;
+      lastPrediction = r.prediction;
+    }
+    cells += code;
+    if (c.ev.adopted && code !== ".") cur = code;
+    current += cur;
+    if (cur === "0" || cur === "1") {
+      if (lastDefinite !== null && cur !== lastDefinite) {
+        changes.push({ step: c.ev.step, to: cur === "1" ? "fixed" : "broken" });
+      }
+      lastDefinite = cur;
+    }
+  }
+  return { id, reference, lastPrediction, cells, current, changes };
+}
