@@ -8,7 +8,7 @@ import { BENCHMARK_OPTION_FIELDS } from "./config-fields-benchmarks";
 import { RUN_SECTIONS } from "./config-fields-run";
 import { TRAINING_SECTIONS } from "./config-fields-training";
 
-export type { ConfigField, ConfigSectionSpec, FieldKind } from "./config-field-kinds";
+export type { ConfigField, ConfigSectionSpec } from "./config-field-kinds";
 export { BENCHMARK_OPTION_FIELDS } from "./config-fields-benchmarks";
 
 export const CONFIG_SECTIONS_UI: ConfigSectionSpec[] = [...TRAINING_SECTIONS, ...RUN_SECTIONS];

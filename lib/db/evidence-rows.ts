@@ -40,7 +40,6 @@ export async function listRunEdits(runId: string, { db = getDb() }: Opts = {}) {
     },
   });
 }
-export type RunEditRow = Awaited<ReturnType<typeof listRunEdits>>[number];
 
 export async function listStepActions(runId: string, { db = getDb() }: Opts = {}) {
   return db.step.findMany({

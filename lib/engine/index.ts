@@ -3,34 +3,15 @@
  * environment, the checkpoint store, the event sink and the clock through `EngineDeps`.
  */
 /** How a model-call error ends a run: "fail" (unrecoverable) or "pause" (budget spent; resumable). */
-export { stopRunOf, type StopRun } from "./ports";
-export type {
-  AnalystBrief,
-  ChatContentPart,
-  ChatMessage,
-  CheckpointStore,
-  Clock,
-  CompletionRequest,
-  CompletionResult,
-  EngineDeps,
-  Environment,
-  EventSink,
-  GateReviewAnswer,
-  GateReviewer,
-  GateReviewRequest,
-  Logger,
-  ModelClient,
-  Role,
-  RolloutInput,
-  RolloutPhase,
-} from "./ports";
-export type { Item, Splits, StepRecord, Trajectory, TrajectoryStatus } from "./types";
+export { stopRunOf } from "./ports";
+export type { CheckpointStore, CompletionRequest, Environment, EventSink, ModelClient, RolloutPhase } from "./ports";
+export type { Item, Splits } from "./types";
 /** Runs or resumes a training run; resolves to summary.json. */
 export { runTraining, planRun } from "./trainer";
 /** Scores one skill on a split without optimizer calls (spec §18). */
 export { runEvalOnly, type EvalSplit } from "./eval-only";
 /** Errors a caller distinguishes: a cancelled run (resumable) and a run-level failure with a user message. */
-export { EngineError, RunCancelledError, type RunPlan } from "./context";
+export { EngineError, RunCancelledError } from "./context";
 /** Human review at the gate: a run whose gate waits for a reviewer stops with this error. */
 export { ReviewPendingError } from "./gate-review";
 /** An in-memory store for tests and throw-away evaluations. */

@@ -25,10 +25,8 @@ export const SLEEP_JOBS = {
 
 export const SleepNightPayloadSchema = z.object({ nightId: z.string().uuid() });
 export const SleepScheduledPayloadSchema = z.object({ projectId: z.string().uuid() });
-export type SleepScheduledPayload = z.infer<typeof SleepScheduledPayloadSchema>;
 
 /** Transfer matrix cells (lib/contracts/transfer.ts): one job per cell, a test-split evaluation on the worker. */
 export const TRANSFER_QUEUE = "transfer-eval" as const;
 export const TRANSFER_JOBS = { cell: "transfer-eval.cell" } as const;
 export const TransferCellPayloadSchema = z.object({ cellId: z.string().uuid() });
-export type TransferCellPayload = z.infer<typeof TransferCellPayloadSchema>;

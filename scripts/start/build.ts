@@ -39,6 +39,7 @@ export function sourceFingerprint(): string {
 
 /** What `next build` is doing, from one line of its output; null for lines that mark no new stage. */
 export function buildStage(line: string): string | null {
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
   const l = line.replace(/\x1b\[[0-9;]*m/g, "").trim();
   const pages = /Generating static pages(?: using \d+ workers)? \((\d+)\/(\d+)\)/.exec(l);
   if (pages) return `generating pages ${pages[1]}/${pages[2]}`;
