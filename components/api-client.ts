@@ -137,6 +137,14 @@ export const api = {
   getRunDataset(id: string): Promise<DatasetFingerprint> {
     return request(`/api/runs/${encodeURIComponent(id)}/dataset`);
   },
+  /** The exact bytes of a run's best skill (409 before the seed skill has been scored). */
+  async getBestSkill(id: string): Promise<string> {
+    const res = await fetch(exportUrl(id, "skill")).catch(() => {
+      throw new ApiError({ status: 0, code: "UNREACHABLE", message: UNREACHABLE_MESSAGE });
+    });
+    if (!res.ok) throw await toApiError(res);
+    return res.text();
+  },
   compareRuns(ids: string[]): Promise<CompareResponse> {
     return request(`/api/runs/compare?ids=${ids.map(encodeURIComponent).join(",")}`);
   },

@@ -16,6 +16,7 @@ export const queryKeys = {
   presets: ["presets"] as const,
   backends: ["backends"] as const,
   compare: (ids: string[]) => ["compare", ids.join(",")] as const,
+  bestSkill: (id: string) => ["run", id, "best-skill"] as const,
 };
 
 /** Statuses in which a run still changes on its own. */
