@@ -90,7 +90,7 @@ export function ComparePage() {
           );
         })}
       </div>
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <CompareChart runs={data.runs} />
         <CompareResults runs={data.runs} />
       </div>

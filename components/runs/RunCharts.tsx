@@ -26,7 +26,7 @@ export function RunCharts({
   const syncId = `run-${run.id}`;
   const marks = useMemo(() => scoreMarks(run), [run]);
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <SelectionChart
         points={points}
         baseline={run.baselineScore}

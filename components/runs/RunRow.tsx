@@ -49,7 +49,7 @@ export function RunRow({
       <td className={TD}>
         <StatusBadge status={r.status} />
       </td>
-      <td className={`${TD} max-w-72`}>
+      <td className={`${TD} max-w-72 min-w-40`}>
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
           {r.name || r.id.slice(0, 8)}
         </Link>
