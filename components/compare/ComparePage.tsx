@@ -62,7 +62,7 @@ export function ComparePage() {
           return (
             <div
               key={r.id}
-              className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs"
+              className="flex max-w-full min-w-0 flex-wrap items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs"
             >
               <span
                 className="size-2.5 rounded-full"
