@@ -18,6 +18,8 @@ import type {
   StepDetail,
   UploadInfo,
 } from "@/lib/contracts/api";
+import type { DeleteRunResponse, RunAnnotations, RunAnnotationsInput } from "@/lib/contracts/run-list";
+import { runsQueryString, type RunsView } from "./runs/runs-view";
 
 const ErrorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
@@ -47,6 +49,9 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
+/** What a page shows when the server cannot be reached at all (instead of the browser's "Failed to fetch"). */
+export const UNREACHABLE_MESSAGE = "The dashboard server is not answering (stopped or restarting); retrying…";
+
 export async function request<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, ...rest } = init ?? {};
   const res = await fetch(url, {
@@ -57,6 +62,10 @@ export async function request<T>(url: string, init?: RequestInit & { json?: unkn
       ...(json === undefined ? {} : { "content-type": "application/json" }),
     },
     body: json === undefined ? rest.body : JSON.stringify(json),
+  }).catch((err: unknown) => {
+    // fetch rejects only when no HTTP answer came back (server down, network gone) or on abort.
+    if ((err as { name?: string })?.name === "AbortError") throw err;
+    throw new ApiError({ status: 0, code: "UNREACHABLE", message: UNREACHABLE_MESSAGE });
   });
   if (!res.ok) throw await toApiError(res);
   return (await res.json()) as T;
@@ -79,19 +88,15 @@ async function toApiError(res: Response): Promise<ApiError> {
   });
 }
 
-export interface RunFilters {
-  status?: string;
-  env?: string;
-}
-
 export const api = {
-  listRuns(filters: RunFilters, cursor?: string): Promise<RunListResponse> {
-    const q = new URLSearchParams();
-    if (filters.status) q.set("status", filters.status);
-    if (filters.env) q.set("env", filters.env);
-    if (cursor) q.set("cursor", cursor);
-    q.set("limit", "100");
-    return request(`/api/runs?${q}`);
+  listRuns(view: RunsView): Promise<RunListResponse> {
+    return request(`/api/runs?${runsQueryString(view, { forApi: true })}`);
+  },
+  setRunAnnotations(id: string, body: RunAnnotationsInput): Promise<RunAnnotations> {
+    return request(`/api/runs/${encodeURIComponent(id)}/annotations`, { method: "PUT", json: body });
+  },
+  deleteRun(id: string): Promise<DeleteRunResponse> {
+    return request(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE" });
   },
   getRun(id: string): Promise<RunDetail> {
     return request(`/api/runs/${encodeURIComponent(id)}`);
@@ -131,6 +136,14 @@ export const api = {
   },
   getRunDataset(id: string): Promise<DatasetFingerprint> {
     return request(`/api/runs/${encodeURIComponent(id)}/dataset`);
+  },
+  /** The exact bytes of a run's best skill (409 before the seed skill has been scored). */
+  async getBestSkill(id: string): Promise<string> {
+    const res = await fetch(exportUrl(id, "skill")).catch(() => {
+      throw new ApiError({ status: 0, code: "UNREACHABLE", message: UNREACHABLE_MESSAGE });
+    });
+    if (!res.ok) throw await toApiError(res);
+    return res.text();
   },
   compareRuns(ids: string[]): Promise<CompareResponse> {
     return request(`/api/runs/compare?ids=${ids.map(encodeURIComponent).join(",")}`);

@@ -2,10 +2,10 @@
  * TanStack Query keys, in one place so the SSE hook and the pages agree on what to update.
  * `["run", id]` is the RunDetail; invalidate it with `exact: true` so step details are not swept along.
  */
-import type { RunFilters } from "./api-client";
+import { runsQueryString, type RunsView } from "./runs/runs-view";
 
 export const queryKeys = {
-  runs: (filters: RunFilters) => ["runs", { status: filters.status ?? null, env: filters.env ?? null }] as const,
+  runs: (view: RunsView) => ["runs", runsQueryString(view, { forApi: true })] as const,
   runsAll: ["runs"] as const,
   run: (id: string) => ["run", id] as const,
   step: (id: string, step: number) => ["run", id, "step", step] as const,
@@ -16,6 +16,7 @@ export const queryKeys = {
   presets: ["presets"] as const,
   backends: ["backends"] as const,
   compare: (ids: string[]) => ["compare", ids.join(",")] as const,
+  bestSkill: (id: string) => ["run", id, "best-skill"] as const,
 };
 
 /** Statuses in which a run still changes on its own. */

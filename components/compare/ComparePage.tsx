@@ -8,11 +8,18 @@ import { Notice } from "../ui/Notice";
 import { SimulatedBadge } from "../ui/SimulatedBadge";
 import { StatusBadge } from "../ui/StatusBadge";
 import { RUN_COLORS } from "../charts/chart-style";
+import { BestSkillDiff } from "./BestSkillDiff";
 import { CompareChart } from "./CompareChart";
+import { CompareResults } from "./CompareResults";
 import { ConfigDiffTable } from "./ConfigDiffTable";
+import { SeedGroupsTable } from "./SeedGroupsTable";
 import { useCompare } from "./use-compare";
 
-/** `/runs/compare?ids=a,b,…` — overlaid selection curves and the config keys that differ. */
+/**
+ * `/runs/compare?ids=a,b,…` — overlaid selection curves with each run's scores, tokens and cost beside
+ * them, mean ± spread over seeds of one config, a diff of two runs' best skills, and the config keys
+ * that differ.
+ */
 export function ComparePage() {
   const params = useSearchParams();
   const ids = [
@@ -46,7 +53,7 @@ export function ComparePage() {
 
   return (
     <div className="space-y-4">
-      <div className="flex items-center justify-between">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">Compare {data.runs.length} runs</h1>
         <ButtonLink href="/">All runs</ButtonLink>
       </div>
@@ -55,7 +62,7 @@ export function ComparePage() {
           return (
             <div
               key={r.id}
-              className="flex items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs"
+              className="flex max-w-full min-w-0 flex-wrap items-center gap-2 rounded-md border border-gray-200 bg-white px-3 py-1.5 shadow-xs"
             >
               <span
                 className="size-2.5 rounded-full"
@@ -83,7 +90,12 @@ export function ComparePage() {
           );
         })}
       </div>
-      <CompareChart runs={data.runs} />
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <CompareChart runs={data.runs} />
+        <CompareResults runs={data.runs} />
+      </div>
+      <SeedGroupsTable runs={data.runs} />
+      <BestSkillDiff runs={data.runs} />
       <ConfigDiffTable runs={data.runs} diff={data.configDiff} />
     </div>
   );

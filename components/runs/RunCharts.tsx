@@ -28,7 +28,7 @@ export function RunCharts({
   const marks = useMemo(() => scoreMarks(run), [run]);
   const noise = useNoiseBands(run);
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <SelectionChart
         points={points}
         baseline={run.baselineScore}

@@ -1,4 +1,5 @@
 "use client";
+import { useEffect, useState } from "react";
 
 const STATUSES = [
   "queued",
@@ -13,53 +14,89 @@ const STATUSES = [
 
 const SELECT =
   "rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";
+/** Typing pauses this long before the search reaches the URL (and the server). */
+const SEARCH_DEBOUNCE_MS = 250;
+
+type Key = "status" | "env" | "tag" | "q";
 
 export function RunFiltersBar({
   status,
   env,
+  tag,
+  q,
   envs,
+  tags,
   onChange,
 }: {
   status: string | undefined;
   env: string | undefined;
+  tag: string | undefined;
+  q: string | undefined;
   envs: string[];
-  onChange: (key: "status" | "env", value: string) => void;
+  tags: string[];
+  onChange: (key: Key, value: string) => void;
 }) {
-  // Keep a filter value selectable even when the current page of runs no longer lists it.
-  const envOptions = env && !envs.includes(env) ? [env, ...envs] : envs;
+  const [text, setText] = useState(q ?? "");
+  useEffect(() => setText(q ?? ""), [q]);
+  useEffect(() => {
+    if (text.trim() === (q ?? "")) return;
+    const t = setTimeout(() => onChange("q", text), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, q, onChange]);
   return (
-    <div className="flex flex-wrap items-center gap-4 text-sm">
-      <div className="flex items-center gap-2">
-        <label htmlFor="filter-status" className="text-gray-600">
-          Status
-        </label>
-        <select
-          id="filter-status"
-          className={SELECT}
-          value={status ?? ""}
-          onChange={(e) => onChange("status", e.target.value)}
-        >
-          <option value="">All</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex items-center gap-2">
-        <label htmlFor="filter-env" className="text-gray-600">
-          Benchmark
-        </label>
-        <select id="filter-env" className={SELECT} value={env ?? ""} onChange={(e) => onChange("env", e.target.value)}>
-          <option value="">All</option>
-          {envOptions.map((e) => (
-            <option key={e} value={e}>
-              {e}
-            </option>
-          ))}
-        </select>
-      </div>
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+      <input
+        type="search"
+        className={`${SELECT} w-full sm:w-64`}
+        placeholder="Search name, id, model, tag, note…"
+        aria-label="Search runs"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        data-testid="runs-search"
+      />
+      <Choice
+        id="filter-status"
+        label="Status"
+        value={status}
+        options={STATUSES}
+        onChange={(v) => onChange("status", v)}
+      />
+      <Choice id="filter-env" label="Benchmark" value={env} options={envs} onChange={(v) => onChange("env", v)} />
+      {(tags.length > 0 || tag) && (
+        <Choice id="filter-tag" label="Tag" value={tag} options={tags} onChange={(v) => onChange("tag", v)} />
+      )}
+    </div>
+  );
+}
+
+function Choice({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  options: string[];
+  onChange: (value: string) => void;
+}) {
+  // Keep a filter value selectable even when the current answer no longer lists it.
+  const all = value && !options.includes(value) ? [value, ...options] : options;
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-gray-600">
+        {label}
+      </label>
+      <select id={id} className={SELECT} value={value ?? ""} onChange={(e) => onChange(e.target.value)}>
+        <option value="">All</option>
+        {all.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

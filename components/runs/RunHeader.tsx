@@ -9,14 +9,7 @@ import { RunProgress } from "./RunProgress";
 import { RunStateNotice } from "./RunStateNotice";
 import { RunStats } from "./RunStats";
 import { SandboxNotice } from "./SandboxNotice";
-import type { StreamState } from "./use-run-events";
-
-const STREAM_LABEL: Record<StreamState, { text: string; dot: string }> = {
-  connecting: { text: "connecting", dot: "bg-gray-400" },
-  live: { text: "live", dot: "bg-green-500" },
-  reconnecting: { text: "reconnecting (polling meanwhile)", dot: "bg-amber-500" },
-  closed: { text: "", dot: "" },
-};
+import { STREAM_LABEL, type StreamState } from "./connection";
 
 export function RunHeader({ run, streamState }: { run: RunDetail; streamState: StreamState }) {
   const stream = STREAM_LABEL[streamState];
@@ -41,7 +34,7 @@ export function RunHeader({ run, streamState }: { run: RunDetail; streamState: S
             <span title={formatTimestamp(run.createdAt)}>created {formatTimestamp(run.createdAt)}</span>
             <span className="font-mono text-gray-400">{run.id}</span>
             {stream.text && (
-              <span className="inline-flex items-center gap-1">
+              <span className="inline-flex items-center gap-1" title={stream.title} data-testid="stream-state">
                 <span className={`size-1.5 rounded-full ${stream.dot}`} aria-hidden />
                 {stream.text}
               </span>
@@ -50,7 +43,7 @@ export function RunHeader({ run, streamState }: { run: RunDetail; streamState: S
         </div>
         <RunActions run={run} />
       </div>
-      <RunProgress run={run} />
+      <RunProgress run={run} live={streamState === "live"} />
       <RunStateNotice run={run} />
       <SandboxNotice run={run} />
       <RunStats run={run} />

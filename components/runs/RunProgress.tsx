@@ -11,8 +11,11 @@ const BAR: Record<string, string> = {
   cancelling: "bg-amber-400",
 };
 
-/** Epoch / step counters, a progress bar over steps and the ETA while the run is active. */
-export function RunProgress({ run }: { run: RunDetail }) {
+/**
+ * Epoch / step counters, a progress bar over steps and the ETA while the run is active and the page is
+ * connected (without a connection the ETA would count down on stale data, so it is hidden).
+ */
+export function RunProgress({ run, live = true }: { run: RunDetail; live?: boolean }) {
   const pct = progressPercent(run.stepsDone, run.stepsTotal);
   const active = isActiveStatus(run.status);
   return (
@@ -37,7 +40,7 @@ export function RunProgress({ run }: { run: RunDetail }) {
         />
       </div>
       <span className="w-10 text-right tabular-nums">{pct === null ? "—" : `${Math.round(pct)}%`}</span>
-      {active && (
+      {active && live && (
         <span data-testid="eta" className="tabular-nums" title="Time left at the current pace">
           ETA{" "}
           {run.etaSeconds === null

@@ -1,10 +1,12 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/contracts/api";
 import { bestOriginLabel } from "@/lib/contracts/best";
+import { testGainOf } from "@/lib/contracts/run-list";
 import {
   elapsedSeconds,
   formatCost,
   formatCount,
+  formatDelta,
   formatDuration,
   formatRelative,
   formatRole,
@@ -21,13 +23,18 @@ export function RunRow({
   now,
   selected,
   onToggle,
+  onAnnotate,
+  onDelete,
 }: {
   run: RunListItem;
   now: number;
   selected: boolean;
   onToggle: () => void;
+  onAnnotate: () => void;
+  onDelete: () => void;
 }) {
   const tokens = r.promptTokens + r.completionTokens;
+  const gain = testGainOf(r);
   return (
     <tr className={`${ROW} ${selected ? "bg-indigo-50/60" : ""}`} data-testid={`run-row-${r.id}`}>
       <td className={TD}>
@@ -42,7 +49,7 @@ export function RunRow({
       <td className={TD}>
         <StatusBadge status={r.status} />
       </td>
-      <td className={`${TD} max-w-72`}>
+      <td className={`${TD} max-w-72 min-w-40`}>
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
           {r.name || r.id.slice(0, 8)}
         </Link>
@@ -55,6 +62,7 @@ export function RunRow({
             CLI
           </span>
         )}
+        <RunTagsAndNote tags={r.tags} note={r.note} />
         {r.simulated && <div className="text-xs text-amber-700">{SIMULATED_LABEL}</div>}
         {r.status === "failed" && r.errorMessage && (
           <div className="truncate text-xs text-red-700" title={r.errorMessage}>
@@ -73,18 +81,66 @@ export function RunRow({
         </span>
       </td>
       <td className={TD_NUM}>{formatScore(r.testBest)}</td>
+      <td
+        className={`${TD_NUM} ${gain === null ? "text-gray-400" : gain > 0 ? "text-green-700" : gain < 0 ? "text-red-700" : ""}`}
+        data-testid="test-gain"
+      >
+        {gain === null ? "—" : formatDelta(gain)}
+      </td>
       <td className={TD_NUM}>
         {r.stepsDone}/{r.stepsTotal > 0 ? r.stepsTotal : "—"}
       </td>
-      <td className={TD_NUM}>
-        {formatCount(tokens)}
-        <div className="text-xs text-gray-500">{r.costUsd === null ? "cost —" : formatCost(r.costUsd)}</div>
+      <td className={TD_NUM}>{formatCount(tokens)}</td>
+      <td className={TD_NUM} title={r.costUsd === null ? "Unknown: a model without a known price was used" : undefined}>
+        {r.costUsd === null ? "—" : formatCost(r.costUsd)}
       </td>
       <td className={`${TD} whitespace-nowrap text-gray-700`} title={formatTimestamp(r.startedAt ?? r.createdAt)}>
         {formatRelative(r.startedAt ?? r.createdAt, now)}
       </td>
       <td className={TD_NUM}>{formatDuration(runDuration(r, now))}</td>
+      <td className={`${TD} whitespace-nowrap`}>
+        <button
+          type="button"
+          className="rounded px-1.5 py-0.5 text-xs text-gray-600 hover:bg-gray-100 hover:text-gray-900"
+          onClick={onAnnotate}
+          aria-label={`Tags and note of ${r.name || r.id}`}
+          data-testid="annotate-run"
+        >
+          Tags
+        </button>
+        <button
+          type="button"
+          className="rounded px-1.5 py-0.5 text-xs text-red-700 hover:bg-red-50"
+          onClick={onDelete}
+          aria-label={`Delete ${r.name || r.id}`}
+          data-testid="delete-run"
+        >
+          Delete
+        </button>
+      </td>
     </tr>
+  );
+}
+
+function RunTagsAndNote({ tags, note }: { tags: string[]; note: string | null }) {
+  if (tags.length === 0 && !note) return null;
+  return (
+    <div className="mt-0.5 space-y-0.5">
+      {tags.length > 0 && (
+        <div className="flex flex-wrap gap-1" data-testid="run-tags">
+          {tags.map((t) => (
+            <span key={t} className="rounded bg-indigo-50 px-1 py-0.5 text-[11px] text-indigo-800">
+              {t}
+            </span>
+          ))}
+        </div>
+      )}
+      {note && (
+        <div className="line-clamp-2 text-xs whitespace-pre-line text-gray-600" title={note} data-testid="run-note">
+          {note}
+        </div>
+      )}
+    </div>
   );
 }
 

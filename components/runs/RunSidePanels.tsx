@@ -11,7 +11,7 @@ import { UsageTable } from "./UsageTable";
 export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamFrame[] }) {
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <EventLog frames={frames} total={Math.max(run.lastEventSeq, frames.at(-1)?.seq ?? 0)} />
         <div className="space-y-4">
           <UsageTable usage={run.usage} costUsd={run.costUsd} />

@@ -26,7 +26,12 @@ export function RunView({ id }: { id: string }) {
   const stepParam = Number.parseInt(params.get("step") ?? "", 10);
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
-  const { frames, state } = useRunEvents(id, { status: run?.status, selectedStep, lastEventSeq: run?.lastEventSeq });
+  const { frames, state } = useRunEvents(id, {
+    status: run?.status,
+    selectedStep,
+    lastEventSeq: run?.lastEventSeq,
+    unreachable: isApiError(error, 0),
+  });
   const detailRef = useRef<HTMLDivElement>(null);
 
   const selectStep = useCallback(

@@ -1,28 +1,49 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { RunSortKey } from "@/lib/contracts/run-list";
 import { Button, ButtonLink } from "../ui/Button";
 import { Notice } from "../ui/Notice";
 import { RunFiltersBar } from "./RunFiltersBar";
+import { RunsPagination } from "./RunsPagination";
 import { RunsTable } from "./RunsTable";
+import {
+  isFiltered,
+  pageCount,
+  parseRunsView,
+  runsQueryString,
+  toggleSort,
+  withFilter,
+  type RunsView,
+} from "./runs-view";
 import { useRuns } from "./use-runs";
 
-/** `/` — every run, filterable by status and benchmark through the URL. */
+/** `/` — every run: search, filters, sort and page live in the URL; the table refreshes by itself. */
 export function RunsPage() {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const filters = { status: params.get("status") ?? undefined, env: params.get("env") ?? undefined };
-  const { runs, envs, isPending, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useRuns(filters);
+  const view = useMemo(() => parseRunsView(params), [params]);
+  const { runs, total, envs, tags, isPending, isPlaceholderData, error, data } = useRuns(view);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
 
-  const setFilter = (key: "status" | "env", value: string) => {
-    const next = new URLSearchParams(params.toString());
-    if (value) next.set(key, value);
-    else next.delete(key);
-    const q = next.toString();
-    router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
-  };
+  const go = useCallback(
+    (next: RunsView) => {
+      const q = runsQueryString(next);
+      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const setFilter = useCallback(
+    (key: "status" | "env" | "tag" | "q", value: string) => go(withFilter(view, key, value)),
+    [go, view],
+  );
+  // A page that no longer exists (runs deleted, a narrower filter) moves to the last one.
+  const pages = pageCount(total, view.limit);
+  useEffect(() => {
+    if (data && !isPlaceholderData && view.page > pages) go({ ...view, page: pages });
+  }, [data, isPlaceholderData, view, pages, go]);
+
   const toggle = (id: string) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -30,14 +51,18 @@ export function RunsPage() {
       else next.add(id);
       return next;
     });
-  const chosen = runs.filter((r) => selected.has(r.id)).map((r) => r.id);
-  const filtered = Boolean(filters.status || filters.env);
+  const chosen = [...selected];
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-lg font-semibold">Runs</h1>
         <div className="flex items-center gap-2">
+          {chosen.length > 0 && (
+            <Button variant="ghost" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </Button>
+          )}
           <Button
             disabled={chosen.length < 2 || chosen.length > 8}
             title={
@@ -56,28 +81,40 @@ export function RunsPage() {
           </ButtonLink>
         </div>
       </div>
-      <RunFiltersBar status={filters.status} env={filters.env} envs={envs} onChange={setFilter} />
+      <RunFiltersBar
+        status={view.status}
+        env={view.env}
+        tag={view.tag}
+        q={view.q}
+        envs={envs}
+        tags={tags}
+        onChange={setFilter}
+      />
       {error && (
         <Notice tone="error" title="Could not load runs">
           {error.message}
         </Notice>
       )}
-      {!error && (
+      {!(error && !data) && (
         <RunsTable
           runs={runs}
           loading={isPending}
-          filtered={filtered}
+          filtered={isFiltered(view)}
+          view={view}
+          onSort={(key: RunSortKey) => go(toggleSort(view, key))}
           selected={selected}
           onToggle={toggle}
           onClearFilters={() => router.replace(pathname, { scroll: false })}
         />
       )}
-      {hasNextPage && (
-        <div className="flex justify-center">
-          <Button onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? "Loading…" : "Load more runs"}
-          </Button>
-        </div>
+      {data && total > 0 && (
+        <RunsPagination
+          page={view.page}
+          limit={view.limit}
+          total={total}
+          onPage={(page) => go({ ...view, page })}
+          onLimit={(limit) => go({ ...view, limit, page: 1 })}
+        />
       )}
     </div>
   );

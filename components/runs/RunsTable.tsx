@@ -1,28 +1,39 @@
 "use client";
+import { useState } from "react";
 import type { RunListItem } from "@/lib/contracts/api";
+import type { RunSortKey } from "@/lib/contracts/run-list";
 import { ButtonLink, Button } from "../ui/Button";
 import { TABLE, THEAD, TH, TH_NUM } from "../ui/table";
 import { useNow } from "../ui/use-now";
+import { DeleteRunDialog } from "./DeleteRunDialog";
+import { RunAnnotationsDialog } from "./RunAnnotationsDialog";
 import { RunRow } from "./RunRow";
+import type { RunsView } from "./runs-view";
 
-const COLUMNS: Array<{ label: string; num?: boolean; title?: string }> = [
-  { label: "Status" },
-  { label: "Name" },
-  { label: "Benchmark" },
-  { label: "Optimizer" },
-  { label: "Target" },
-  { label: "Selection", num: true, title: "Baseline → best selection score" },
-  { label: "Best test", num: true, title: "Test score of the best skill" },
-  { label: "Steps", num: true },
-  { label: "Tokens", num: true, title: "Prompt + completion tokens, and cost when the price is known" },
-  { label: "Started" },
-  { label: "Duration", num: true },
+const COLUMNS: Array<{ label: string; sort: RunSortKey; num?: boolean; title?: string }> = [
+  { label: "Status", sort: "status" },
+  { label: "Name", sort: "name", title: "Name, tags and note" },
+  { label: "Benchmark", sort: "env" },
+  { label: "Optimizer", sort: "optimizer" },
+  { label: "Target", sort: "target" },
+  { label: "Selection", sort: "selection", num: true, title: "Baseline → best selection score (sorts by best)" },
+  { label: "Best test", sort: "testBest", num: true, title: "Test score of the best skill" },
+  { label: "Test gain", sort: "testGain", num: true, title: "Best skill's test score minus the seed skill's" },
+  { label: "Steps", sort: "steps", num: true },
+  { label: "Tokens", sort: "tokens", num: true, title: "Prompt + completion tokens" },
+  { label: "Cost", sort: "cost", num: true, title: "Cost in USD when every model's price is known" },
+  { label: "Started", sort: "started" },
+  { label: "Duration", sort: "duration", num: true },
 ];
+
+type Dialog = { kind: "annotate" | "delete"; run: RunListItem } | null;
 
 export function RunsTable({
   runs,
   loading,
   filtered,
+  view,
+  onSort,
   selected,
   onToggle,
   onClearFilters,
@@ -30,11 +41,14 @@ export function RunsTable({
   runs: RunListItem[];
   loading: boolean;
   filtered: boolean;
+  view: RunsView;
+  onSort: (key: RunSortKey) => void;
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onClearFilters: () => void;
 }) {
   const now = useNow(10_000);
+  const [dialog, setDialog] = useState<Dialog>(null);
   if (!loading && runs.length === 0) return <EmptyRuns filtered={filtered} onClearFilters={onClearFilters} />;
   return (
     <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white shadow-xs">
@@ -44,26 +58,57 @@ export function RunsTable({
             <th className={`${TH} w-8`}>
               <span className="sr-only">Select</span>
             </th>
-            {COLUMNS.map((c) => (
-              <th key={c.label} className={c.num ? TH_NUM : TH} title={c.title}>
-                {c.label}
-              </th>
-            ))}
+            {COLUMNS.map((c) => {
+              const active = view.sort === c.sort;
+              return (
+                <th
+                  key={c.label}
+                  className={c.num ? TH_NUM : TH}
+                  title={c.title}
+                  aria-sort={active ? (view.dir === "asc" ? "ascending" : "descending") : undefined}
+                >
+                  <button
+                    type="button"
+                    className={`inline-flex items-center gap-0.5 hover:text-gray-900 ${active ? "text-gray-900" : ""}`}
+                    onClick={() => onSort(c.sort)}
+                    data-testid={`sort-${c.sort}`}
+                  >
+                    {c.label}
+                    <span aria-hidden className={active ? "" : "text-gray-300"}>
+                      {active ? (view.dir === "asc" ? "▲" : "▼") : "↕"}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+            <th className={TH}>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {runs.map((r) => (
-            <RunRow key={r.id} run={r} now={now} selected={selected.has(r.id)} onToggle={() => onToggle(r.id)} />
+            <RunRow
+              key={r.id}
+              run={r}
+              now={now}
+              selected={selected.has(r.id)}
+              onToggle={() => onToggle(r.id)}
+              onAnnotate={() => setDialog({ kind: "annotate", run: r })}
+              onDelete={() => setDialog({ kind: "delete", run: r })}
+            />
           ))}
-          {loading && (
+          {loading && runs.length === 0 && (
             <tr>
-              <td colSpan={COLUMNS.length + 1} className="px-3 py-6 text-center text-gray-500">
+              <td colSpan={COLUMNS.length + 2} className="px-3 py-6 text-center text-gray-500">
                 Loading runs…
               </td>
             </tr>
           )}
         </tbody>
       </table>
+      {dialog?.kind === "annotate" && <RunAnnotationsDialog run={dialog.run} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "delete" && <DeleteRunDialog run={dialog.run} onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -6,9 +6,10 @@ import { StreamFrameSchema, type StreamFrame } from "@/lib/contracts/run-events"
 import { eventsUrl } from "../api-client";
 import { isActiveStatus, queryKeys } from "../query-keys";
 import { createCoalescedRunner } from "./coalesce";
+import { connectionState, type StreamState } from "./connection";
 import { frameStep, MAX_FRAMES, mergeFrames } from "./event-frames";
 
-export type StreamState = "connecting" | "live" | "reconnecting" | "closed";
+export type { StreamState };
 
 /** Frames arriving within this window are applied to the cache together (replays come in bursts). */
 const FLUSH_MS = 100;
@@ -24,7 +25,13 @@ const RETRY_MS = 5_000;
  */
 export function useRunEvents(
   runId: string,
-  opts: { status: string | undefined; selectedStep: number | null; lastEventSeq: number | undefined },
+  opts: {
+    status: string | undefined;
+    selectedStep: number | null;
+    lastEventSeq: number | undefined;
+    /** The last poll of the run got no HTTP answer at all (server down or restarting). */
+    unreachable?: boolean;
+  },
 ) {
   const qc = useQueryClient();
   const active = isActiveStatus(opts.status);
@@ -40,6 +47,7 @@ export function useRunEvents(
   const [historyRead, setHistoryRead] = useState(false);
   const [retryTick, setRetryTick] = useState(0);
   const [state, setState] = useState<StreamState>("connecting");
+  const offline = useOffline();
   const connect = opts.status !== undefined && (active || !historyRead);
 
   const frames =
@@ -80,7 +88,10 @@ export function useRunEvents(
     const cursor = cached?.at(-1)?.seq ?? Math.max(0, lastSeqRef.current - MAX_FRAMES);
     const es = new EventSource(eventsUrl(runId, cursor));
     let retry: ReturnType<typeof setTimeout> | null = null;
-    es.onopen = () => setState("live");
+    es.onopen = () => {
+      setState("live");
+      runRefetch.request(); // after an outage the detail may be behind what the stream replays
+    };
     es.onmessage = (ev: MessageEvent<string>) => {
       const parsed = StreamFrameSchema.safeParse(safeJson(ev.data));
       if (!parsed.success) {
@@ -124,7 +135,24 @@ export function useRunEvents(
     };
   }, [qc, runId, connect, retryTick]);
 
-  return { frames, state: connect ? state : ("closed" as const) };
+  const shown = connectionState(connect ? state : "closed", { unreachable: opts.unreachable ?? false, offline });
+  return { frames, state: shown };
+}
+
+/** True while the browser says it has no network (the `offline` / `online` window events). */
+function useOffline(): boolean {
+  const [offline, setOffline] = useState(false);
+  useEffect(() => {
+    const update = () => setOffline(!navigator.onLine);
+    update();
+    window.addEventListener("online", update);
+    window.addEventListener("offline", update);
+    return () => {
+      window.removeEventListener("online", update);
+      window.removeEventListener("offline", update);
+    };
+  }, []);
+  return offline;
 }
 
 function safeJson(text: string): unknown {

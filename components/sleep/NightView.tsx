@@ -77,7 +77,7 @@ export function NightView({ id }: { id: string }) {
         <Link href="/sleep" className="text-indigo-700 hover:underline">
           Sleep
         </Link>
-        <h1 className="text-lg font-semibold">{`${n.projectName ?? n.projectDir} — night ${n.night > 0 ? `#${n.night}` : "(waiting)"}${n.dryRun ? " (dry run)" : ""}`}</h1>
+        <h1 className="min-w-0 text-lg font-semibold wrap-anywhere">{`${n.projectName ?? n.projectDir} — night ${n.night > 0 ? `#${n.night}` : "(waiting)"}${n.dryRun ? " (dry run)" : ""}`}</h1>
         <NightStatusBadge status={n.status} />
         {n.backend === "mock" && <Badge tone="amber">Mock backend — scores are synthetic</Badge>}
       </div>

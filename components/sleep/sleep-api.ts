@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { ApiError, shouldRetry } from "@/components/api-client";
+import { ApiError, shouldRetry, UNREACHABLE_MESSAGE } from "@/components/api-client";
 import {
   SLEEP_ACTIVE_STATUSES,
   type SleepNightDetail,
@@ -24,6 +24,9 @@ async function call<T>(url: string, method = "GET", body?: unknown): Promise<T> 
     method,
     headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(() => {
+    // No HTTP answer at all: say so in plain words rather than the browser's "Failed to fetch".
+    throw new ApiError({ status: 0, code: "UNREACHABLE", message: UNREACHABLE_MESSAGE });
   });
   const text = await res.text();
   let data: unknown = null;

@@ -17,11 +17,14 @@ export function Card({
   testId?: string;
 }) {
   return (
-    <section className={`rounded-lg border border-gray-200 bg-white shadow-xs ${className}`} data-testid={testId}>
+    <section
+      className={`min-w-0 rounded-lg border border-gray-200 bg-white shadow-xs ${className}`}
+      data-testid={testId}
+    >
       {(title || actions) && (
-        <header className="flex min-h-10 items-center justify-between gap-3 border-b border-gray-100 px-3 py-2">
+        <header className="flex min-h-10 flex-wrap items-center justify-between gap-x-3 gap-y-1 border-b border-gray-100 px-3 py-2">
           {title && <h2 className="text-sm font-semibold text-gray-900">{title}</h2>}
-          {actions && <div className="flex items-center gap-2 text-xs">{actions}</div>}
+          {actions && <div className="flex min-w-0 flex-wrap items-center gap-2 text-xs">{actions}</div>}
         </header>
       )}
       <div className={bodyClassName}>{children}</div>

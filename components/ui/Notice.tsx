@@ -26,7 +26,7 @@ export function Notice({
       data-testid={testId}
       className={`flex items-start justify-between gap-3 rounded-md border px-3 py-2 text-sm ${TONES[tone]}`}
     >
-      <div className="min-w-0">
+      <div className="min-w-0 wrap-anywhere">
         {title && <p className="font-medium">{title}</p>}
         {children && <div className={title ? "mt-0.5" : ""}>{children}</div>}
       </div>

@@ -74,6 +74,15 @@ export interface CompareResponse {
     promptTokens: number;
     completionTokens: number;
     costUsd: number | null;
+    /** Selection score of the seed skill, and test scores of the seed skill, the best skill and the final skill. */
+    baselineScore: number | null;
+    testInitial: number | null;
+    testBest: number | null;
+    testFinal: number | null;
+    /** Runs with the same number trained the same config apart from their seeds (`seeds`). */
+    configGroup: number;
+    /** The run's seed keys (train.seed, env.split_seed, …) and their values. */
+    seeds: Record<string, string>;
     curve: Array<{ step: number; candidate: number | null; current: number | null; best: number | null }>;
   }>;
   /** Config keys whose values differ between the runs (dotted keys, values as text). */

@@ -139,12 +139,21 @@ export interface RunListItem {
   startedAt: string | null;
   finishedAt: string | null;
   errorMessage: string | null;
+  /** The user's labels and note (lib/contracts/run-list.ts). */
+  tags: string[];
+  note: string | null;
 }
 
+/** One page of the runs table (query: RunsTableQuerySchema). */
 export interface RunListResponse {
   runs: RunListItem[];
-  nextCursor: string | null;
+  /** Runs matching the filters and search, over all pages. */
+  total: number;
+  page: number;
+  limit: number;
   envs: string[];
+  /** Every tag in use. */
+  tags: string[];
 }
 
 export interface StepRow {

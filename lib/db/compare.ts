@@ -1,5 +1,6 @@
 /**
- * Comparing runs: per-step selection curves and the config keys whose values differ.
+ * Comparing runs: per-step selection curves, test scores and totals, the config keys whose values differ,
+ * and which runs share a config apart from their seeds (so the page can show mean ± spread over seeds).
  */
 import type { CompareResponse } from "../contracts/api";
 import type { BestMeasuredBy } from "../contracts/best";
@@ -14,6 +15,26 @@ function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): R
   return out;
 }
 
+/** Config keys that only pick a seed: `train.seed`, `env.split_seed`, any `*_seed`. */
+export function isSeedKey(key: string): boolean {
+  const last = key.split(".").at(-1) ?? key;
+  return last === "seed" || last.endsWith("_seed");
+}
+
+/** Group numbers (1, 2, …, in the order given) of configs that are equal once seed keys are left out. */
+export function configGroupsOf(flats: Array<Record<string, string>>): number[] {
+  const ids = new Map<string, number>();
+  return flats.map((f) => {
+    const key = JSON.stringify(
+      Object.entries(f)
+        .filter(([k]) => !isSeedKey(k))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    if (!ids.has(key)) ids.set(key, ids.size + 1);
+    return ids.get(key)!;
+  });
+}
+
 export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx } = {}): Promise<CompareResponse> {
   const runs = await db.run.findMany({
     where: { id: { in: ids } },
@@ -24,6 +45,9 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
       simulated: true,
       configJson: true,
       baselineScore: true,
+      testInitial: true,
+      testBest: true,
+      testFinal: true,
       bestScore: true,
       bestOrigin: true,
       bestMeasuredBy: true,
@@ -43,8 +67,9 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
   const ordered = ids.map((id) => runs.find((r) => r.id === id)!);
   const flats = ordered.map((r) => flatten(runConfigOf(r)));
   const keys = [...new Set(flats.flatMap((f) => Object.keys(f)))].sort();
+  const groups = configGroupsOf(flats);
   return {
-    runs: ordered.map((r) => ({
+    runs: ordered.map((r, i) => ({
       id: r.id,
       name: r.name,
       status: r.status,
@@ -57,6 +82,12 @@ export async function compareRuns(ids: string[], { db = getDb() }: { db?: DbTx }
       promptTokens: r.promptTokens,
       completionTokens: r.completionTokens,
       costUsd: r.costUsd,
+      baselineScore: r.baselineScore,
+      testInitial: r.testInitial,
+      testBest: r.testBest,
+      testFinal: r.testFinal,
+      configGroup: groups[i]!,
+      seeds: Object.fromEntries(Object.entries(flats[i]!).filter(([k]) => isSeedKey(k))),
       curve: [
         { step: 0, candidate: null, current: r.baselineScore, best: r.baselineScore },
         ...steps

@@ -15,8 +15,10 @@ import { getRun, runConfigOf, type RUN_LIST_SELECT } from "./runs";
 type Opts = { db?: DbTx };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }): RunListItem {
-  const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt"> & {
+export function toListItem(
+  r: { [K in keyof typeof RUN_LIST_SELECT]: unknown } & { tags?: string[]; note?: string | null },
+): RunListItem {
+  const row = r as unknown as Omit<RunListItem, "createdAt" | "startedAt" | "finishedAt" | "tags" | "note"> & {
     createdAt: Date;
     startedAt: Date | null;
     finishedAt: Date | null;
@@ -26,6 +28,8 @@ export function toListItem(r: { [K in keyof typeof RUN_LIST_SELECT]: unknown }):
   return {
     ...row,
     errorMessage,
+    tags: r.tags ?? [],
+    note: r.note ?? null,
     createdAt: row.createdAt.toISOString(),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
@@ -49,12 +53,13 @@ function parseRecord(json: string): Record<string, unknown> {
 
 export async function getRunDetail(id: string, { db = getDb() }: Opts = {}): Promise<RunDetail> {
   const run = await getRun(id, { db });
-  const [steps, versions, backendUsage] = await Promise.all([
+  const [steps, versions, backendUsage, tags] = await Promise.all([
     db.step.findMany({ where: { runId: id }, orderBy: { step: "asc" } }),
     db.skillVersion.findMany({ where: { runId: id }, orderBy: [{ step: "asc" }, { createdAt: "asc" }] }),
     db.llmUsage.findMany({ where: { runId: id }, orderBy: [{ role: "asc" }, { stage: "asc" }] }),
+    db.runTag.findMany({ where: { runId: id }, orderBy: { tag: "asc" } }),
   ]);
-  const base = toListItem(run);
+  const base = toListItem({ ...run, tags: tags.map((t) => t.tag) });
   let etaSeconds: number | null = null;
   if (run.status === "running" && run.startedAt && run.stepsDone > 0) {
     const perStep =

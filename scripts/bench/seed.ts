@@ -110,3 +110,40 @@ export async function seedBigRun(db: Db, steps: number, evals: number): Promise<
   await db.checkpoint.create({ data: { runId: run.id, key: "best_skill.md", kind: "text", value: skill } });
   return run.id;
 }
+
+/**
+ * `n` runs for the runs table, spread the way a long-lived dashboard's are: over a year of creation
+ * times, every status, three benchmarks, scores, test gains, tokens and costs that differ, a tag on
+ * every tenth run and a note on every twentieth, so sorting and searching have real work to do.
+ */
+export async function seedTableRuns(db: Db, n: number): Promise<void> {
+  const statuses = ["succeeded", "succeeded", "succeeded", "failed", "cancelled", "interrupted"];
+  const envs = ["searchqa", "livemath", "docvqa"];
+  const t0 = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < n; i += 500) {
+    const rows = Array.from({ length: Math.min(500, n - i) }, (_, k) => {
+      const j = i + k;
+      const start = new Date(t0 + j * 3_137_000);
+      const testInitial = (j % 17) / 20;
+      return {
+        ...runRow(`table run ${j}`, statuses[j % statuses.length]!),
+        env: envs[j % envs.length]!,
+        note: j % 20 === 0 ? `note ${j}: tried a shorter analyst prompt` : null,
+        baselineScore: testInitial,
+        bestScore: Math.min(1, testInitial + (j % 7) / 30),
+        testInitial,
+        testBest: j % 9 === 0 ? null : Math.min(1, testInitial + ((j % 11) - 3) / 40),
+        promptTokens: 10_000 + ((j * 7919) % 900_000),
+        completionTokens: (j * 104_729) % 90_000,
+        costUsd: j % 5 === 0 ? null : ((j * 31) % 1000) / 100,
+        createdAt: start,
+        startedAt: start,
+        finishedAt: new Date(start.getTime() + 60_000 + ((j * 613) % 3_600_000)),
+      };
+    });
+    await db.run.createMany({ data: rows });
+    await db.runTag.createMany({
+      data: rows.filter((_, k) => (i + k) % 10 === 0).map((r, k) => ({ runId: r.id, tag: `sweep-${k % 4}` })),
+    });
+  }
+}

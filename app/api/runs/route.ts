@@ -1,11 +1,12 @@
 import {
   IdempotencyKeySchema,
-  ListRunsQuerySchema,
   type CreateRunInput,
   type CreateRunResponse,
   type RunListResponse,
 } from "@/lib/contracts/api";
-import { listRunEnvs, listRuns } from "@/lib/db/runs";
+import { RunsTableQuerySchema } from "@/lib/contracts/run-list";
+import { listRunEnvs } from "@/lib/db/runs";
+import { listRunsPage, listRunTags } from "@/lib/db/run-list";
 import { markStaleRunsInterrupted } from "@/lib/db/run-recovery";
 import { toListItem } from "@/lib/db/run-views";
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
@@ -19,10 +20,11 @@ export const runtime = "nodejs";
 
 export function GET(req: Request) {
   return handle("list runs", async () => {
-    const q = ListRunsQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
+    const q = RunsTableQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     await markStaleRunsInterrupted(staleAfterMs());
-    const [{ runs, nextCursor }, envs] = await Promise.all([listRuns(q), listRunEnvs()]);
-    return Response.json({ runs: runs.map(toListItem), nextCursor, envs } satisfies RunListResponse);
+    const [{ runs, total }, envs, tags] = await Promise.all([listRunsPage(q), listRunEnvs(), listRunTags()]);
+    const body = { runs: runs.map(toListItem), total, page: q.page, limit: q.limit, envs, tags };
+    return Response.json(body satisfies RunListResponse);
   });
 }
 

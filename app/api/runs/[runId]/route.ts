@@ -6,6 +6,7 @@ import { getRunDetail } from "@/lib/db/run-views";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { tryEnqueueRun } from "@/lib/queue/producer";
 import { staleAfterMs } from "@/lib/runs/liveness";
+import { deleteRunWithFiles } from "@/lib/runs/delete";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -37,5 +38,14 @@ export function PATCH(req: Request, { params }: Ctx) {
         onError: (e) => console.warn(`[api] run ${id} resumed; not on the queue yet: ${String(e)}`),
       }));
     return Response.json({ status, queued }, { status: queued ? 200 : 202 });
+  });
+}
+
+/** Deletes a stopped run with its rows and its own files (409 while it is queued, running or cancelling). */
+export function DELETE(_req: Request, { params }: Ctx) {
+  return handle("delete run", async () => {
+    const id = RunIdSchema.parse((await params).runId);
+    await markStaleRunsInterrupted(staleAfterMs());
+    return Response.json(await deleteRunWithFiles(id, { rootDir: process.cwd() }));
   });
 }

@@ -1,0 +1,126 @@
+/**
+ * The runs table against a real server: sort, search, tags and note, delete with confirmation (an active
+ * run refused), numbered pages past 1,000 runs, and refreshing by itself when runs appear or finish.
+ * Rows are seeded straight into the database, each test under its own random prefix, dated in the past
+ * so they never crowd the first page other specs look at.
+ */
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { seedRun } from "../tests/helpers/runs";
+import { shot, testDb } from "./helpers";
+
+const prefix = () => `tbl-${Math.random().toString(36).slice(2, 8)}`;
+const past = (s: number) => new Date(Date.UTC(2020, 0, 1, 0, 0, s));
+const rowNames = (page: Page) => page.locator('[data-testid^="run-row-"] td:nth-child(3) a').allTextContents();
+
+test("[RUNS-TABLE]: sorts by test gain and cost, searches, edits tags and a note, and deletes after confirming", async ({
+  page,
+}) => {
+  const p = prefix();
+  const db = testDb();
+  const low = await seedRun(db, { name: `${p} low`, createdAt: past(1), testInitial: 0.5, testBest: 0.55, costUsd: 3 });
+  const high = await seedRun(db, {
+    name: `${p} high`,
+    createdAt: past(2),
+    testInitial: 0.2,
+    testBest: 0.6,
+    costUsd: 1,
+  });
+  const busy = await seedRun(db, {
+    name: `${p} busy`,
+    createdAt: past(3),
+    status: "running",
+    heartbeatAt: new Date(2100, 0, 1),
+  });
+  await page.goto(`/?q=${p}`);
+  await expect(page.getByTestId("runs-range")).toHaveText(/1–3 of 3 runs/);
+  await page.getByTestId("sort-testGain").click();
+  await expect.poll(() => rowNames(page)).toEqual([`${p} high`, `${p} low`, `${p} busy`]);
+  await expect(page.getByTestId(`run-row-${high}`).getByTestId("test-gain")).toHaveText("+0.400");
+  await page.getByTestId("sort-cost").click();
+  await page.getByTestId("sort-cost").click();
+  await expect(page).toHaveURL(/sort=cost&dir=asc/);
+  await expect.poll(() => rowNames(page)).toEqual([`${p} high`, `${p} low`, `${p} busy`]);
+
+  // Tags and note: a tag with a space is refused with the field's message, nothing saved.
+  await page.getByTestId(`run-row-${low}`).getByTestId("annotate-run").click();
+  await page.getByTestId("tags-input").fill("ablation, bad#tag");
+  await page.getByTestId("save-annotations").click();
+  await expect(page.getByTestId("annotations-dialog")).toContainText("tags.1: a tag is letters");
+  await page.getByTestId("tags-input").fill(`ablation ${p}-x`);
+  await page.getByTestId("note-input").fill("Lower learning rate; compare with the high run.");
+  await shot(page, "runs-table-annotate");
+  await page.getByTestId("save-annotations").click();
+  await expect(page.getByTestId("annotations-dialog")).toHaveCount(0);
+  await expect(page.getByTestId(`run-row-${low}`).getByTestId("run-tags")).toHaveText(/ablation/);
+  await expect(page.getByTestId(`run-row-${low}`).getByTestId("run-note")).toHaveText(/Lower learning rate/);
+  // The search finds the note and the tag too.
+  await page.getByTestId("runs-search").fill(`${p}-x`);
+  await expect.poll(() => rowNames(page)).toEqual([`${p} low`]);
+  await page.getByTestId("runs-search").fill(p);
+  await expect.poll(async () => (await rowNames(page)).length).toBe(3);
+  await shot(page, "runs-table");
+
+  // An active run cannot be deleted: the dialog says to cancel it first.
+  await page.getByTestId(`run-row-${busy}`).getByTestId("delete-run").click();
+  await expect(page.getByTestId("delete-dialog")).toContainText("Cancel it first");
+  await expect(page.getByTestId("confirm-delete")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  // Delete asks first; "Keep it" keeps it, "Delete run" removes the row and the database row.
+  await page.getByTestId(`run-row-${high}`).getByTestId("delete-run").click();
+  await shot(page, "runs-table-delete");
+  await page.getByRole("button", { name: "Keep it" }).click();
+  await expect(page.getByTestId(`run-row-${high}`)).toBeVisible();
+  await page.getByTestId(`run-row-${high}`).getByTestId("delete-run").click();
+  await page.getByTestId("confirm-delete").click();
+  await expect(page.getByTestId(`run-row-${high}`)).toHaveCount(0);
+  expect(await db.run.findUnique({ where: { id: high } })).toBeNull();
+  expect(await db.run.findUnique({ where: { id: busy } })).not.toBeNull();
+  await db.run.update({ where: { id: busy }, data: { status: "cancelled" } });
+  await db.$disconnect();
+});
+
+test("[RUNS-TABLE]: pages through more than 1,000 runs with a total, to the last page", async ({ page }) => {
+  test.setTimeout(240_000);
+  const p = prefix();
+  const db = testDb();
+  const n = 1030;
+  await db.run.createMany({
+    data: Array.from({ length: n }, (_, i) => ({
+      id: randomUUID(),
+      name: `${p} #${String(i).padStart(4, "0")}`,
+      status: "succeeded",
+      env: "searchqa",
+      configJson: "{}",
+      sourceYaml: "",
+      optimizerBackend: "sim",
+      optimizerModel: "sim-optimizer",
+      targetBackend: "sim",
+      targetModel: "sim-target",
+      seedSkill: "",
+      createdAt: past(i),
+    })),
+  });
+  await db.$disconnect();
+  await page.goto(`/?q=${encodeURIComponent(p)}&limit=200&sort=name&dir=asc`);
+  await expect(page.getByTestId("runs-range")).toHaveText("1–200 of 1,030 runs · page 1 of 6");
+  await page.getByTestId("page-last").click();
+  await expect(page.getByTestId("runs-range")).toHaveText("1,001–1,030 of 1,030 runs · page 6 of 6");
+  await expect.poll(async () => (await rowNames(page)).at(-1)).toBe(`${p} #1029`);
+  await page.getByTestId("page-prev").click();
+  await expect(page.getByTestId("runs-range")).toHaveText(/801–1,000 of 1,030/);
+  await shot(page, "runs-table-pages");
+});
+
+test("[RUNS-TABLE]: a run created or finished elsewhere shows up without a reload", async ({ page }) => {
+  const p = prefix();
+  const db = testDb();
+  const first = await seedRun(db, { name: `${p} first`, status: "running", heartbeatAt: new Date(2100, 0, 1) });
+  await page.goto(`/?q=${p}`);
+  await expect(page.getByTestId(`run-row-${first}`)).toContainText(/running/i);
+  const later = await seedRun(db, { name: `${p} later` });
+  await expect(page.getByTestId(`run-row-${later}`)).toBeVisible({ timeout: 10_000 });
+  await db.run.update({ where: { id: first }, data: { status: "succeeded", finishedAt: new Date() } });
+  await expect(page.getByTestId(`run-row-${first}`)).toContainText(/succeeded/i, { timeout: 10_000 });
+  await db.$disconnect();
+});
