@@ -10,6 +10,7 @@ const STATUSES = [
   "failed",
   "interrupted",
   "budget_exhausted",
+  "awaiting_review",
 ];
 
 const SELECT =
@@ -37,7 +38,12 @@ export function RunFiltersBar({
   onChange: (key: Key, value: string) => void;
 }) {
   const [text, setText] = useState(q ?? "");
-  useEffect(() => setText(q ?? ""), [q]);
+  // The URL's search changed elsewhere (back button, a tag link): the box follows it, during render.
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    setText(q ?? "");
+  }
   useEffect(() => {
     if (text.trim() === (q ?? "")) return;
     const t = setTimeout(() => onChange("q", text), SEARCH_DEBOUNCE_MS);

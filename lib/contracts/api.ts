@@ -79,25 +79,6 @@ export const RunActionSchema = z.discriminatedUnion("action", [
 ]);
 export type RunAction = z.input<typeof RunActionSchema>;
 
-export const ListRunsQuerySchema = z.object({
-  status: z
-    .enum([
-      "queued",
-      "running",
-      "cancelling",
-      "cancelled",
-      "succeeded",
-      "failed",
-      "interrupted",
-      "budget_exhausted",
-      "awaiting_review",
-    ])
-    .optional(),
-  env: z.string().max(64).optional(),
-  cursor: RunIdSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
-
 // ---------- responses ----------
 
 /** Error body of every 4xx/5xx: `field` names the offending input when there is one. */

@@ -34,6 +34,7 @@ const STATUS_VALUES = [
   "failed",
   "interrupted",
   "budget_exhausted",
+  "awaiting_review",
 ] as const;
 
 /** GET /api/runs: every parameter optional; the newest runs first by default. */
