@@ -4,7 +4,8 @@
 //   unit         vitest project "unit" (lib/**, worker/**, scripts/** *.test.ts)
 //   integration  vitest project "integration" (tests/integration/*.int.test.ts), when present
 //   e2e          Playwright (e2e/*.spec.ts), when present
-// Extra arguments are passed to vitest (e.g. `npm test -- lib/engine`).
+// Extra arguments are passed to vitest (e.g. `npm test -- lib/engine`); e2e/*.spec.ts arguments run just those
+// Playwright specs (`npm test -- e2e/runs.spec.ts`; E2E_PROVIDERS=sqlite for one database's pass).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,7 +55,7 @@ function runVitest(project, extra) {
   if (r.status !== 0 && (report.numFailedTests ?? 0) === 0) broken = true;
 }
 
-async function runPlaywright(services) {
+async function runPlaywright(services, specs) {
   // A spare port, not a fixed one: a dashboard or mock server someone runs on this machine cannot collide.
   const port = process.env.E2E_PORT ?? String(await freePort());
   const out = join(tmp, "e2e.json");
@@ -69,7 +70,9 @@ async function runPlaywright(services) {
     broken = true;
     return;
   }
-  for (const provider of ["sqlite", "postgres"]) {
+  // E2E_PROVIDERS=sqlite (or postgres) runs one database's pass only, for a quick local check.
+  const providers = (process.env.E2E_PROVIDERS ?? "sqlite,postgres").split(",").filter(Boolean);
+  for (const provider of providers) {
     const dbUrl =
       provider === "sqlite" ? `file:${join(tmp, "e2e.db")}` : services.pgUrl.replace(/\/postgres$/, "/skillopt_e2e");
     if (provider === "postgres")
@@ -97,7 +100,7 @@ async function runPlaywright(services) {
     }
     const r = spawnSync(
       process.execPath,
-      [join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json"],
+      [join(root, "node_modules/@playwright/test/cli.js"), "test", "--reporter=list,json", ...specs],
       { cwd: root, env, stdio: "inherit" },
     );
     if (!existsSync(out)) {
@@ -114,9 +117,13 @@ async function runPlaywright(services) {
   }
 }
 
-const extra = process.argv.slice(2);
-const wantIntegration = hasFiles("tests/integration", /\.int\.test\.ts$/);
-const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && extra.length === 0;
+// Arguments: Playwright spec files (e2e/*.spec.ts) run only those specs; everything else goes to vitest.
+const args = process.argv.slice(2);
+const specs = args.filter((a) => /(^|\/)e2e\/.*\.spec\.ts$/.test(a));
+const extra = args.filter((a) => !specs.includes(a));
+const onlySpecs = specs.length > 0 && extra.length === 0;
+const wantIntegration = hasFiles("tests/integration", /\.int\.test\.ts$/) && !onlySpecs;
+const wantE2e = hasFiles("e2e", /\.spec\.ts$/) && (args.length === 0 || specs.length > 0);
 const needServices = wantIntegration || wantE2e;
 // The system packages these suites need are installed here when the machine allows it (lib/system).
 const purposes = ["unit", ...(needServices ? ["services"] : []), ...(wantE2e ? ["e2e"] : [])];
@@ -131,14 +138,14 @@ if (!system.ok) {
   process.exit(1);
 }
 
-runVitest("unit", extra);
+if (!onlySpecs) runVitest("unit", extra);
 if (wantIntegration || wantE2e) {
   const services = await startServices();
   process.env.REDIS_URL = services.redisUrl;
   process.env.TEST_PG_URL = services.pgUrl;
   try {
     if (wantIntegration) runVitest("integration", extra);
-    if (wantE2e) await runPlaywright(services);
+    if (wantE2e) await runPlaywright(services, specs);
   } finally {
     await services.stop();
   }
