@@ -1,5 +1,5 @@
 /** The Evaluation, Benchmark, Budget, Transport and Simulated-model sections of the New run form. */
-import { GATE_METRICS } from "@/lib/contracts/run-config";
+import { GATE_METRICS, HUMAN_REVIEW_FALLBACKS, HUMAN_REVIEW_MODES } from "@/lib/contracts/run-config";
 import { bool, int, num, oneOf, type ConfigSectionSpec } from "./config-field-kinds";
 
 export const RUN_SECTIONS: ConfigSectionSpec[] = [
@@ -31,6 +31,30 @@ export const RUN_SECTIONS: ConfigSectionSpec[] = [
         label: "Gate rule",
         help: "strict: accept when strictly higher (the original). significant: also require a significant paired improvement (exact sign test on the items that changed, p < 0.05) — a small selection split then accepts rarely.",
         kind: oneOf(["strict", "significant"]),
+      },
+      {
+        key: "evaluation.early_decision",
+        label: "Early reject",
+        help: "Hard metric: stop scoring a candidate once no remaining selection item can save it (decided reject, partial score kept as a bound, never cached).",
+        kind: bool,
+      },
+      {
+        key: "evaluation.human_review",
+        label: "Human review at the gate",
+        help: "off; ask = the run pauses at each gate for a reviewer and takes the fallback after the timeout; required = it waits for a reviewer.",
+        kind: oneOf(HUMAN_REVIEW_MODES),
+      },
+      {
+        key: "evaluation.human_review_timeout_s",
+        label: "Review timeout (s)",
+        help: "How long an 'ask' review waits before its fallback applies (default 3600).",
+        kind: int(1, 30 * 86_400),
+      },
+      {
+        key: "evaluation.human_review_fallback",
+        label: "Review fallback",
+        help: "What an unanswered 'ask' review becomes: accept, reject, or gate (the automatic decision).",
+        kind: oneOf(HUMAN_REVIEW_FALLBACKS),
       },
       {
         key: "evaluation.noise_floor_repeats",
@@ -178,6 +202,24 @@ export const RUN_SECTIONS: ConfigSectionSpec[] = [
         label: "Response cache",
         help: "Answer identical calls from the local cache (successful answers only).",
         kind: bool,
+      },
+      {
+        key: "model.hedge",
+        label: "Hedged calls",
+        help: "Send a second copy of a call that runs past the learned latency percentile; the first answer wins. Both are billed (a few % more calls).",
+        kind: bool,
+      },
+      {
+        key: "model.rate_limit_rpm",
+        label: "Shared limit: requests/min",
+        help: "Per endpoint and key, shared by every worker through Redis; 0 = off.",
+        kind: int(0, 10_000_000),
+      },
+      {
+        key: "model.rate_limit_tpm",
+        label: "Shared limit: tokens/min",
+        help: "Per endpoint and key, shared by every worker through Redis; 0 = off.",
+        kind: int(0, 1_000_000_000),
       },
       {
         key: "model.openai_api_style",

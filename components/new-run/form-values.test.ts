@@ -1,3 +1,4 @@
+import { EvaluationSectionSchema } from "@/lib/contracts/run-config";
 import { describe, expect, it } from "vitest";
 import { trustKindOf } from "@/lib/contracts/config-trust";
 import {
@@ -35,6 +36,16 @@ describe("config fields table", () => {
       "transport",
       "sim",
     ]);
+  });
+});
+
+describe("every gate option is in the form", () => {
+  it("each key of the evaluation section has a field (a new key without one is caught here)", () => {
+    const inForm = new Set(ALL_CONFIG_FIELDS.map((f) => f.key));
+    const missing = Object.keys(EvaluationSectionSchema.shape)
+      .map((k) => `evaluation.${k}`)
+      .filter((k) => !inForm.has(k));
+    expect(missing).toEqual([]);
   });
 });
 
