@@ -159,7 +159,12 @@ describe.each(PROVIDERS)("database layer on %s", (provider) => {
     expect(await requestCancel(r.id, { db })).toBe("cancelling");
     await db.run.update({ where: { id: r.id }, data: { status: "cancelled" } });
     await expect(requestCancel(r.id, { db })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(resumeRun(r.id, { db, staleAfterMs: 60_000 })).rejects.toMatchObject({ code: "CONFLICT" });
+    // A cancelled run can be resumed (it continues from its last committed step); a finished one cannot.
+    expect(await resumeRun(r.id, { db, staleAfterMs: 60_000 })).toMatchObject({ status: "queued" });
+    expect((await getRun(r.id, { db })).status).toBe("queued");
+    const finished = await newRun(db);
+    await db.run.update({ where: { id: finished.id }, data: { status: "succeeded" } });
+    await expect(resumeRun(finished.id, { db, staleAfterMs: 60_000 })).rejects.toMatchObject({ code: "CONFLICT" });
     const q = await newRun(db);
     expect(await requestCancel(q.id, { db })).toBe("cancelled");
     await db.run.update({ where: { id: q.id }, data: { status: "interrupted", cancelRequested: false } });
