@@ -212,14 +212,16 @@ export const RUN_SECTIONS: ConfigSectionSpec[] = [
       {
         key: "model.rate_limit_rpm",
         label: "Shared limit: requests/min",
-        help: "Per endpoint and key, shared by every worker through Redis; 0 = off.",
+        help: "Per endpoint and key, shared by every worker through Redis; empty or 0 = off.",
         kind: int(0, 10_000_000),
+        nullable: true,
       },
       {
         key: "model.rate_limit_tpm",
         label: "Shared limit: tokens/min",
-        help: "Per endpoint and key, shared by every worker through Redis; 0 = off.",
+        help: "Per endpoint and key, shared by every worker through Redis; empty or 0 = off.",
         kind: int(0, 1_000_000_000),
+        nullable: true,
       },
       {
         key: "model.openai_api_style",

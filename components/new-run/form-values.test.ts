@@ -49,6 +49,14 @@ describe("every gate option is in the form", () => {
   });
 });
 
+describe("transport fields", () => {
+  it("a model.* field the resolved config does not hold starts empty and is valid (nullable or a switch)", () => {
+    const transport = ALL_CONFIG_FIELDS.filter((f) => f.key.startsWith("model.") && !f.key.startsWith("model.sim_"));
+    const values = initialValues(transport, { model: {} });
+    expect(transport.map((f) => [f.key, validateValue(f, values[f.key]!)]).filter(([, e]) => e !== null)).toEqual([]);
+  });
+});
+
 describe("what the form may send", () => {
   it("offers no field that names a file, program, endpoint, variable or output folder (the server refuses them)", () => {
     const fields = [...ALL_CONFIG_FIELDS, ...Object.values(BENCHMARK_OPTION_FIELDS).flat()];
