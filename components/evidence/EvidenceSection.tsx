@@ -1,5 +1,6 @@
 "use client";
 import type { RunDetail } from "@/lib/contracts/api";
+import { isApiError } from "../api-client";
 import { isActiveStatus } from "../query-keys";
 import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
@@ -16,12 +17,16 @@ export function EvidenceSection({ run }: { run: RunDetail }) {
   const proposals = useRunProposals(run.id, active);
   const blame = useRunBlame(run.id, active);
   const leakage = useRunLeakage(run.id, active);
+  // An unreachable server is reported once, at the top of the run page; the panels only say they wait.
   const failed = (what: string, e: Error | null) =>
-    e && (
+    e &&
+    (isApiError(e, 0) ? (
+      <p className="text-xs text-gray-500">Waiting for the dashboard server to load {what}…</p>
+    ) : (
       <Notice tone="error" title={`Could not load ${what}`}>
         {e.message}
       </Notice>
-    );
+    ));
   return (
     <div className="space-y-4">
       {failed("the gate evidence", evidence.error)}
