@@ -1,7 +1,8 @@
 /**
- * `sleep schedule` / `sleep unschedule` (spec D.12/D.13): the managed crontab block. Exit 0 when the
- * crontab was updated, 1 when it could not be (no `crontab`, or it failed: the line to add by hand is
- * printed), 2 for bad input (an hour out of range, control characters, an unknown backend).
+ * `sleep schedule` / `sleep unschedule` (spec D.12/D.13): the managed crontab block, or on Windows the
+ * project's Task Scheduler task. Exit 0 when the schedule was updated, 1 when it could not be (no
+ * `crontab`/`schtasks`, or it failed: what to run by hand is printed), 2 for bad input (an hour out of
+ * range, control characters, an unknown backend).
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +48,7 @@ export async function runSleepSchedule(f: Flags): Promise<number> {
       node: process.execPath,
     },
     process.env,
+    process.platform,
   );
   return report(f, r, cfg.invoked_project);
 }
@@ -54,5 +56,5 @@ export async function runSleepSchedule(f: Flags): Promise<number> {
 export async function runSleepUnschedule(f: Flags): Promise<number> {
   const cfg = configOf(f);
   const all = f.all === true;
-  return report(f, unschedule(all ? null : cfg.invoked_project, process.env), cfg.invoked_project);
+  return report(f, unschedule(all ? null : cfg.invoked_project, process.env, process.platform), cfg.invoked_project);
 }

@@ -2,38 +2,26 @@
  * `sleep schedule` / `sleep unschedule` against the user's crontab (spec D.12): read it with
  * `crontab -l`, rewrite only the managed block, write it back with `crontab -`. The `crontab` binary is
  * looked up on the PATH the caller passes in. A crontab that cannot be read (anything other than "no
- * crontab for user") is never overwritten.
+ * crontab for user") is never overwritten. On Windows (the platform is passed in) the Task Scheduler is
+ * used instead (./windows.ts).
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import { cronLine, splitManaged, withEntry, withoutEntry, type CronEntry } from "./crontab";
+import { findOnPath, type ScheduleEnv } from "./path-lookup";
+import { scheduleWindows, unscheduleWindows } from "./windows";
 
-export type ScheduleEnv = Record<string, string | undefined>;
+export type { ScheduleEnv } from "./path-lookup";
 
 export interface ScheduleOutcome {
   ok: boolean;
   /** What happened, or why not, in one or two sentences. */
   message: string;
-  /** The project's crontab line (schedule only). */
+  /** The project's crontab line, or the schtasks command on Windows (schedule only). */
   line?: string;
-  /** Managed lines after the change. */
+  /** Managed lines (Windows: managed task names) after the change. */
   scheduled: string[];
   /** Managed lines removed (unschedule only). */
   removed?: number;
-}
-
-function onPath(name: string, env: ScheduleEnv): string | null {
-  for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not in this folder
-    }
-  }
-  return null;
 }
 
 class CrontabError extends Error {}
@@ -58,9 +46,10 @@ function writeCrontab(bin: string, env: ScheduleEnv, text: string): void {
 const MISSING = "crontab was not found on PATH";
 
 /** Installs or replaces the project's nightly line. Bad input throws (AppError); a crontab failure is `ok: false`. */
-export function schedule(entry: CronEntry, env: ScheduleEnv): ScheduleOutcome {
+export function schedule(entry: CronEntry, env: ScheduleEnv, platform: NodeJS.Platform): ScheduleOutcome {
+  if (platform === "win32") return scheduleWindows(entry, env);
   const line = cronLine(entry);
-  const bin = onPath("crontab", env);
+  const bin = findOnPath("crontab", env, platform);
   if (!bin)
     return { ok: false, message: `${MISSING}; add this line to your scheduler by hand:\n${line}`, line, scheduled: [] };
   try {
@@ -81,8 +70,9 @@ export function schedule(entry: CronEntry, env: ScheduleEnv): ScheduleOutcome {
 }
 
 /** Removes the project's line (`project`), or the whole managed block (`null`). */
-export function unschedule(project: string | null, env: ScheduleEnv): ScheduleOutcome {
-  const bin = onPath("crontab", env);
+export function unschedule(project: string | null, env: ScheduleEnv, platform: NodeJS.Platform): ScheduleOutcome {
+  if (platform === "win32") return unscheduleWindows(project, env);
+  const bin = findOnPath("crontab", env, platform);
   if (!bin) return { ok: false, message: `${MISSING}; nothing to remove`, scheduled: [] };
   try {
     const current = readCrontab(bin, env);
