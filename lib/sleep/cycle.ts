@@ -10,82 +10,24 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildSleepBackend } from "./backend/build";
 import { PendingCalls } from "./backend/types";
-import { fanoutEnabled, isGateOff, managedSkillPathOf, memoryPathOf, stateDirOf, type SleepConfig } from "./config";
+import { fanoutEnabled, isGateOff, managedSkillPathOf, memoryPathOf, stateDirOf } from "./config";
+import { fillReport, finishEmpty, replayWorkers, scoreTest } from "./cycle-finish";
+import { CONFIG_LOGGED, handoffDirFor, openEvidence, promptRegistryFor } from "./cycle-setup";
 import { dreamConsolidate } from "./dream";
-import { EvidenceLog, NoEvidence } from "./evidence";
 import { consolidateGroups, groupReports, type GroupOutcome } from "./fanout";
 import { ensureSkillScaffold } from "./learned";
 import { harvestAndMine } from "./night-tasks";
 import { readLiveBaseline, type LiveBaseline } from "./live";
-import { PromptRegistry } from "./prompts";
 import { record, splitSizesOf } from "./recorder";
-import { aggregateScores, replayBatch } from "./replay";
 import { skillSearchRoots } from "./skill-resolver";
 import { stageNight } from "./stage-night";
 import { localIso, SleepState } from "./state";
-import { nightStamp, reserveStagingDir } from "./staging/root";
-import { emptyReport, type ConsolidationResult, type SleepReport, type TaskRecord } from "./types";
+import { emptyReport } from "./types";
 import type { CycleContext as Ctx, CycleDeps, CycleOptions, CycleOutcome } from "./cycle-types";
 
 export type { CycleDeps, CycleOptions, CycleOutcome } from "./cycle-types";
-
-export function promptRegistryFor(cfg: SleepConfig, env: Readonly<Record<string, string | undefined>>): PromptRegistry {
-  return new PromptRegistry(env.SKILLOPT_SLEEP_PROMPTS_PATH?.trim() || join(stateDirOf(cfg), "prompts.json"));
-}
-
-export function handoffDirFor(cfg: SleepConfig, env: Readonly<Record<string, string | undefined>>): string {
-  return env.SKILLOPT_SLEEP_HANDOFF_DIR?.trim() || join(cfg.invoked_project, ".skillopt-sleep-handoff");
-}
-
-function openEvidence(
-  ctx: Omit<Ctx, "evidence" | "evidencePath" | "stagingDir">,
-  dryRun: boolean,
-): Pick<Ctx, "evidence" | "evidencePath" | "stagingDir"> {
-  const { cfg, deps } = ctx;
-  if (!cfg.evidence_log)
-    return {
-      evidence: new NoEvidence(),
-      evidencePath: "",
-      stagingDir: dryRun ? "" : reserveStagingDir(cfg.invoked_project, deps.now()),
-    };
-  const stagingDir = dryRun ? "" : reserveStagingDir(cfg.invoked_project, deps.now());
-  const evidencePath = dryRun
-    ? join(stateDirOf(cfg), "evidence", `dryrun-${nightStamp(deps.now())}.jsonl`)
-    : join(stagingDir, "evidence.jsonl");
-  return {
-    evidence: new EvidenceLog(evidencePath, {
-      maxChars: cfg.evidence_max_chars,
-      redact: cfg.redact_secrets,
-      now: deps.now,
-    }),
-    evidencePath,
-    stagingDir,
-  };
-}
-
-const CONFIG_LOGGED = [
-  "backend",
-  "model",
-  "optimizer_backend",
-  "optimizer_model",
-  "target_backend",
-  "target_model",
-  "gate_mode",
-  "gate_metric",
-  "gate_mixed_weight",
-  "gate_no_regression",
-  "edit_budget",
-  "val_fraction",
-  "test_fraction",
-  "dream_rollouts",
-  "dream_factor",
-  "recall_k",
-  "max_tasks_per_night",
-  "lookback_hours",
-  "llm_mine",
-  "evolve_skill",
-  "evolve_memory",
-] as const;
+export { handoffDirFor, promptRegistryFor } from "./cycle-setup";
+export { replayWorkers } from "./cycle-finish";
 
 export async function runSleepCycle(deps: CycleDeps, opts: CycleOptions = {}): Promise<CycleOutcome> {
   const cfg = deps.config;
@@ -264,64 +206,4 @@ async function runNight(
     };
   }
   return stageNight(ctx, { report, result, live, groups, taskCount: tasks.length, startSkill: skill });
-}
-
-/** Concurrent replays (`SKILLOPT_SLEEP_WORKERS`, default 1: in order); results keep task order either way. */
-export function replayWorkers(env: Readonly<Record<string, string | undefined>>): number {
-  const n = Number.parseInt(env.SKILLOPT_SLEEP_WORKERS ?? "", 10);
-  return Number.isFinite(n) && n > 1 ? Math.min(n, 64) : 1;
-}
-
-function fillReport(report: SleepReport, r: ConsolidationResult, n: number): void {
-  report.nReplayed = n;
-  report.baselineScore = r.baselineScore;
-  report.candidateScore = r.candidateScore;
-  report.accepted = r.accepted;
-  report.gateAction = r.gateAction;
-  report.holdoutLeaked = r.holdoutLeaked;
-  report.edits = r.appliedEdits;
-  report.rejectedEdits = r.rejectedEdits;
-  report.unmatchedEdits = r.unmatchedEdits;
-  report.gateTrials = r.gateTrials;
-  const proposed = r.appliedEdits.length + r.rejectedEdits.length + r.unmatchedEdits.length;
-  if (proposed === 0)
-    report.noEditsReason = r.callError ? `model call failed: ${r.callError}` : "the optimizer proposed no edits";
-}
-
-/** The test split is scored on the night's final documents, for the record only: the gate never reads it. */
-async function scoreTest(
-  ctx: Ctx,
-  tasks: readonly TaskRecord[],
-  r: ConsolidationResult,
-  skill: string,
-  memory: string,
-): Promise<void> {
-  const test = tasks.filter((t) => t.split === "test");
-  if (test.length === 0 || !ctx.cfg.evidence_log) return;
-  ctx.evidence.phase = "test";
-  const pairs = await replayBatch(
-    { backend: ctx.backend, now: ctx.deps.now },
-    test,
-    r.accepted ? r.newSkill : skill,
-    r.accepted ? r.newMemory : memory,
-  );
-  const { hard, soft } = aggregateScores(pairs);
-  ctx.evidence.log("test", "held_out_score", {
-    night: ctx.night,
-    nTest: test.length,
-    hard,
-    soft,
-    accepted: r.accepted,
-    gateAction: r.gateAction,
-  });
-}
-
-function finishEmpty(ctx: Ctx, report: SleepReport, dryRun: boolean): CycleOutcome {
-  report.endedAt = localIso(ctx.deps.now());
-  report.notes.push("no tasks mined — nothing to consolidate");
-  ctx.state.setLastHarvest(ctx.cfg.invoked_project, ctx.started);
-  ctx.state.recordNight({ night: ctx.night, accepted: false, nTasks: 0 });
-  if (!dryRun) ctx.state.save();
-  ctx.evidence.log("cycle", "end", { night: ctx.night, outcome: "no_tasks", tokensUsed: ctx.backend.tokensUsed() });
-  return { report, stagingDir: "", adopted: false, adoptedPaths: [], evidencePath: ctx.evidencePath, stagedSkills: [] };
 }
