@@ -169,4 +169,13 @@ export interface SleepNightDetail extends SleepNightSummary {
   proposals: SleepProposalView[];
   /** Why the proposals cannot be shown ("" when they can). */
   proposalsError: string;
+  /** A handoff night waiting for answers: where its prompts are (null otherwise). */
+  handoff: SleepHandoffView | null;
+}
+
+export interface SleepHandoffView {
+  dir: string;
+  promptsPath: string;
+  answersDir: string;
+  pending: number;
 }

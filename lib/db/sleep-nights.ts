@@ -185,9 +185,15 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
     async failed(f) {
       if (!id) return;
       const status = f.pending ? "handoff_pending" : "failed";
+      // A waiting handoff night keeps where its prompts are in reportJson (the night's report replaces it when it completes).
       await db.sleepNight.update({
         where: { id },
-        data: { status, error: redactText(f.message).slice(0, 2000), endedAt: new Date(f.endedAt) },
+        data: {
+          status,
+          error: redactText(f.message).slice(0, 2000),
+          endedAt: new Date(f.endedAt),
+          ...(f.pending && f.handoff ? { reportJson: JSON.stringify({ handoff: redactDeep(f.handoff) }) } : {}),
+        },
       });
     },
   };

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stateDirOf } from "./config";
 import { runHandoffNight, type HandoffOutcome } from "./handoff-night";
 import { learnedLines } from "./learned";
+import type { NightFailure, NightRecorder } from "./recorder";
 import { readManifest } from "./staging/manifest";
 import { digest, removeTempDirs, sandbox, testConfig, writeText } from "./test-helpers";
 
@@ -73,7 +74,7 @@ describe("handoff night", () => {
     expect(JSON.parse(readFileSync(join(stateDirOf(cfg), "state.json"), "utf8")).night).toBe(1);
   });
 
-  it("a pending round saves no state and leaves no staging folder behind", async () => {
+  it("a pending round records the night as waiting in state.json (the counter unchanged) and stages nothing", async () => {
     const s = sandbox();
     const cfg = testConfig(s, { backend: "handoff" });
     const out = await runHandoffNight({
@@ -86,7 +87,61 @@ describe("handoff night", () => {
       }),
     });
     expect(out).toMatchObject({ kind: "pending", pending: 1 });
-    expect(existsSync(join(stateDirOf(cfg), "state.json"))).toBe(false);
+    const state = JSON.parse(readFileSync(join(stateDirOf(cfg), "state.json"), "utf8"));
+    expect(state.night).toBe(0);
+    expect(state.handoff_waiting).toEqual([
+      {
+        project: s.project,
+        night: 1,
+        handoff_dir: join(s.project, ".skillopt-sleep-handoff"),
+        prompts_path: out.kind === "pending" ? out.promptsPath : "",
+        answers_dir: join(s.project, ".skillopt-sleep-handoff", "answers"),
+        pending: 1,
+        since: expect.stringMatching(/^2024-0[45]-\d\dT/),
+      },
+    ]);
     expect(existsSync(join(s.project, ".skillopt-sleep"))).toBe(false);
+  });
+
+  it("every round reaches the recorder as the same waiting night, with its prompts; the last one finishes it", async () => {
+    const s = sandbox();
+    const cfg = testConfig(s, { backend: "handoff" });
+    const calls: Array<{ hook: string; night?: number; handoff?: NightFailure["handoff"]; pending?: boolean }> = [];
+    const recorder: NightRecorder = {
+      started: async (x) => void calls.push({ hook: "started", night: x.night }),
+      finished: async (x) => void calls.push({ hook: "finished", night: x.outcome.report.night }),
+      failed: async (x) => void calls.push({ hook: "failed", handoff: x.handoff, pending: x.pending }),
+    };
+    let t = Date.UTC(2024, 4, 1, 3, 0, 0);
+    const digests = [digest({ sessionId: "a", project: s.project, userPrompts: ["Summarise the failing tests"] })];
+    const deps = {
+      config: cfg,
+      now: () => (t += 1000),
+      env: {},
+      recorder,
+      harvest: async () => ({ digests, notes: [] }),
+    };
+    let out: HandoffOutcome;
+    for (let round = 0; ; round++) {
+      out = await runHandoffNight(deps);
+      if (out.kind !== "pending") break;
+      const last = calls.at(-1)!;
+      expect(last).toMatchObject({ hook: "failed", pending: true });
+      expect(last.handoff).toMatchObject({
+        promptsPath: out.promptsPath,
+        answersDir: out.answersDir,
+        pending: out.pending,
+      });
+      const pending = JSON.parse(readFileSync(join(s.project, ".skillopt-sleep-handoff", "pending.json"), "utf8"));
+      for (const p of pending.pending) writeText(p.answer_file, answer(p.prompt));
+      expect(round).toBeLessThan(8);
+    }
+    expect(out.kind).toBe("done");
+    expect(calls.filter((c) => c.hook === "started").every((c) => c.night === 1)).toBe(true);
+    expect(calls.filter((c) => c.hook === "failed").every((c) => c.pending)).toBe(true);
+    expect(calls.at(-1)).toEqual({ hook: "finished", night: 1 });
+    expect(calls.filter((c) => c.hook === "finished")).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(stateDirOf(cfg), "state.json"), "utf8"));
+    expect(state).toMatchObject({ night: 1, handoff_waiting: [] });
   });
 });

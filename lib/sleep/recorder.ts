@@ -37,10 +37,20 @@ export interface NightFinish {
   endedAt: number;
 }
 
+/** Where a handoff night waits: the prompts to answer and the folder the answers go to. */
+export interface HandoffRound {
+  dir: string;
+  promptsPath: string;
+  answersDir: string;
+  pending: number;
+}
+
 export interface NightFailure {
   message: string;
   /** A handoff round waiting for answers: not a failure, the same command continues it. */
   pending: boolean;
+  /** Set with `pending` once the round's prompts are written (the handoff driver records it). */
+  handoff?: HandoffRound;
   endedAt: number;
 }
 

@@ -24,6 +24,19 @@ export const NightSummarySchema = z.looseObject({
 });
 export type NightSummary = z.infer<typeof NightSummarySchema>;
 
+/** A handoff night stopped at a round of prompts: the same command, once they are answered, continues it. */
+export const HandoffWaitingSchema = z.object({
+  project: z.string(),
+  night: z.number().int(),
+  handoffDir: z.string(),
+  promptsPath: z.string(),
+  answersDir: z.string(),
+  pending: z.number().int(),
+  /** Local time of the round (YYYY-MM-DDTHH:MM:SS). */
+  since: z.string(),
+});
+export type HandoffWaiting = z.infer<typeof HandoffWaitingSchema>;
+
 const StateSchema = z.object({
   version: z.literal(1).catch(1).default(1),
   night: z.number().int().min(0).catch(0).default(0),
@@ -35,6 +48,8 @@ const StateSchema = z.object({
   lastModelKey: z.string().catch("").default(""),
   /** 1: raw configured names (never compared); 2: the resolved backend::model. */
   lastModelKeyFormat: z.number().int().catch(1).default(1),
+  /** Handoff nights waiting for answers, one per project. */
+  handoffWaiting: z.array(HandoffWaitingSchema).catch([]).default([]),
 });
 export type StateData = z.infer<typeof StateSchema>;
 
@@ -101,6 +116,16 @@ export class SleepState {
     this.data.taskArchive.push(...tasks);
     if (this.data.taskArchive.length > TASK_ARCHIVE_CAP)
       this.data.taskArchive = this.data.taskArchive.slice(-TASK_ARCHIVE_CAP);
+  }
+
+  handoffWaitingFor(project: string): HandoffWaiting | null {
+    return this.data.handoffWaiting.find((w) => w.project === project) ?? null;
+  }
+
+  /** Records (or replaces) the project's waiting handoff night; `null` clears it. */
+  setHandoffWaiting(project: string, waiting: HandoffWaiting | null): void {
+    this.data.handoffWaiting = this.data.handoffWaiting.filter((w) => w.project !== project);
+    if (waiting) this.data.handoffWaiting.push(waiting);
   }
 
   setLastModelKey(key: string): void {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { stateDirOf, type SleepConfig } from "./config";
 import { hasPendingManaged, pendingSkillRows, readManifest } from "./staging/manifest";
 import { latestStaging } from "./staging/root";
-import { SleepState, type NightSummary } from "./state";
+import { SleepState, type HandoffWaiting, type NightSummary } from "./state";
 import { isSymlink } from "./fs-safe";
 
 export interface SleepStatus {
@@ -20,6 +20,8 @@ export interface SleepStatus {
   stagedSkills: string[];
   adoptedSkills: string[];
   hasManagedProposal: boolean;
+  /** A handoff night of this project waiting for answers, or null. */
+  handoffWaiting: HandoffWaiting | null;
   stagingError?: string;
   /** The latest night's report.md (for the text view). */
   reportMd?: string;
@@ -39,6 +41,7 @@ export function sleepStatus(cfg: SleepConfig): SleepStatus {
     stagedSkills: [],
     adoptedSkills: [],
     hasManagedProposal: false,
+    handoffWaiting: state.handoffWaitingFor(project),
   };
   if (!latest) return out;
   try {

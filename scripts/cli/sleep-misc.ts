@@ -27,6 +27,12 @@ export async function runSleepStatus(f: Flags): Promise<number> {
     return s.stagingError ? 1 : 0;
   }
   const out = [`[sleep] nights so far: ${s.night}`, `[sleep] project: ${say(s.project)}`];
+  const w = s.handoffWaiting;
+  if (w)
+    out.push(
+      `[sleep] night ${w.night} is waiting for answers to ${w.pending} handoff prompt(s) since ${say(w.since)}: ${say(w.promptsPath)}`,
+      `[sleep] write each raw answer to ${say(w.answersDir)}/<id>.md, then run the same sleep run command again`,
+    );
   if (!s.latestStaging) out.push("[sleep] no staged proposals yet.");
   else {
     out.push(`[sleep] latest staged night: ${say(s.latestStaging)}`);

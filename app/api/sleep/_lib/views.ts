@@ -4,6 +4,7 @@
  */
 import type {
   SleepEditView,
+  SleepHandoffView,
   SleepNightDetail,
   SleepNightStatus,
   SleepNightSummary,
@@ -75,6 +76,17 @@ export function nightSummary(n: NightRow): SleepNightSummary {
   };
 }
 
+function handoffOf(status: string, v: unknown): SleepHandoffView | null {
+  if (status !== "handoff_pending" || typeof v !== "object" || v === null) return null;
+  const h = v as Record<string, unknown>;
+  return {
+    dir: String(h.dir ?? ""),
+    promptsPath: String(h.promptsPath ?? ""),
+    answersDir: String(h.answersDir ?? ""),
+    pending: Number(h.pending ?? 0),
+  };
+}
+
 function edits(v: unknown): SleepEditView[] {
   if (!Array.isArray(v)) return [];
   return v.map((e: Record<string, unknown>) => ({
@@ -117,5 +129,6 @@ export async function nightDetail(n: NightRow): Promise<SleepNightDetail> {
     gates,
     proposals,
     proposalsError,
+    handoff: handoffOf(n.status, report.handoff),
   };
 }
