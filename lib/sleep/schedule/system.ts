@@ -7,22 +7,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { cronLine, splitManaged, withEntry, withoutEntry, type CronEntry } from "./crontab";
-import { findOnPath, type ScheduleEnv } from "./path-lookup";
+import { findOnPath, type ScheduleEnv, type ScheduleOutcome } from "./path-lookup";
 import { scheduleWindows, unscheduleWindows } from "./windows";
 
-export type { ScheduleEnv } from "./path-lookup";
-
-export interface ScheduleOutcome {
-  ok: boolean;
-  /** What happened, or why not, in one or two sentences. */
-  message: string;
-  /** The project's crontab line, or the schtasks command on Windows (schedule only). */
-  line?: string;
-  /** Managed lines (Windows: managed task names) after the change. */
-  scheduled: string[];
-  /** Managed lines removed (unschedule only). */
-  removed?: number;
-}
+export type { ScheduleEnv, ScheduleOutcome } from "./path-lookup";
 
 class CrontabError extends Error {}
 

@@ -8,9 +8,8 @@ import { existsSync, rmSync } from "node:fs";
 import { join, sep } from "node:path";
 import { isSymlink, writeFileAtomic } from "../fs-safe";
 import type { CronEntry } from "./crontab";
-import { findOnPath, type ScheduleEnv } from "./path-lookup";
+import { findOnPath, type ScheduleEnv, type ScheduleOutcome } from "./path-lookup";
 import { createArgs, deleteArgs, hhmm, managedTasks, runScript, taskName } from "./schtasks";
-import type { ScheduleOutcome } from "./system";
 
 class SchtasksError extends Error {}
 
