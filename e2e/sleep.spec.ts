@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { SleepNightDetail } from "../lib/contracts/sleep";
@@ -114,4 +115,101 @@ test("[SLEEP]: adopt refuses a night whose live skill was edited after the night
   await expect(page.getByTestId("night-status")).toHaveText("staged");
   expect(readFileSync(skill.livePath, "utf8")).toBe("edited by hand while the night was staged\n");
   await shot(page, "sleep-adopt-refused");
+});
+
+test("[SLEEP]: discarding a staged night removes its staging folder and leaves the live skill alone; deleting the project removes it and its nights", async ({
+  page,
+  request,
+}) => {
+  const f = fixture();
+  const res = await request.post("/api/sleep/projects", {
+    data: {
+      name: f.name,
+      directory: f.project,
+      transcriptHome: f.claude,
+      tasksFile: f.tasksFile,
+      cronPattern: "0 4 * * *",
+      enabled: true,
+    },
+  });
+  expect(res.status()).toBe(201);
+  await page.goto("/sleep");
+  const row = page.getByTestId("sleep-project").filter({ hasText: f.name });
+  await row.getByRole("button", { name: "Run now" }).click();
+  await expect(page).toHaveURL(/\/sleep\/nights\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("night-status")).toHaveText("staged", { timeout: 60_000 });
+  const night = await nightJson(request, page);
+  const skill = night.proposals.find((p) => p.label === "skill")!;
+  expect(existsSync(night.stagingDir)).toBe(true);
+
+  await page.getByRole("button", { name: "Discard" }).click();
+  const dialog = page.getByTestId("discard-dialog");
+  await expect(dialog).toContainText(night.stagingDir);
+  await dialog.getByRole("button", { name: "Keep it" }).click();
+  await expect(page.getByTestId("night-status")).toHaveText("staged");
+  await page.getByRole("button", { name: "Discard" }).click();
+  await page.getByTestId("confirm-discard").click();
+  await expect(page.getByTestId("night-status")).toHaveText("discarded");
+  await expect(page.getByTestId("discarded")).toContainText(night.stagingDir);
+  await expect(page.getByRole("button", { name: "Adopt" })).toHaveCount(0);
+  expect(existsSync(night.stagingDir)).toBe(false);
+  expect(existsSync(skill.livePath)).toBe(false); // the night never wrote the live skill
+  await shot(page, "sleep-discarded");
+
+  await page.goto("/sleep");
+  await expect(page.getByTestId("sleep-nights")).toContainText(f.name);
+  await row.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByTestId("delete-project-dialog");
+  await expect(confirm).toContainText("no more nightly runs");
+  await shot(page, "sleep-delete-project");
+  await page.getByTestId("confirm-delete-project").click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByRole("row").filter({ hasText: f.name })).toHaveCount(0);
+  expect((await request.get(`/api/sleep/nights/${night.id}`)).status()).toBe(404);
+  expect(existsSync(f.project)).toBe(true);
+  expect(existsSync(join(f.claude, "projects"))).toBe(true);
+});
+
+test("[SLEEP]: a CLI handoff night that stops for answers shows as waiting, with its prompts file and what to do", async ({
+  page,
+}) => {
+  const f = fixture();
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/cli.ts",
+      "sleep",
+      "run",
+      "--backend",
+      "handoff",
+      "--project",
+      f.project,
+      "--claude-home",
+      f.claude,
+      "--scope",
+      "all",
+      "--lookback-hours",
+      "0",
+      "--json",
+    ],
+    { encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" }, timeout: 90_000 },
+  );
+  expect(r.status, r.stderr).toBe(3);
+  const out = JSON.parse(r.stdout) as { handoff_pending: number; prompts: string; answers_dir: string };
+  expect(out.handoff_pending).toBeGreaterThan(0);
+
+  await page.goto("/sleep");
+  const row = page.getByRole("row").filter({ hasText: f.project });
+  await expect(row).toContainText("handoff pending");
+  await row.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/sleep\/nights\/[0-9a-f-]{36}$/);
+  const notice = page.getByTestId("handoff-waiting");
+  await expect(notice).toContainText("Waiting for handoff answers");
+  await expect(notice).toContainText(out.prompts);
+  await expect(notice).toContainText(`${out.answers_dir}/<id>.md`);
+  await expect(notice).toContainText(`--project ${f.project} --backend handoff`);
+  await expect(page.getByText("The night failed")).toHaveCount(0);
+  await shot(page, "sleep-handoff-waiting");
 });

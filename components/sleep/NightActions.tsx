@@ -1,12 +1,45 @@
 "use client";
+import { useState } from "react";
 import { Button } from "@/components/ui/Button";
+import { Dialog } from "@/components/ui/Dialog";
 import { Notice } from "@/components/ui/Notice";
 import type { SleepNightDetail } from "@/lib/contracts/sleep";
 import { useNightAction } from "./sleep-api";
 
-/** Adopt (only when the night staged something not adopted yet) and Discard; refusals are shown as they come. */
+function DiscardDialog({
+  night,
+  onConfirm,
+  onClose,
+}: {
+  night: SleepNightDetail;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog title="Discard this night?" onClose={onClose} testId="discard-dialog">
+      <p className="text-gray-700">
+        {night.stagingDir ? (
+          <>
+            Its staging folder <code className="wrap-anywhere">{night.stagingDir}</code> is deleted, with the staged
+            proposals, report and evidence log in it.{" "}
+          </>
+        ) : null}
+        The night stays in the list as discarded. Your live skill and memory files are not changed.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button onClick={onClose}>Keep it</Button>
+        <Button variant="danger" data-testid="confirm-discard" onClick={onConfirm}>
+          Discard night
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Adopt (only when the night staged something not adopted yet) and Discard (asked first); refusals are shown as they come. */
 export function NightActions({ night }: { night: SleepNightDetail }) {
   const act = useNightAction(night.id);
+  const [confirming, setConfirming] = useState(false);
   const adoptable = night.status === "staged" && night.proposals.some((p) => !p.adopted);
   const discardable = ["staged", "dry_run", "no_tasks"].includes(night.status);
   const changed = night.proposals.filter((p) => p.liveChanged && !p.adopted);
@@ -23,6 +56,11 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
           {(act.error as Error).message}
         </Notice>
       )}
+      {act.data?.status === "discarded" && (
+        <Notice testId="discarded">
+          Discarded{act.data.removedDir ? `; removed ${act.data.removedDir}` : ""}. The live files were not changed.
+        </Notice>
+      )}
       {act.data?.status === "adopted" && (
         <Notice testId="adopted">Adopted: {(act.data.updatedPaths ?? []).join(", ") || "nothing changed"}</Notice>
       )}
@@ -34,11 +72,21 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
             </Button>
           )}
           {discardable && (
-            <Button variant="danger" disabled={act.isPending} onClick={() => act.mutate("discard")}>
+            <Button variant="danger" disabled={act.isPending} onClick={() => setConfirming(true)}>
               Discard
             </Button>
           )}
         </div>
+      )}
+      {confirming && (
+        <DiscardDialog
+          night={night}
+          onClose={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            act.mutate("discard");
+          }}
+        />
       )}
     </div>
   );

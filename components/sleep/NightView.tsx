@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/Card";
 import { Notice } from "@/components/ui/Notice";
 import type { SleepEditView, SleepNightDetail } from "@/lib/contracts/sleep";
 import { GateTable } from "./GateTable";
+import { HandoffNotice } from "./HandoffNotice";
 import { NightActions } from "./NightActions";
 import { NightStatusBadge } from "./NightStatusBadge";
 import { useSleepNight } from "./sleep-api";
@@ -82,7 +83,8 @@ export function NightView({ id }: { id: string }) {
         {n.backend === "mock" && <Badge tone="amber">Mock backend — scores are synthetic</Badge>}
       </div>
       <Summary n={n} />
-      {n.error && (
+      {n.status === "handoff_pending" && <HandoffNotice n={n} />}
+      {n.error && n.status !== "handoff_pending" && (
         <Notice tone="error" title="The night failed">
           {n.error}
         </Notice>
@@ -128,7 +130,12 @@ export function NightView({ id }: { id: string }) {
           <p className="p-3 text-gray-500">No edits proposed.</p>
         )}
       </Card>
-      {(n.stagingDir || n.evidencePath) && (
+      {n.status === "discarded" && n.stagingDir && (
+        <p className="text-xs text-gray-600" data-testid="discarded-note">
+          Discarded: its staging folder <code>{n.stagingDir}</code> was removed (and the evidence log in it).
+        </p>
+      )}
+      {!(n.status === "discarded" && n.stagingDir) && (n.stagingDir || n.evidencePath) && (
         <p className="text-xs text-gray-600">
           {n.stagingDir && (
             <>

@@ -1,15 +1,17 @@
 "use client";
 import Link from "next/link";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { formatTimestamp } from "@/components/format";
 import { Badge } from "@/components/ui/Badge";
 import { Button } from "@/components/ui/Button";
 import { Notice } from "@/components/ui/Notice";
 import type { SleepProjectView } from "@/lib/contracts/sleep";
+import { DeleteProjectDialog } from "./DeleteProjectDialog";
 import { NightStatusBadge } from "./NightStatusBadge";
 import { useRunNight } from "./sleep-api";
 
-/** The projects with their schedule and the Run now / Dry run / Edit actions. */
+/** The projects with their schedule and the Run now / Dry run / Edit / Delete actions. */
 export function ProjectList({
   projects,
   onEdit,
@@ -19,6 +21,7 @@ export function ProjectList({
 }) {
   const run = useRunNight();
   const router = useRouter();
+  const [deleting, setDeleting] = useState<SleepProjectView | null>(null);
   if (projects.length === 0)
     return (
       <p className="p-3 text-gray-500">No Sleep projects yet. Add one to run nights from here and on a schedule.</p>
@@ -74,10 +77,14 @@ export function ProjectList({
               <Button variant="ghost" onClick={() => onEdit(p)}>
                 Edit
               </Button>
+              <Button variant="ghost" onClick={() => setDeleting(p)}>
+                Delete
+              </Button>
             </div>
           </li>
         ))}
       </ul>
+      {deleting && <DeleteProjectDialog project={deleting} onClose={() => setDeleting(null)} />}
     </div>
   );
 }

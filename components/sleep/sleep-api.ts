@@ -113,7 +113,17 @@ export function useNightAction(id: string) {
   const done = useInvalidateSleep();
   return useMutation({
     mutationFn: (action: "adopt" | "discard") =>
-      call<{ status: string; updatedPaths?: string[] }>(`/api/sleep/nights/${id}`, "PATCH", { action }),
+      call<{ status: string; updatedPaths?: string[]; removedDir?: string }>(`/api/sleep/nights/${id}`, "PATCH", {
+        action,
+      }),
+    onSuccess: done,
+  });
+}
+
+export function useDeleteProject(id: string) {
+  const done = useInvalidateSleep();
+  return useMutation({
+    mutationFn: () => call<{ deleted: string; nightsDeleted: number }>(`/api/sleep/projects/${id}`, "DELETE"),
     onSuccess: done,
   });
 }

@@ -4,9 +4,9 @@
  * cron checks); a second project on the same folder is a CONFLICT naming `directory`.
  */
 import { randomUUID } from "node:crypto";
-import type { SleepProjectInput } from "../contracts/sleep";
+import { SLEEP_ACTIVE_STATUSES, type SleepProjectInput } from "../contracts/sleep";
 import { AppError } from "../errors";
-import { getDb, type DbTx } from "./client";
+import { getDb, type Db, type DbTx } from "./client";
 
 type Opts = { db?: DbTx };
 
@@ -66,5 +66,28 @@ export async function listScheduledSleepProjects({ db = getDb() }: Opts = {}) {
   return db.sleepProject.findMany({
     where: { enabled: true, cronPattern: { not: "" } },
     select: { id: true, cronPattern: true },
+  });
+}
+
+/**
+ * Deletes a project and its night rows (their gate rows go with them). Refused with CONFLICT while one of
+ * its nights is queued or running: the worker would write to a row that no longer exists. Only database
+ * rows go: staged folders, the live skill and the agent's transcripts are files this never touches.
+ * The caller removes the project's job scheduler afterwards (lib/queue/sleep.ts).
+ */
+export async function deleteSleepProject(id: string, { db = getDb() }: { db?: Db } = {}) {
+  return db.$transaction(async (tx) => {
+    const p = await getSleepProject(id, { db: tx });
+    const active = await tx.sleepNight.findFirst({
+      where: { projectId: id, status: { in: [...SLEEP_ACTIVE_STATUSES] } },
+      select: { night: true, status: true },
+    });
+    if (active)
+      throw new AppError("CONFLICT", `Sleep project ${id} has a ${active.status} night`, {
+        userMessage: `“${p.name}” has a night ${active.status === "queued" ? "waiting to run" : "running"}; delete it once that night has finished.`,
+      });
+    const nights = await tx.sleepNight.deleteMany({ where: { projectId: id } });
+    await tx.sleepProject.delete({ where: { id } });
+    return { project: p, nightsDeleted: nights.count };
   });
 }

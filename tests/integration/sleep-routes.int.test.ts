@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import type { Db } from "../../lib/db/client";
 import { closeSleepQueue, getSleepQueue, sleepSchedulerId } from "../../lib/queue/sleep";
 import { makeTasksPayload, writeTasksFile } from "../../lib/sleep";
 import { PERSONAS } from "../../lib/sleep/experiment/personas";
-import { handleSleepNight } from "../../worker/handlers/sleep-night";
+import { handleScheduledNight, handleSleepNight } from "../../worker/handlers/sleep-night";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
 
 // The only folder these requests may name (env() is read lazily, after this line).
@@ -133,7 +134,65 @@ describe("Sleep API", () => {
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/changed since/);
     expect(readFileSync(skill.livePath, "utf8")).toBe("edited by hand\n");
-    expect((await nightRoute.PATCH(json({ action: "discard" }, "PATCH"), ctx("nightId", night.id))).status).toBe(200);
+    expect(existsSync(night.stagingDir)).toBe(true);
+    const discard = await nightRoute.PATCH(json({ action: "discard" }, "PATCH"), ctx("nightId", night.id));
+    expect(discard.status).toBe(200);
+    expect(await discard.json()).toEqual({ status: "discarded", removedDir: night.stagingDir });
     expect((await db.sleepNight.findUniqueOrThrow({ where: { id: night.id } })).status).toBe("discarded");
+    expect(existsSync(night.stagingDir)).toBe(false);
+    expect(readFileSync(skill.livePath, "utf8")).toBe("edited by hand\n");
+  });
+
+  it("discard refuses a recorded staging folder outside the project's staging root and changes nothing", async () => {
+    const p = (await (await projectsRoute.POST(json(fixture("unsafe")))).json()) as SleepProjectView;
+    const night = await runNight(p.id);
+    const elsewhere = mkdtempSync(join(tmpdir(), "sleep-elsewhere-"));
+    writeFileSync(join(elsewhere, "keep.txt"), "keep\n");
+    await db.sleepNight.update({ where: { id: night.id }, data: { stagingDir: elsewhere } });
+    const res = await nightRoute.PATCH(json({ action: "discard" }, "PATCH"), ctx("nightId", night.id));
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not a night folder/);
+    expect((await db.sleepNight.findUniqueOrThrow({ where: { id: night.id } })).status).toBe("staged");
+    expect(readFileSync(join(elsewhere, "keep.txt"), "utf8")).toBe("keep\n");
+    expect(existsSync(night.stagingDir)).toBe(true);
+  });
+
+  it("deleting a project removes it, its nights and its job scheduler; its files stay; a running night refuses it", async () => {
+    const f = fixture("doomed");
+    const transcript = join(f.transcriptHome, "projects", "x", "s.jsonl");
+    mkdirSync(join(transcript, ".."), { recursive: true });
+    writeFileSync(transcript, '{"type":"user"}\n');
+    const p = (await (
+      await projectsRoute.POST(json({ ...f, cronPattern: "0 3 * * *", enabled: true }))
+    ).json()) as SleepProjectView;
+    const night = await runNight(p.id);
+    await nightRoute.PATCH(json({ action: "adopt" }, "PATCH"), ctx("nightId", night.id));
+    const live = night.proposals.find((x) => x.label === "skill")!;
+    const liveText = readFileSync(live.livePath, "utf8");
+    expect(await getSleepQueue().getJobScheduler(sleepSchedulerId(p.id))).toBeTruthy();
+
+    const running = await db.sleepNight.create({
+      data: { id: randomUUID(), projectId: p.id, projectDir: p.directory, status: "running", trigger: "manual" },
+    });
+    const refused = await projectRoute.DELETE(new Request("http://127.0.0.1/x"), ctx("projectId", p.id));
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/night running/);
+    expect(await db.sleepProject.count({ where: { id: p.id } })).toBe(1);
+    expect(await getSleepQueue().getJobScheduler(sleepSchedulerId(p.id))).toBeTruthy();
+
+    await db.sleepNight.update({ where: { id: running.id }, data: { status: "failed" } });
+    const res = await projectRoute.DELETE(new Request("http://127.0.0.1/x"), ctx("projectId", p.id));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ deleted: p.id, nightsDeleted: 2, scheduleSynced: true });
+    expect(await db.sleepProject.count({ where: { id: p.id } })).toBe(0);
+    expect(await db.sleepNight.count({ where: { id: { in: [night.id, running.id] } } })).toBe(0);
+    expect(await db.sleepGateRow.count({ where: { nightId: night.id } })).toBe(0);
+    expect(await getSleepQueue().getJobScheduler(sleepSchedulerId(p.id))).toBeFalsy();
+    expect(readFileSync(live.livePath, "utf8")).toBe(liveText);
+    expect(readFileSync(transcript, "utf8")).toBe('{"type":"user"}\n');
+    expect(existsSync(p.directory)).toBe(true);
+    const gone = await projectRoute.DELETE(new Request("http://127.0.0.1/x"), ctx("projectId", p.id));
+    expect(gone.status).toBe(404);
+    expect(await handleScheduledNight(p.id, { log: quiet, home: ROOT })).toBe("missing");
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Adopt and discard from the dashboard. Adopt goes through lib/sleep's adopt (atomic write, backup, and
- * a refusal when a live file changed since the night started), then marks the row; discard only marks
- * the row (the staging folder stays for the record, and `sleep status` still lists it).
+ * a refusal when a live file changed since the night started), then marks the row; discard marks the row
+ * and removes the night's staging folder (checked first: only a night folder inside the project's
+ * staging root, never through a symbolic link). The live files are never touched by either path of discard.
  */
 import { AppError } from "@/lib/errors";
 import { getNight, markNightStatus } from "@/lib/db/sleep-nights";
 import { adoptNight } from "@/lib/sleep/adopt-night";
 import { readNightProposals } from "@/lib/sleep/night-files";
+import { checkDiscardable, removeStagedNight } from "@/lib/sleep/staging/discard";
 
 export async function adoptStagedNight(id: string): Promise<string[]> {
   const n = await getNight(id);
@@ -33,6 +35,12 @@ export async function adoptStagedNight(id: string): Promise<string[]> {
   return updated;
 }
 
-export async function discardNight(id: string): Promise<void> {
+/** Returns the removed staging folder ("" when the night had none or it was gone already). */
+export async function discardNight(id: string): Promise<string> {
+  const n = await getNight(id);
+  // Refuse an unsafe folder before the row changes, so a refused discard leaves the night as it was.
+  if (n.stagingDir) checkDiscardable(n.projectDir, n.stagingDir);
   await markNightStatus(id, ["staged", "dry_run", "no_tasks"], "discarded");
+  if (!n.stagingDir) return "";
+  return removeStagedNight(n.projectDir, n.stagingDir).removed ? n.stagingDir : "";
 }

@@ -20,7 +20,6 @@ export function PATCH(req: Request, { params }: Ctx) {
     const id = SleepIdSchema.parse((await params).nightId);
     const { action } = SleepNightActionSchema.parse(await jsonBody(req));
     if (action === "adopt") return Response.json({ status: "adopted", updatedPaths: await adoptStagedNight(id) });
-    await discardNight(id);
-    return Response.json({ status: "discarded" });
+    return Response.json({ status: "discarded", removedDir: await discardNight(id) });
   });
 }
