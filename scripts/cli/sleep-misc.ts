@@ -22,8 +22,9 @@ import { openCliDb } from "./sleep-db";
 export async function runSleepStatus(f: Flags): Promise<number> {
   const s = sleepStatus(configOf(f));
   if (f.json) {
-    const { reportMd: _report, ...rest } = s;
-    printJson(snakeKeys(rest));
+    // The spec's keys, plus handoff_waiting only while a handoff night of the project waits for answers.
+    const { reportMd: _report, handoffWaiting, ...rest } = s;
+    printJson(snakeKeys(handoffWaiting ? { ...rest, handoffWaiting } : rest));
     return s.stagingError ? 1 : 0;
   }
   const out = [`[sleep] nights so far: ${s.night}`, `[sleep] project: ${say(s.project)}`];
