@@ -84,6 +84,9 @@ test("[SLEEP]: a project made in the form runs a night from the dashboard; its d
 
   const before = await nightJson(request, page);
   const skill = before.proposals.find((p) => p.label === "skill")!;
+  await expect(page.getByTestId("proposal-skill").getByTestId("proposal-live-path")).toContainText(
+    `Adopt writes ${skill.livePath} (empty or not there yet`,
+  );
   await page.getByRole("button", { name: "Adopt" }).click();
   await expect(page.getByTestId("adopted")).toContainText(skill.livePath);
   await expect(page.getByTestId("night-status")).toHaveText("adopted");

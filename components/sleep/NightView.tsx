@@ -1,6 +1,5 @@
 "use client";
 import Link from "next/link";
-import { SkillDiff } from "@/components/diff/SkillDiff";
 import { formatCount, formatScore, formatTimestamp } from "@/components/format";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
@@ -10,6 +9,7 @@ import { GateTable } from "./GateTable";
 import { HandoffNotice } from "./HandoffNotice";
 import { NightActions } from "./NightActions";
 import { NightStatusBadge } from "./NightStatusBadge";
+import { ProposalCard } from "./ProposalCard";
 import { useSleepNight } from "./sleep-api";
 
 function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -101,20 +101,7 @@ export function NightView({ id }: { id: string }) {
       <NightActions night={n} />
       {n.proposalsError && <Notice tone="error">{n.proposalsError}</Notice>}
       {n.proposals.map((p) => (
-        <Card
-          key={p.label}
-          title={`Proposed ${p.label}${p.adopted ? " (adopted)" : ""}`}
-          testId={`proposal-${p.label}`}
-        >
-          <SkillDiff
-            oldText={p.liveText}
-            newText={p.proposedText}
-            oldLabel={
-              <span title={p.livePath}>Live file{p.liveChanged ? " (changed since the night started)" : ""}</span>
-            }
-            newLabel="Staged proposal"
-          />
-        </Card>
+        <ProposalCard key={p.label} p={p} />
       ))}
       {n.status === "staged" && n.proposals.length === 0 && !n.proposalsError && (
         <Notice>The gate kept the live files: this night staged only its report.</Notice>
