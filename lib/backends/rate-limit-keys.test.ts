@@ -97,11 +97,17 @@ describe("rate-limit keys in the policy client", () => {
       },
     });
     const env = { OPENAI_COMPATIBLE_API_KEY: key, OPENAI_COMPATIBLE_BASE_URL: `${url}/v1` };
-    return createModelClient("target", cfg, { env, run });
+    return createModelClient("target", cfg, { simKnowledge: null, env, run });
   }
 
   const ask = (c: ReturnType<typeof clientWith>) =>
-    c.complete({ role: "target", stage: "rollout", system: "s", messages: [{ role: "user", content: "q" }] });
+    c.complete({
+      role: "target",
+      stage: "rollout",
+      system: "s",
+      messages: [{ role: "user", content: "q" }],
+      maxTokens: 64,
+    });
 
   it("two keys on one endpoint have separate allowances; one key shares its allowance", async () => {
     // 12 requests/min = 1 request per 5-second window.
