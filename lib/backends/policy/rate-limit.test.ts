@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyIdOf, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
+import { keyIdOf, providerLimits, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
 
 /** A sleep that records its waits and returns at once. */
 function fakeSleep() {
@@ -75,5 +75,38 @@ describe("RateGate (in-process store)", () => {
     const a = sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep);
     expect(sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep)).toBe(a);
     expect(sharedRateGate("e k2", { rpm: 10, tpm: 0 }, s.sleep)).not.toBe(a);
+  });
+
+  it("reads the limits a provider announces (OpenAI and Anthropic spellings)", () => {
+    const h = new Headers({ "x-ratelimit-limit-requests": "600", "x-ratelimit-limit-tokens": "90000" });
+    expect(providerLimits(h)).toEqual({ rpm: 600, tpm: 90000 });
+    expect(providerLimits({ "anthropic-ratelimit-requests-limit": "50" })).toEqual({ rpm: 50, tpm: 0 });
+    expect(providerLimits(new Headers({ "x-ratelimit-limit-requests": "lots" }))).toEqual({ rpm: 0, tpm: 0 });
+    expect(providerLimits(undefined)).toEqual({ rpm: 0, tpm: 0 });
+  });
+
+  it("learns a lower announced limit: f takes the cap at once and never grows past it", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 1000, tpm: 0 }, s.sleep, null);
+    expect(await g.acquire(1)).toBe(false);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, false);
+    expect(g.factor).toBeCloseTo(0.6, 10);
+    expect(g.learnedCeiling).toBeCloseTo(0.6, 10);
+    for (let i = 0; i < 50; i++) await g.answered(0);
+    expect(g.factor).toBeCloseTo(0.6, 10);
+    // A request granted from now on was sent knowing the limit; its 429 halves f as usual.
+    expect(await g.acquire(1)).toBe(true);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, true);
+    expect(g.factor).toBeCloseTo(0.3, 10);
+    expect(g.counts).toMatchObject({ limited: 2, limitedAfterLearning: 1 });
+  });
+
+  it("an announced limit at or above the configured one teaches nothing: plain halving", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null);
+    await g.limited(1000, { rpm: 600, tpm: 0 });
+    expect(g.factor).toBe(0.5);
+    expect(g.learnedCeiling).toBe(1);
+    expect(await g.acquire(1)).toBe(false);
   });
 });

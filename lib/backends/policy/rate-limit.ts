@@ -9,6 +9,11 @@
  * halves f (multiplicative decrease) and blocks the key for the provider's Retry-After (or its
  * `x-ratelimit-reset-*` / `anthropic-ratelimit-*-reset` header) for every process; each answered call
  * adds 0.02 back (additive increase). A `Retry-After` therefore reaches every worker sharing the key.
+ *
+ * Learning the limit: a rate-limit error whose headers announce the provider's limit
+ * (`x-ratelimit-limit-requests/-tokens`, `anthropic-ratelimit-requests/tokens-limit`) below the configured
+ * one caps f at their ratio from then on (f takes the cap at once instead of halving: the cause is known),
+ * so a configured limit that is too high stops causing rate-limit errors after the first.
  */
 import { createHash } from "node:crypto";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
@@ -65,6 +70,21 @@ function header(h: HeaderBag, name: string): string | null {
   return (h as Record<string, string | undefined>)[name] ?? null;
 }
 
+/** The per-minute limits a provider's headers announce (OpenAI and Anthropic spellings); 0 = not announced. */
+export function providerLimits(h: HeaderBag): RateLimits {
+  const first = (names: string[]) => {
+    for (const n of names) {
+      const v = Number(header(h, n));
+      if (header(h, n) !== null && Number.isFinite(v) && v > 0) return v;
+    }
+    return 0;
+  };
+  return {
+    rpm: first(["x-ratelimit-limit-requests", "anthropic-ratelimit-requests-limit"]),
+    tpm: first(["x-ratelimit-limit-tokens", "anthropic-ratelimit-tokens-limit"]),
+  };
+}
+
 /** The longest reset a provider's rate-limit headers announce (OpenAI and Anthropic spellings). */
 export function providerResetMs(h: HeaderBag, now = Date.now()): number | undefined {
   const names = [
@@ -79,15 +99,21 @@ export function providerResetMs(h: HeaderBag, now = Date.now()): number | undefi
 
 export class RateGate {
   private f = 1;
+  /** The highest f allowed: below 1 once the provider announced a lower limit than the configured one. */
+  private ceiling = 1;
   private readonly rpm: RateLimiterAbstract | null;
   private readonly tpm: RateLimiterAbstract | null;
   private readonly tpmPoints: number;
-  /** Requests that waited for the limiter, and rate-limit errors seen (for benchmarks and tests). */
-  readonly counts = { waited: 0, limited: 0 };
+  /**
+   * Requests that waited for the limiter, rate-limit errors seen, and those of them whose request was
+   * sent after the gate had learned the provider's limit (for benchmarks and tests).
+   */
+  readonly counts = { waited: 0, limited: 0, limitedAfterLearning: 0 };
+  private learned = false;
 
   constructor(
     private readonly key: string,
-    limits: RateLimits,
+    private readonly limits: RateLimits,
     private readonly sleep: Sleep,
     redis: Redis | null = sharedRedis,
   ) {
@@ -106,23 +132,45 @@ export class RateGate {
     return this.f;
   }
 
-  /** Waits until one request of about `promptTokens` may be sent. */
-  async acquire(promptTokens: number, signal?: AbortSignal): Promise<void> {
+  /** The cap on f learned from the provider's headers (1 = none). */
+  get learnedCeiling(): number {
+    return this.ceiling;
+  }
+
+  /**
+   * Waits until one request of about `promptTokens` may be sent. Resolves to whether the provider's limit
+   * was known when it was granted (pass it back to `limited`).
+   */
+  async acquire(promptTokens: number, signal?: AbortSignal): Promise<boolean> {
     await this.take(this.rpm, Math.ceil(SCALE / this.f), signal);
     if (this.tpm)
       await this.take(this.tpm, Math.min(this.tpmPoints, Math.ceil((promptTokens * SCALE) / this.f)), signal);
+    return this.learned;
   }
 
   /** An answered call: its completion tokens count against the token limit; f grows a little. */
   async answered(completionTokens: number): Promise<void> {
-    this.f = Math.min(1, this.f + F_STEP);
+    this.f = Math.min(this.ceiling, this.f + F_STEP);
     if (this.tpm && completionTokens > 0) await this.tpm.penalty(this.key, Math.ceil(completionTokens * SCALE));
   }
 
-  /** A rate-limit error: halve f and block the key for every process for the announced wait. */
-  async limited(waitMs: number | undefined): Promise<void> {
+  /**
+   * A rate-limit error: halve f (or take the cap a lower announced limit gives) and block the key for
+   * every process for the announced wait. `announced`: the limits in the error's headers;
+   * `sentAfterLearning`: what `acquire` returned for the refused request.
+   */
+  async limited(waitMs: number | undefined, announced?: RateLimits, sentAfterLearning = false): Promise<void> {
     this.counts.limited++;
-    this.f = Math.max(F_MIN, this.f / 2);
+    if (sentAfterLearning) this.counts.limitedAfterLearning++;
+    const ratio = (a: number, c: number) => (a > 0 && c > 0 && a < c ? a / c : 1);
+    const cap = announced ? Math.min(ratio(announced.rpm, this.limits.rpm), ratio(announced.tpm, this.limits.tpm)) : 1;
+    if (cap < this.ceiling) {
+      this.ceiling = Math.max(F_MIN, cap);
+      this.learned = true;
+      this.f = Math.min(this.f, this.ceiling);
+    } else {
+      this.f = Math.max(F_MIN, this.f / 2);
+    }
     const secs = Math.ceil((waitMs ?? 1000) / 1000);
     await Promise.all([this.rpm, this.tpm].map((l) => l?.block(this.key, secs)));
   }
@@ -155,4 +203,9 @@ export function sharedRateGate(endpointKey: string, limits: RateLimits, sleep: S
   let g = GATES.get(key);
   if (!g) GATES.set(key, (g = new RateGate(endpointKey, limits, sleep)));
   return g;
+}
+
+/** The counters of every gate this process made (for benchmarks): key, counts, AIMD factor and learned cap. */
+export function rateGateReport(): Array<{ key: string; counts: RateGate["counts"]; factor: number; ceiling: number }> {
+  return [...GATES].map(([key, g]) => ({ key, counts: { ...g.counts }, factor: g.factor, ceiling: g.learnedCeiling }));
 }
