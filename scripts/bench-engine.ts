@@ -13,6 +13,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
 import { buildSimKnowledge } from "../lib/contracts/sim";
@@ -42,6 +44,8 @@ for (const [flag, v] of Object.entries({ latency: LATENCY, epochs: EPOCHS, items
 }
 const CONCURRENCY = 16;
 const calls: Call[] = [];
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 const timed = (c: ModelClient) => timedClient(c, calls);
 
 async function main() {
@@ -92,8 +96,9 @@ async function main() {
           process.stderr.write(`\rstep ${e.step} ${e.action.padEnd(16)} best ${e.bestScore.toFixed(3)}   `);
         }
         if (e.type === "epochCompleted") {
+          gc(); // the live heap, not garbage waiting for a collection: growth per step shows here
           const m = process.memoryUsage();
-          perEpoch.push(`epoch ${e.epoch}: RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}`);
+          perEpoch.push(`epoch ${e.epoch}: RSS ${mb(m.rss)}, live heap ${mb(m.heapUsed)}`);
         }
       },
     },
