@@ -3,12 +3,18 @@
  * batch 40) on the simulated model with a fixed latency per call at concurrency 16. Prints the wall time
  * against the critical-path lower bound — Σ over sequential phases of ⌈calls / concurrency⌉ × latency,
  * where a phase is a maximal group of overlapping calls — their ratio (target ≤ 1.05), the engine's own
- * time per step, and peak RSS (target ≤ 300 MB). Options: --latency MS (200), --epochs N (4), --items N (400).
+ * time per step, and peak RSS (target ≤ 300 MB). Options: --latency MS (200), --epochs N (4), --items N (400),
+ * --selection N (items / 2; also the test split's size).
+ * `--scale` (or BENCH_SCALE=1): the issue-14 scale run — 10,000 train items, 4 epochs, 200 selection and 200
+ * test items, 20 ms per call (explicit flags still win); RSS is also printed at each epoch's end, so growth
+ * per step shows, and the peak target is 400 MB.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
 import { buildSimKnowledge } from "../lib/contracts/sim";
@@ -19,16 +25,27 @@ import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
 
 const { values } = parseArgs({
   options: {
-    latency: { type: "string", default: "200" },
-    epochs: { type: "string", default: "4" },
-    items: { type: "string", default: "400" },
+    latency: { type: "string" },
+    epochs: { type: "string" },
+    items: { type: "string" },
+    selection: { type: "string" },
+    scale: { type: "boolean", default: process.env.BENCH_SCALE === "1" },
   },
 });
-const LATENCY = Number(values.latency);
-const EPOCHS = Number(values.epochs);
-const TRAIN = Number(values.items);
+const SCALE = values.scale === true;
+const LATENCY = Number(values.latency ?? (SCALE ? 20 : 200));
+const EPOCHS = Number(values.epochs ?? 4);
+const TRAIN = Number(values.items ?? (SCALE ? 10_000 : 400));
+const SELECTION = Number(values.selection ?? (SCALE ? 200 : TRAIN / 2));
+const RSS_TARGET_MB = SCALE ? 400 : 300;
+for (const [flag, v] of Object.entries({ latency: LATENCY, epochs: EPOCHS, items: TRAIN, selection: SELECTION })) {
+  if (!Number.isInteger(v) || v < (flag === "latency" ? 0 : 1))
+    throw new Error(`--${flag}: expected a whole number, got ${v}`);
+}
 const CONCURRENCY = 16;
 const calls: Call[] = [];
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 const timed = (c: ModelClient) => timedClient(c, calls);
 
 async function main() {
@@ -36,8 +53,8 @@ async function main() {
   const pool = [...sample.train, ...sample.val, ...sample.test];
   const splits: Splits = {
     train: scaled(TRAIN, "tr", pool),
-    val: scaled(TRAIN / 2, "va", pool),
-    test: scaled(TRAIN / 2, "te", pool),
+    val: scaled(SELECTION, "va", pool),
+    test: scaled(SELECTION, "te", pool),
   };
   const { config } = loadRunConfig("configs/searchqa/default.yaml", [
     "model.backend=sim",
@@ -61,6 +78,8 @@ async function main() {
     );
   const dir = mkdtempSync(join(tmpdir(), "skillopt-bench-"));
   let steps = 0;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const perEpoch: string[] = [];
   const t0 = performance.now();
   const summary = await runTraining({
     config,
@@ -76,6 +95,11 @@ async function main() {
           steps += 1;
           process.stderr.write(`\rstep ${e.step} ${e.action.padEnd(16)} best ${e.bestScore.toFixed(3)}   `);
         }
+        if (e.type === "epochCompleted") {
+          gc(); // the live heap, not garbage waiting for a collection: growth per step shows here
+          const m = process.memoryUsage();
+          perEpoch.push(`epoch ${e.epoch}: RSS ${mb(m.rss)}, live heap ${mb(m.heapUsed)}`);
+        }
       },
     },
     clock: { now: () => performance.now() },
@@ -86,14 +110,15 @@ async function main() {
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const line = (k: string, v: string) => console.log(`  ${k.padEnd(34)} ${v}`);
   console.log(
-    `\nbench:engine — ${TRAIN} train items, ${EPOCHS} epochs, ${steps} steps, ${LATENCY} ms per call, concurrency ${CONCURRENCY}`,
+    `\nbench:engine — ${TRAIN} train / ${SELECTION} selection / ${SELECTION} test items, ${EPOCHS} epochs, ${steps} steps, ${LATENCY} ms per call, concurrency ${CONCURRENCY}`,
   );
   line("model calls", `${calls.length} in ${phases} sequential phases`);
   line("wall time", `${(wall / 1000).toFixed(1)} s`);
   line("critical-path lower bound", `${(bound / 1000).toFixed(1)} s`);
   line("ratio wall / bound (target ≤ 1.05)", (wall / bound).toFixed(3));
   line("engine time per step (wall − bound)", `${((wall - bound) / Math.max(steps, 1)).toFixed(1)} ms`);
-  line("peak RSS (target ≤ 300 MB)", `${rssMb.toFixed(0)} MB`);
+  line(`peak RSS (target ≤ ${RSS_TARGET_MB} MB)`, `${rssMb.toFixed(0)} MB`);
+  for (const e of perEpoch) line("at the end of", e);
   line(
     "best selection (synthetic)",
     `${String(summary.baseline_selection_hard)} → ${String(summary.best_selection_hard)}`,

@@ -1,57 +1,36 @@
 /**
  * Epoch boundary (spec §10): the slow update writes longitudinal guidance into the protected block of
- * the skill, then the meta skill writes the optimizer's cross-epoch memory. Each part commits its own
- * progress in the runtime state, so a resumed run neither repeats nor skips one.
+ * the skill, then the meta skill writes the optimizer's cross-epoch memory. Both read the same
+ * longitudinal pairs (rolled out once) and the meta skill reads nothing the slow update writes, so its
+ * call runs while the slow update runs; the two are committed in order, in one state save, so a resumed
+ * run neither repeats nor skips one and never counts a replayed call's usage twice.
  */
 import { epochDir, skillKey, type RunContext } from "./context";
+import {
+  parseGuidance,
+  previousEpochSkill,
+  savePairs,
+  sharedPairs,
+  type BoundaryInput,
+  type SharedPairs,
+} from "./epoch-common";
+import { commitMetaSkill, draftMetaSkill } from "./epoch-meta";
 import { decideGate } from "./gate";
 import { evidenceFromRecord, evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
-import { extractJson } from "./json-extract";
-import { formatComparison, longitudinalPairs, slim, type PairsResult } from "./longitudinal";
+import { formatComparison, type PairsResult } from "./longitudinal";
 import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
 import { extractSlowUpdate, injectEmptySlowUpdate, replaceSlowUpdate } from "./protected";
-import {
-  metaSkillSystemPrompt,
-  metaSkillUserPrompt,
-  slowUpdateSystemPrompt,
-  slowUpdateUserPrompt,
-} from "./prompts/epoch";
+import { slowUpdateSystemPrompt, slowUpdateUserPrompt } from "./prompts/epoch";
 import { skillHash } from "./scoring";
 import { saveState, type TrainState } from "./state";
 import { coverageRecord } from "./step-gate";
-import type { Item } from "./types";
 import { ARTIFACT } from "../contracts/artifacts";
 
-export interface BoundaryInput {
-  epoch: number;
-  /** The global step that ended this epoch. */
-  lastStep: number;
-  train: Item[];
-  selectionItems: Item[];
-}
+export type { BoundaryInput } from "./epoch-common";
+export { readMetaContent } from "./epoch-meta";
 
 const UPDATE_TARGET = "address longitudinal regressions and persistent failures across epochs";
 const pad2 = (n: number) => String(n).padStart(2, "0");
-
-/** The post-boundary skill snapshot of the previous epoch (it includes that epoch's guidance). */
-async function previousEpochSkill(ctx: RunContext, st: TrainState, epoch: number): Promise<string> {
-  const steps = st.history.filter((h) => h.epoch === epoch - 1).map((h) => h.step);
-  const last = steps.length > 0 ? Math.max(...steps) : (epoch - 1) * ctx.plan.stepsPerEpoch;
-  return (await ctx.store.getText(skillKey(last))) ?? "";
-}
-
-async function savePairs(ctx: RunContext, dir: string, r: PairsResult): Promise<void> {
-  await ctx.store.putJson(`${dir}/comparison_pairs.json`, slim(r.selected));
-  if (r.changed) await ctx.store.putJson(`${dir}/comparison_pairs_all.json`, slim(r.all));
-}
-
-/** Parses `{reasoning, <field>}` answers of the slow-update and meta calls; null without content. */
-function parseGuidance(text: string, field: string): { reasoning: string; content: string } | null {
-  const parsed = extractJson(text) as Record<string, unknown> | null;
-  const content = parsed && typeof parsed === "object" ? parsed[field] : undefined;
-  if (typeof content !== "string" || !content.trim()) return null;
-  return { reasoning: String(parsed!.reasoning ?? "").trim(), content: content.trim() };
-}
 
 /** Runs what is left of this epoch's boundary work; false when it had all been done before. */
 export async function runEpochBoundary(ctx: RunContext, st: TrainState, input: BoundaryInput): Promise<boolean> {
@@ -62,12 +41,22 @@ export async function runEpochBoundary(ctx: RunContext, st: TrainState, input: B
   const lastStepSkillKey = `${epochDir("meta_skill", input.epoch)}/epoch_last_step_skill.md`;
   if ((await ctx.store.getText(lastStepSkillKey)) === undefined)
     await ctx.store.putText(lastStepSkillKey, st.currentSkill);
-  if (slow) await slowUpdate(ctx, st, input);
-  if (meta) await metaSkill(ctx, st, input, (await ctx.store.getText(lastStepSkillKey)) ?? st.currentSkill);
+  const lastStepSkill = (await ctx.store.getText(lastStepSkillKey)) ?? st.currentSkill;
+  const pairs = sharedPairs(ctx, st, input, lastStepSkill);
+  // Both settle before either commits: a failure in one never leaves the other's call running unseen.
+  const [s, m] = await Promise.allSettled([
+    slow ? slowUpdate(ctx, st, input, pairs) : Promise.resolve(false),
+    meta ? draftMetaSkill(ctx, st, input, lastStepSkill, pairs) : Promise.resolve(null),
+  ]);
+  if (s.status === "rejected") throw s.reason;
+  if (m.status === "rejected") throw m.reason;
+  if (m.value) await commitMetaSkill(ctx, st, input.epoch, m.value);
+  await saveState(ctx, st);
   return true;
 }
 
-async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput): Promise<void> {
+/** The slow update; it commits its part of the state (the caller saves it). */
+async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput, pairsOf: SharedPairs): Promise<true> {
   const { epoch } = input;
   const dir = epochDir("slow_update", epoch);
   const started = ctx.clock.now();
@@ -79,14 +68,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
     st.currentOrigin = "slow_update_placeholder_epoch_01";
     result = { action: "inject_placeholder", epoch: 1 };
   } else {
-    const prevSkill = await previousEpochSkill(ctx, st, epoch);
-    const pairs = await longitudinalPairs(ctx, {
-      epoch,
-      prevSkill,
-      currSkill: st.currentSkill,
-      dirBase: dir,
-      train: input.train,
-    });
+    const [prevSkill, pairs] = await Promise.all([previousEpochSkill(ctx, st, epoch), pairsOf()]);
     await savePairs(ctx, dir, pairs);
     const answer = await ctx.askOptimizer({
       key: `${dir}/calls/slow_update.json`,
@@ -127,7 +109,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput)
     bestSkill: st.bestSkill,
     evidence: evidenceFromRecord(result.gate_evidence),
   });
-  await saveState(ctx, st);
+  return true;
 }
 
 async function applyGuidance(
@@ -218,58 +200,4 @@ async function gateGuidance(
     });
   const evidence = ev ? { gate_evidence: evidenceRecord(ev) } : {};
   return { ...scored, action: d.action, ...evidence };
-}
-
-async function metaSkill(ctx: RunContext, st: TrainState, input: BoundaryInput, lastStepSkill: string): Promise<void> {
-  const { epoch } = input;
-  const dir = epochDir("meta_skill", epoch);
-  const started = ctx.clock.now();
-  let result: Record<string, unknown>;
-  let content: string | null = null;
-  if (epoch === 1) {
-    result = { action: "skip_first_epoch", epoch: 1 };
-  } else {
-    const prevSkill = await previousEpochSkill(ctx, st, epoch);
-    const prevMeta = await readMetaContent(ctx, epoch - 1);
-    // With the slow update on, its memoised rollouts give the same pairs; otherwise sample here.
-    const dirBase = ctx.cfg.optimizer.use_slow_update ? epochDir("slow_update", epoch) : dir;
-    const pairs = await longitudinalPairs(ctx, {
-      epoch,
-      prevSkill,
-      currSkill: lastStepSkill,
-      dirBase,
-      train: input.train,
-    });
-    if (!ctx.cfg.optimizer.use_slow_update) await savePairs(ctx, dir, pairs);
-    const answer = await ctx.askOptimizer({
-      key: `${dir}/calls/meta_skill.json`,
-      stage: "meta_skill",
-      system: metaSkillSystemPrompt(),
-      user: metaSkillUserPrompt({
-        prevSkill,
-        currSkill: lastStepSkill,
-        prevMeta,
-        comparison: formatComparison(pairs.selected),
-        nPairs: pairs.selected.length,
-      }),
-      maxTokens: 16384,
-    });
-    const g = answer.ok ? parseGuidance(answer.text, "meta_skill_content") : null;
-    const timeS = Math.round((ctx.clock.now() - started) / 100) / 10;
-    content = g?.content ?? null;
-    result = g
-      ? { reasoning: g.reasoning, meta_skill_content: g.content, time_s: timeS, action: "write_meta_skill", epoch }
-      : { action: "no_content", time_s: timeS, epoch };
-  }
-  await ctx.store.putJson(`${dir}/meta_skill_result.json`, result);
-  st.metaDoneEpoch = epoch;
-  await ctx.emit({ type: "metaSkillUpdated", epoch, action: String(result.action), content });
-  await saveState(ctx, st);
-}
-
-/** The meta-skill content written at the end of `epoch` ("" when none). */
-export async function readMetaContent(ctx: RunContext, epoch: number): Promise<string> {
-  if (epoch < 1) return "";
-  const r = await ctx.store.getJson<Record<string, unknown>>(`${epochDir("meta_skill", epoch)}/meta_skill_result.json`);
-  return typeof r?.meta_skill_content === "string" ? r.meta_skill_content : "";
 }

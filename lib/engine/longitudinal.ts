@@ -106,8 +106,11 @@ export async function longitudinalPairs(
   const items = prepare(buildTrainBatch(opts.train, n, seed), seed);
   const roll = (skill: string, dir: string, its: Item[], s: number) =>
     rolloutItems(ctx, { dir, items: its, skill, phase: "longitudinal", seed: s });
-  const prevRows = await roll(opts.prevSkill, `${opts.dirBase}/rollout_prev`, items, seed);
-  const currRows = await roll(opts.currSkill, `${opts.dirBase}/rollout_curr`, items, seed);
+  // The two skills' rollouts are independent (each item seeded alone): they run at the same time.
+  const [prevRows, currRows] = await Promise.all([
+    roll(opts.prevSkill, `${opts.dirBase}/rollout_prev`, items, seed),
+    roll(opts.currSkill, `${opts.dirBase}/rollout_curr`, items, seed),
+  ]);
   const byId = (rows: Trajectory[]) => new Map(rows.map((r) => [r.id, r]));
   const [pm, cm] = [byId(prevRows), byId(currRows)];
   // An item either skill did not answer (error, timeout, truncated) says nothing about the skills: no pair.
@@ -131,8 +134,10 @@ export async function longitudinalPairs(
       // LiveMath choice reshuffle) for top-ups.
       const one = [candidates[i]!];
       const sid = safeId(candidates[i]!.id);
-      const [pr] = await roll(opts.prevSkill, `${opts.dirBase}/rollout_prev/topup/${sid}`, one, s);
-      const [cr] = await roll(opts.currSkill, `${opts.dirBase}/rollout_curr/topup/${sid}`, one, s);
+      const [[pr], [cr]] = await Promise.all([
+        roll(opts.prevSkill, `${opts.dirBase}/rollout_prev/topup/${sid}`, one, s),
+        roll(opts.currSkill, `${opts.dirBase}/rollout_curr/topup/${sid}`, one, s),
+      ]);
       if (pr?.status !== "ok" || cr?.status !== "ok") continue;
       const pair = buildPair(one[0]!, pr, cr);
       all.push(pair);

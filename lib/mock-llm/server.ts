@@ -1,6 +1,6 @@
 /**
- * The mock LLM server: node:http, one handler. Order per request: route → key check → body → fault draw →
- * latency → answer. Faults and latency use seeded counters, so a test that sends the same requests in
+ * The mock LLM server: node:http, one handler. Order per request: route → key check → body → enforced
+ * rate limit (opt-in) → fault draw → latency → answer. Faults and latency use seeded counters, so a test that sends the same requests in
  * the same order sees the same outcome.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -10,6 +10,7 @@ import { createFaultPicker, createLatencyPicker } from "./draws";
 import { createDistributionPicker } from "./latency";
 import { errorReply, type ErrorKind, type Protocol } from "./errors";
 import { BodyTooLargeError, presentedKeys, readBody, sendJson, sendText, sleepUnlessAborted } from "./http";
+import { createRequestBucket } from "./rate-window";
 import { matchRoute, MODEL_LIST, type ModelRoute } from "./routes";
 import { createStatsRecorder } from "./stats";
 import { MOCK_DEFAULTS, type FaultKind, type MockFaults, type MockLlmOptions, type MockLlmServer } from "./types";
@@ -35,6 +36,7 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
   const pickLatency = createLatencyPicker(opts.latency, seed);
   const pickDistLatency = createDistributionPicker(opts.latency?.dist, opts.latency?.byStage, seed);
   let answered = 0;
+  const bucket = opts.rateLimit ? createRequestBucket(opts.rateLimit) : null;
 
   function reply(
     res: ServerResponse,
@@ -63,6 +65,11 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     if ("error" in prompt) return reply(res, route.protocol, "badRequest", prompt.error);
     const role = roleOf(prompt.system);
     stats.role(role);
+    const admitted = bucket?.take(Date.now());
+    if (admitted && !admitted.ok) {
+      const detail = `Rate limit reached for requests: limit ${opts.rateLimit!.rpm} per minute (mock LLM server). Please try again in ${admitted.retryAfterMs}ms.`;
+      return reply(res, route.protocol, "rateLimited", detail, admitted.headers);
+    }
 
     const promptKey = `${prompt.system}\u0000${prompt.user}`;
     const fault = faults.roles && !faults.roles.includes(role) ? null : pickFault(promptKey);

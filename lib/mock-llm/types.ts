@@ -4,6 +4,7 @@
  */
 import type { SimKnowledge } from "../contracts/sim";
 import type { LatencyDist } from "./latency";
+import type { RateLimitOptions } from "./rate-window";
 
 /**
  * Added delay before each model answer. `byStage[stage]` wins (stages: rollout for target calls, the
@@ -64,6 +65,8 @@ export interface MockLlmOptions {
   faults?: MockFaults;
   /** When set, every model endpoint answers 401 unless the request carries this key. */
   requireKey?: string;
+  /** An enforced request limit (429 beyond it, with Retry-After and x-ratelimit-* headers); default none. */
+  rateLimit?: RateLimitOptions;
 }
 
 export type MockEndpoint =

@@ -76,4 +76,15 @@ describe("shared rate limit (rate-limiter-flexible on Redis)", () => {
     expect(tb.granted).toBe(0);
     expect(tb.waitMs).toBeGreaterThan(5000);
   }, 60_000);
+
+  it("a limit one process learned from a 429's headers caps the other process too", async () => {
+    const key = `openai http://z/v1 k${Date.now()}`;
+    const a = child(key, 1000);
+    const b = child(key, 1000);
+    await Promise.all([a.ready, b.ready]);
+    expect(await a.send<{ factor: number }>("limited 1000 600")).toEqual({ factor: 0.291 });
+    // b reads the shared cap on its next request (it waits out the block, then takes one).
+    await b.send<Take>("take");
+    expect((await b.send<{ factor: number }>("factor")).factor).toBeCloseTo(0.582, 10);
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import { AzureOpenAI } from "openai";
 import type { Role } from "../../engine/ports";
 import { AppError } from "../../errors";
 import { apiStyleOf, openaiTransport, type ApiStyle } from "../openai/index";
+import { keyIdOf } from "../policy/rate-limit";
 import { sdkOptions, type ProviderFactory } from "../provider";
 import {
   checkHttpUrl,
@@ -115,5 +116,7 @@ export const createAzureOpenAIProvider: ProviderFactory = (a) => {
     transport,
     endpoint: `${s.endpoint}/openai/deployments/${s.deployment}`,
     authHint: `check ${s.auth.source}`,
+    // The shared rate limit is per deployment and credential (an API key or an Entra ID token).
+    keyId: keyIdOf(s.auth.value),
   };
 };

@@ -15,6 +15,7 @@ import OpenAI from "openai";
 import type { Role } from "../../engine/ports";
 import { AppError } from "../../errors";
 import { chatTransport } from "../openai/chat";
+import { keyIdOf } from "../policy/rate-limit";
 import { sdkOptions, type ProviderFactory } from "../provider";
 import { checkHttpUrl, fromEnv, roleEnvNames, stringSetting, type EnvVars, type ModelSection } from "../settings";
 import {
@@ -142,5 +143,10 @@ export const createCompatibleProvider: ProviderFactory = (a) => {
     efforts,
     temperature: s.temperature,
   });
-  return { transport, endpoint: s.baseURL, authHint: s.keyVar ? `check ${s.keyVar}` : undefined };
+  return {
+    transport,
+    endpoint: s.baseURL,
+    authHint: s.keyVar ? `check ${s.keyVar}` : undefined,
+    keyId: keyIdOf(s.apiKey),
+  };
 };

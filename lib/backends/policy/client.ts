@@ -11,7 +11,7 @@ import { BudgetExhaustedError, type Reservation } from "./budget";
 import { cacheKeyOf } from "./cache";
 import { hedgedSend, sharedTracker, type HedgeOutcome } from "./hedge";
 import { sharedLimiter } from "./limiter";
-import { providerResetMs, sharedRateGate } from "./rate-limit";
+import { providerLimits, providerResetMs, sharedRateGate } from "./rate-limit";
 import { withRetries } from "./retry";
 import type { RunPolicy } from "./run-policy";
 
@@ -88,10 +88,11 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined && s !== null);
       const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
       const t0 = Date.now();
+      let sentAfterLearning = false;
       try {
         const out = await hedgedSend({
           send: async (s) => {
-            await gate?.acquire(estimatePromptTokens(req), s);
+            if (gate) sentAfterLearning = await gate.acquire(estimatePromptTokens(req), s);
             return transport.send(req, s);
           },
           signal,
@@ -114,7 +115,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
         });
         if (gate && e.kind === "rate_limited") {
           const headers = (err as { headers?: Parameters<typeof providerResetMs>[0] } | null)?.headers;
-          await gate.limited(e.retryAfterMs ?? providerResetMs(headers));
+          await gate.limited(e.retryAfterMs ?? providerResetMs(headers), providerLimits(headers), sentAfterLearning);
         }
         throw e;
       }

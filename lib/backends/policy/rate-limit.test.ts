@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyIdOf, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
+import { keyIdOf, providerLimits, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
 
 /** A sleep that records its waits and returns at once. */
 function fakeSleep() {
@@ -33,9 +33,22 @@ describe("provider reset headers", () => {
 });
 
 describe("RateGate (in-process store)", () => {
+  it("paces a window's requests across it instead of sending them in one burst", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null); // 5 per 5-second window
+    for (let i = 0; i < 5; i++) await g.acquire(1);
+    // The fake sleep does not advance time: the n-th request waits about n seconds into the window.
+    expect(s.waits).toHaveLength(4);
+    s.waits.forEach((w, i) => expect(Math.abs(w - 1000 * (i + 1))).toBeLessThan(100));
+    expect(g.counts.waited).toBe(0);
+    const unpaced = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null, { pace: false });
+    for (let i = 0; i < 5; i++) await unpaced.acquire(1);
+    expect(s.waits).toHaveLength(4);
+  });
+
   it("lets a window's share of the per-minute limit through, then waits", async () => {
     const s = fakeSleep();
-    const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null);
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null, { pace: false });
     for (let i = 0; i < 5; i++) await g.acquire(10); // 60 rpm = 5 per 5-second window
     expect(s.waits).toEqual([]);
     const pending = g.acquire(10);
@@ -75,5 +88,40 @@ describe("RateGate (in-process store)", () => {
     const a = sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep);
     expect(sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep)).toBe(a);
     expect(sharedRateGate("e k2", { rpm: 10, tpm: 0 }, s.sleep)).not.toBe(a);
+  });
+
+  it("reads the limits a provider announces (OpenAI and Anthropic spellings)", () => {
+    const h = new Headers({ "x-ratelimit-limit-requests": "600", "x-ratelimit-limit-tokens": "90000" });
+    expect(providerLimits(h)).toEqual({ rpm: 600, tpm: 90000 });
+    expect(providerLimits({ "anthropic-ratelimit-requests-limit": "50" })).toEqual({ rpm: 50, tpm: 0 });
+    expect(providerLimits(new Headers({ "x-ratelimit-limit-requests": "lots" }))).toEqual({ rpm: 0, tpm: 0 });
+    expect(providerLimits(undefined)).toEqual({ rpm: 0, tpm: 0 });
+  });
+
+  it("learns a lower announced limit: f is capped, halved, and never grows past the cap", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 1000, tpm: 0 }, s.sleep, null);
+    expect(await g.acquire(1)).toBe(false);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, false);
+    // 600 / 1000 with 3 % headroom, then halved
+    expect(g.learnedCeiling).toBeCloseTo(0.582, 10);
+    expect(g.factor).toBeCloseTo(0.291, 10);
+    for (let i = 0; i < 50; i++) await g.answered(0);
+    expect(g.factor).toBeCloseTo(0.582, 10);
+    // A request granted from now on was sent knowing the limit; its 429 halves f as usual.
+    expect(await g.acquire(1)).toBe(true);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, true);
+    expect(g.factor).toBeCloseTo(0.291, 10);
+    expect(g.learnedCeiling).toBeCloseTo(0.582, 10);
+    expect(g.counts).toMatchObject({ limited: 2, limitedAfterLearning: 1 });
+  });
+
+  it("an announced limit at or above the configured one teaches nothing: plain halving", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null);
+    await g.limited(1000, { rpm: 600, tpm: 0 });
+    expect(g.factor).toBe(0.5);
+    expect(g.learnedCeiling).toBe(1);
+    expect(await g.acquire(1)).toBe(false);
   });
 });

@@ -3,12 +3,22 @@
  * and `model.rate_limit_tpm`). The counters live in Redis through rate-limiter-flexible's RateLimiterRedis
  * once `useSharedRateLimitStore(redis)` was called (the worker does, with its own connection); without it
  * (the CLI) they live in this process. Limits are kept over 5-second windows (a twelfth of the per-minute
- * figure each) so a minute's allowance is not spent in one burst.
+ * figure each), and the requests granted in a window are paced across it (the n-th share of a window's
+ * allowance is sent n shares into the window), so a minute's allowance never leaves in bursts that a
+ * provider's bucket, refilled slowly after a 429, would refuse.
  *
  * AIMD: every process sends each request at a weight of 1/f of a point, f ∈ [0.1, 1]. A rate-limit error
  * halves f (multiplicative decrease) and blocks the key for the provider's Retry-After (or its
  * `x-ratelimit-reset-*` / `anthropic-ratelimit-*-reset` header) for every process; each answered call
  * adds 0.02 back (additive increase). A `Retry-After` therefore reaches every worker sharing the key.
+ *
+ * Learning the limit: a rate-limit error whose headers announce the provider's limit
+ * (`x-ratelimit-limit-requests/-tokens`, `anthropic-ratelimit-requests/tokens-limit`) below the configured
+ * one caps f at their ratio from then on (then halves it, as every 429 does, so the provider's emptied
+ * bucket refills before f climbs back to the cap), so a configured limit that is too high stops causing
+ * rate-limit errors after the first. The cap keeps 3 %
+ * headroom below the announced limit, for the clocks and bursts of several processes, and is shared
+ * through Redis (for an hour; each process looks at most once a second), so one 429 teaches every worker.
  */
 import { createHash } from "node:crypto";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
@@ -17,6 +27,10 @@ import type { Redis } from "ioredis";
 /** Window of the counters, in seconds, and the fixed-point scale of a request's weight. */
 const WINDOW_S = 5;
 const SCALE = 100;
+/** Share of an announced limit a learned cap allows; how long processes share a learned cap; how often they look. */
+const HEADROOM = 0.97;
+const CAP_TTL_S = 3600;
+const CAP_SYNC_MS = 1000;
 const F_MIN = 0.1;
 const F_STEP = 0.02;
 
@@ -65,6 +79,21 @@ function header(h: HeaderBag, name: string): string | null {
   return (h as Record<string, string | undefined>)[name] ?? null;
 }
 
+/** The per-minute limits a provider's headers announce (OpenAI and Anthropic spellings); 0 = not announced. */
+export function providerLimits(h: HeaderBag): RateLimits {
+  const first = (names: string[]) => {
+    for (const n of names) {
+      const v = Number(header(h, n));
+      if (header(h, n) !== null && Number.isFinite(v) && v > 0) return v;
+    }
+    return 0;
+  };
+  return {
+    rpm: first(["x-ratelimit-limit-requests", "anthropic-ratelimit-requests-limit"]),
+    tpm: first(["x-ratelimit-limit-tokens", "anthropic-ratelimit-tokens-limit"]),
+  };
+}
+
 /** The longest reset a provider's rate-limit headers announce (OpenAI and Anthropic spellings). */
 export function providerResetMs(h: HeaderBag, now = Date.now()): number | undefined {
   const names = [
@@ -79,26 +108,41 @@ export function providerResetMs(h: HeaderBag, now = Date.now()): number | undefi
 
 export class RateGate {
   private f = 1;
+  /** The highest f allowed: below 1 once the provider announced a lower limit than the configured one. */
+  private ceiling = 1;
   private readonly rpm: RateLimiterAbstract | null;
   private readonly tpm: RateLimiterAbstract | null;
   private readonly tpmPoints: number;
-  /** Requests that waited for the limiter, and rate-limit errors seen (for benchmarks and tests). */
-  readonly counts = { waited: 0, limited: 0 };
+  private readonly rpmPoints: number;
+  /**
+   * Requests that waited for the limiter, rate-limit errors seen, and those of them whose request was
+   * sent after the gate had learned the provider's limit (for benchmarks and tests).
+   */
+  readonly counts = { waited: 0, limited: 0, limitedAfterLearning: 0 };
+  private learned = false;
+  private capCheckedAt = 0;
 
   constructor(
     private readonly key: string,
-    limits: RateLimits,
+    private readonly limits: RateLimits,
     private readonly sleep: Sleep,
-    redis: Redis | null = sharedRedis,
+    private readonly redis: Redis | null = sharedRedis,
+    /** `pace: false` sends a window's requests as soon as they are granted (tests of the counters). */
+    private readonly opts: { pace?: boolean } = {},
   ) {
-    const make = (prefix: string, perMinute: number): RateLimiterAbstract | null => {
+    const make = (prefix: string, perMinute: number, windowS: number): RateLimiterAbstract | null => {
       if (perMinute <= 0) return null;
-      const opts = { keyPrefix: `skillopt:rl:${prefix}`, points: windowPoints(perMinute), duration: WINDOW_S };
+      const opts = {
+        keyPrefix: `skillopt:rl:${prefix}`,
+        points: windowPoints(perMinute, windowS),
+        duration: windowS,
+      };
       return redis ? new RateLimiterRedis({ ...opts, storeClient: redis }) : new RateLimiterMemory(opts);
     };
-    this.rpm = make("rpm", limits.rpm);
-    this.tpm = make("tpm", limits.tpm);
-    this.tpmPoints = limits.tpm > 0 ? windowPoints(limits.tpm) : 0;
+    this.rpm = make("rpm", limits.rpm, WINDOW_S);
+    this.rpmPoints = limits.rpm > 0 ? windowPoints(limits.rpm, WINDOW_S) : 0;
+    this.tpm = make("tpm", limits.tpm, WINDOW_S);
+    this.tpmPoints = limits.tpm > 0 ? windowPoints(limits.tpm, WINDOW_S) : 0;
   }
 
   /** The AIMD factor (1 = the configured limit). */
@@ -106,33 +150,87 @@ export class RateGate {
     return this.f;
   }
 
-  /** Waits until one request of about `promptTokens` may be sent. */
-  async acquire(promptTokens: number, signal?: AbortSignal): Promise<void> {
-    await this.take(this.rpm, Math.ceil(SCALE / this.f), signal);
+  /** The cap on f learned from the provider's headers (1 = none). */
+  get learnedCeiling(): number {
+    return this.ceiling;
+  }
+
+  /**
+   * Waits until one request of about `promptTokens` may be sent. Resolves to whether the provider's limit
+   * was known when it was granted (pass it back to `limited`).
+   */
+  async acquire(promptTokens: number, signal?: AbortSignal): Promise<boolean> {
+    await this.syncCap();
+    const weight = Math.ceil(SCALE / this.f);
+    const granted = await this.take(this.rpm, weight, signal);
+    if (granted && this.opts.pace !== false) await this.pace(granted, weight, signal);
     if (this.tpm)
       await this.take(this.tpm, Math.min(this.tpmPoints, Math.ceil((promptTokens * SCALE) / this.f)), signal);
+    return this.learned;
   }
 
   /** An answered call: its completion tokens count against the token limit; f grows a little. */
   async answered(completionTokens: number): Promise<void> {
-    this.f = Math.min(1, this.f + F_STEP);
+    this.f = Math.min(this.ceiling, this.f + F_STEP);
     if (this.tpm && completionTokens > 0) await this.tpm.penalty(this.key, Math.ceil(completionTokens * SCALE));
   }
 
-  /** A rate-limit error: halve f and block the key for every process for the announced wait. */
-  async limited(waitMs: number | undefined): Promise<void> {
+  /**
+   * A rate-limit error: learn the cap a lower announced limit gives, halve f, and block the key for
+   * every process for the announced wait. `announced`: the limits in the error's headers;
+   * `sentAfterLearning`: what `acquire` returned for the refused request.
+   */
+  async limited(waitMs: number | undefined, announced?: RateLimits, sentAfterLearning = false): Promise<void> {
     this.counts.limited++;
+    if (sentAfterLearning) this.counts.limitedAfterLearning++;
+    const ratio = (a: number, c: number) => (a > 0 && c > 0 && a < c ? (HEADROOM * a) / c : 1);
+    const cap = announced ? Math.min(ratio(announced.rpm, this.limits.rpm), ratio(announced.tpm, this.limits.tpm)) : 1;
+    if (cap < this.ceiling) {
+      this.lowerCeiling(Math.max(F_MIN, cap));
+      await this.redis?.set(this.capKey, String(this.ceiling), "EX", CAP_TTL_S);
+    }
     this.f = Math.max(F_MIN, this.f / 2);
     const secs = Math.ceil((waitMs ?? 1000) / 1000);
     await Promise.all([this.rpm, this.tpm].map((l) => l?.block(this.key, secs)));
   }
 
-  private async take(l: RateLimiterAbstract | null, points: number, signal?: AbortSignal): Promise<void> {
-    if (!l) return;
+  private get capKey(): string {
+    return `skillopt:rl:cap:${this.key} rpm=${this.limits.rpm} tpm=${this.limits.tpm}`;
+  }
+
+  private lowerCeiling(cap: number): void {
+    this.ceiling = cap;
+    this.learned = true;
+    this.f = Math.min(this.f, cap);
+  }
+
+  /** Takes a cap another process learned (read from Redis at most once a second). */
+  private async syncCap(): Promise<void> {
+    if (!this.redis) return;
+    const now = Date.now();
+    if (now - this.capCheckedAt < CAP_SYNC_MS) return;
+    this.capCheckedAt = now;
+    const cap = Number(await this.redis.get(this.capKey));
+    if (Number.isFinite(cap) && cap > 0 && cap < this.ceiling) this.lowerCeiling(Math.max(F_MIN, cap));
+  }
+
+  /** Waits for this request's slot in its window: its share of the allowance, that far into the window. */
+  private async pace(res: RateLimiterRes, weight: number, signal?: AbortSignal): Promise<void> {
+    const windowMs = WINDOW_S * 1000;
+    const slotMs = ((res.consumedPoints - weight) / this.rpmPoints) * windowMs;
+    const elapsedMs = windowMs - res.msBeforeNext;
+    if (slotMs > elapsedMs) await this.sleep(Math.round(slotMs - elapsedMs), signal);
+  }
+
+  private async take(
+    l: RateLimiterAbstract | null,
+    points: number,
+    signal?: AbortSignal,
+  ): Promise<RateLimiterRes | null> {
+    if (!l) return null;
     for (;;) {
       try {
-        await l.consume(this.key, points);
-        return;
+        return await l.consume(this.key, points);
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         this.counts.waited++;
@@ -143,9 +241,9 @@ export class RateGate {
   }
 }
 
-/** A window's allowance in weight units: a twelfth of the per-minute limit, at least one request. */
-function windowPoints(perMinute: number): number {
-  return Math.max(1, Math.floor((perMinute * WINDOW_S) / 60)) * SCALE;
+/** A window's allowance in weight units: its share of the per-minute limit, at least one request. */
+function windowPoints(perMinute: number, windowS: number): number {
+  return Math.max(SCALE, Math.floor((perMinute * windowS * SCALE) / 60));
 }
 
 /** The gate of one endpoint and key in this process (its counters shared through Redis when configured). */
@@ -155,4 +253,9 @@ export function sharedRateGate(endpointKey: string, limits: RateLimits, sleep: S
   let g = GATES.get(key);
   if (!g) GATES.set(key, (g = new RateGate(endpointKey, limits, sleep)));
   return g;
+}
+
+/** The counters of every gate this process made (for benchmarks): key, counts, AIMD factor and learned cap. */
+export function rateGateReport(): Array<{ key: string; counts: RateGate["counts"]; factor: number; ceiling: number }> {
+  return [...GATES].map(([key, g]) => ({ key, counts: { ...g.counts }, factor: g.factor, ceiling: g.learnedCeiling }));
 }
