@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutInput } from "../../engine/ports";
 import type { Item } from "../../engine/types";
+import { formatTrajectory } from "../../engine/trajectory-format";
 import { buildRunConfig, fakeClient, type FakeReply } from "../test-helpers";
 import { createSearchQaEnv } from "./index";
 
@@ -51,7 +52,10 @@ describe("SearchQA rollout", () => {
     expect(t.failReason).toBeUndefined();
     const req = client.calls[0];
     expect(req).toMatchObject({ role: "target", stage: "rollout", maxTokens: 16384, reasoningEffort: "medium" });
-    expect(req?.system.endsWith("## Skill\n# Skill\n- be brief")).toBe(true);
+    expect(req?.system).toContain("\n## Skill\n# Skill\n- be brief\n## End of Skill\n");
+    // The analysts see the target's system prompt in the trajectory, as in the original.
+    expect(t.targetSystemPrompt).toBe(req?.system);
+    expect(formatTrajectory(t, 1, "deep")).toContain(`#### Target System Prompt\n${req?.system}`);
     expect(req?.messages).toEqual([
       { role: "user", content: `## Context\n${item.context}\n\n## Question\n${item.question}` },
     ]);
