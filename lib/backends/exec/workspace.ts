@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ChatContentPart, ChatMessage, CompletionRequest } from "../../engine/ports";
-import { SKILL_HEADING, splitSkillSection } from "../../engine/prompts/target-skill";
+import { SKILL_HEADING, splitSkillSection } from "../../contracts/target-skill";
 import { ATTACHMENTS_REL_PATH, SKILL_REL_PATH, TASK_REL_PATH, type Workspace } from "./types";
 
 /** The line that opens the skill section (the envs' `SKILL_HEADING`). */

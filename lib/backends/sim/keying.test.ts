@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildSimKnowledge, type SimRule } from "../../contracts/sim";
-import { withSkillSection } from "../../engine/prompts/target-skill";
+import { withSkillSection } from "../../contracts/target-skill";
 import { simAnalyst } from "./analyst";
 import { analystKey, targetSkill } from "./parse";
 import { simTargetAnswer } from "./target";

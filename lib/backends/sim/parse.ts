@@ -3,7 +3,7 @@
  * deterministic pseudo-random draws that stand in for sampling noise.
  */
 import { createHash } from "node:crypto";
-import { splitSkillSection } from "../../engine/prompts/target-skill";
+import { splitSkillSection } from "../../contracts/target-skill";
 
 /** The body of the first `## <title>` section (title matched as a prefix) up to the next `## ` line. */
 export function sectionBody(text: string, titlePrefix: string): string | null {

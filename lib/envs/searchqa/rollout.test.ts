@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutInput } from "../../engine/ports";
 import type { Item } from "../../engine/types";
-import { formatTrajectory } from "../../engine/trajectory-format";
 import { buildRunConfig, fakeClient, type FakeReply } from "../test-helpers";
 import { createSearchQaEnv } from "./index";
 
@@ -55,7 +54,6 @@ describe("SearchQA rollout", () => {
     expect(req?.system).toContain("\n## Skill\n# Skill\n- be brief\n## End of Skill\n");
     // The analysts see the target's system prompt in the trajectory, as in the original.
     expect(t.targetSystemPrompt).toBe(req?.system);
-    expect(formatTrajectory(t, 1, "deep")).toContain(`#### Target System Prompt\n${req?.system}`);
     expect(req?.messages).toEqual([
       { role: "user", content: `## Context\n${item.context}\n\n## Question\n${item.question}` },
     ]);
