@@ -9,7 +9,7 @@
 /** The line that opens the skill section. */
 export const SKILL_HEADING = "## Skill";
 /** The line that closes it. */
-export const SKILL_END = "## End of Skill";
+const SKILL_END = "## End of Skill";
 
 /**
  * `before`, the skill section, then `after` (each separated by a blank line). A blank skill leaves the

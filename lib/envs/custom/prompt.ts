@@ -12,7 +12,7 @@ export const TRUNCATION_MARKER = "\n[... context truncated ...]";
 export const CUSTOM_ROLE = "You answer questions from a user-provided evaluation set.";
 
 /** The instructions after the skill section. */
-export const CUSTOM_INSTRUCTIONS = [
+const CUSTOM_INSTRUCTIONS = [
   'When a "## Context" section is given, it is the material the question is about; rely on it.',
   "Reason briefly if it helps, then put your final answer inside <answer></answer>.",
   "The text inside the tags is compared with the expected answer, so put only the answer there.",

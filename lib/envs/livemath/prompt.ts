@@ -11,7 +11,7 @@ export const LIVEMATH_ROLE =
   "You are a careful research mathematician answering a multiple-choice question about a published theorem.";
 
 /** The instructions after the skill section. */
-export const LIVEMATH_INSTRUCTIONS = [
+const LIVEMATH_INSTRUCTIONS = [
   "Exactly one option is correct; the others are close variations of it.",
   "Pay attention to quantifiers, hypotheses, extremal wording (at most, at least, the largest, the only) and exact equality conditions, and to how strong each option's claim is, before you decide.",
   "Reason briefly, then output only the label of the chosen option inside <answer></answer>, for example <answer>C</answer>.",

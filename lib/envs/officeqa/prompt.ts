@@ -16,7 +16,7 @@ export const OFFICEQA_TOOLS_ROLE =
   "You answer questions about a collection of office documents: treasury bulletins, financial reports and budget tables.";
 
 /** The tool-using agent's instructions, after the skill section. */
-export const OFFICEQA_TOOLS_INSTRUCTIONS = [
+const OFFICEQA_TOOLS_INSTRUCTIONS = [
   "The documents are plain-text files. You cannot see them until you look: search and read them with three tools.",
   "",
   "To use a tool, write a block like this (one or more per reply):",
