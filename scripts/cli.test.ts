@@ -42,6 +42,8 @@ describe("skillopt train", () => {
       out,
       "--cfg-options",
       "train.num_epochs=2",
+      // The seed whose simulated run ends with the final selection check promoting the epoch-2 slow update.
+      "train.seed=12",
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("Simulated model — scores are synthetic.");

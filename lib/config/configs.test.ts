@@ -48,20 +48,11 @@ describe("shipped configs", () => {
     expect(config.env.name).toBe(name);
     expect(config.env.split_mode).toBe("split_dir");
     expect(config.env.split_dir).toBe(splitDir);
-    // SearchQA's paper settings start from the original's empty seed (a heading and a placeholder).
-    expect(config.env.skill_init).toBe(
-      name === "searchqa" ? "lib/envs/searchqa/initial-paper.md" : `lib/envs/${name}/initial.md`,
-    );
-  });
-
-  it("searchqa: the paper seed has a heading and no rules; the sample keeps the richer seed", () => {
-    const paper = readFileSync(join(CONFIGS, "..", "lib/envs/searchqa/initial-paper.md"), "utf8");
-    expect(paper.split("\n")[0]).toBe("# Question Answering Skill");
-    expect(paper).not.toMatch(/^\s*[-*] /m);
-    expect(paper).not.toMatch(/^## /m);
-    expect(loadRunConfig(join(CONFIGS, "searchqa", "sample.yaml")).config.env.skill_init).toBe(
-      "lib/envs/searchqa/initial.md",
-    );
+    // The paper settings start from the original's seed for the benchmark (configs/<name>/seed-paper.md,
+    // checked in lib/config/paper-seeds.test.ts); the offline sample keeps our own seed.
+    expect(config.env.skill_init).toBe(`configs/${folder}/seed-paper.md`);
+    const sample = loadRunConfig(join(CONFIGS, folder, "sample.yaml")).config;
+    expect(sample.env.skill_init).toBe(`lib/envs/${name}/initial.md`);
   });
 
   it("benchmark defaults carry their benchmark-specific keys", () => {

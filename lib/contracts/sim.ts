@@ -46,7 +46,7 @@ export type SimItemAnnotation = z.infer<typeof SimItemAnnotationSchema>;
 export interface SimTargetCall {
   system: string;
   user: string;
-  /** The skill at the end of the system prompt ("" when none). */
+  /** The skill section of the system prompt, wherever it sits ("" when none). */
   skill: string;
   /** The item recognised from the "## Question" section, when there is one. */
   item: { id: string; sim: SimItemAnnotation } | null;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildDocVqaSystemPrompt } from "./docvqa/prompt";
 import { buildLiveMathSystemPrompt } from "./livemath/prompt";
 import { buildOfficeQaSystemPrompt } from "./officeqa/prompt";
+import { buildSearchQaSystemPrompt } from "./searchqa/prompt";
 import { buildSpreadsheetSystemPrompt } from "./spreadsheetbench/prompt";
 
 // The information the original's target prompts give, checked in ours (our wording).
@@ -25,5 +27,30 @@ describe("target prompts carry the original's information", () => {
     expect(p).toMatch(/Do not print anything/);
     expect(p).toMatch(/do not call input\(\)/);
     expect(p).toMatch(/do not hard-code file paths/);
+  });
+});
+
+describe("searchqa and docvqa target prompts carry the original's information", () => {
+  it("searchqa: context passages and a question, concise answer in tags, no repeated question, an example", () => {
+    const p = buildSearchQaSystemPrompt("# Skill");
+    expect(p).toMatch(/document passages under "## Context"/);
+    expect(p).toMatch(/a question under "## Question"/);
+    expect(p).toMatch(/answer the question from the information they give/);
+    expect(p).toMatch(/Think step by step, then put your final answer inside <answer><\/answer>/);
+    expect(p).toMatch(/usually a few words or a brief phrase/);
+    expect(p).toMatch(/Do not restate the question/);
+    expect(p).toMatch(/no explanation inside the answer tags/);
+    expect(p).toMatch(/For example:\n<answer>[^<\n]+<\/answer>/);
+  });
+
+  it("docvqa: a page image and a question; exact spans, numbers, dates, names; no invention; best-supported near match", () => {
+    const p = buildDocVqaSystemPrompt("# Skill");
+    expect(p).toMatch(/image of a document page and one question/);
+    expect(p).toMatch(/Base the answer on what is visible in the document/);
+    expect(p).toMatch(/Prefer exact spans, numbers, dates and names as they appear on the page/);
+    expect(p).toMatch(/Do not make up anything the page does not show/);
+    expect(p).toMatch(/several candidates nearly match, choose the one the document supports best/);
+    expect(p).toMatch(/answer briefly/);
+    expect(p).toMatch(/inside <answer><\/answer>/);
   });
 });

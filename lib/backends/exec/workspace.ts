@@ -1,5 +1,5 @@
 /**
- * Turns one target request into files: the skill (the `## Skill` section that ends the system prompt)
+ * Turns one target request into files: the skill (the `## Skill` section of the system prompt)
  * becomes `.agents/skills/skillopt-target/SKILL.md`, the rest of the system prompt plus the conversation
  * becomes `task.md`, and each image becomes a file under `attachments/` listed in `ATTACHMENTS.md`.
  */
@@ -7,26 +7,22 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ChatContentPart, ChatMessage, CompletionRequest } from "../../engine/ports";
+import { SKILL_HEADING, splitSkillSection } from "../../contracts/target-skill";
 import { ATTACHMENTS_REL_PATH, SKILL_REL_PATH, TASK_REL_PATH, type Workspace } from "./types";
 
-/**
- * The line that opens the skill section. It mirrors `SKILL_HEADING` in lib/envs/common/skill-prompt.ts
- * (backends do not import envs); the split test pins the two together.
- */
-export const SKILL_HEADING_LINE = "## Skill";
+/** The line that opens the skill section (the envs' `SKILL_HEADING`). */
+export const SKILL_HEADING_LINE = SKILL_HEADING;
 
 /** Written instead of an empty skill so the agent still finds a valid skill file. */
 export const BLANK_SKILL_NOTE = "No guidance has been learned yet. Solve the task with your own judgement.";
 
 /**
- * Splits a system prompt at the first line that reads exactly `## Skill`: the text before it is the
- * task instructions, the text after it the skill. Without that line the whole prompt is instructions.
+ * Splits a system prompt into the skill (its `## Skill` … `## End of Skill` section, wherever the
+ * benchmark puts it) and the task instructions around it. Without a skill section the whole prompt is
+ * instructions.
  */
 export function splitSkill(system: string): { instructions: string; skill: string } {
-  const lines = system.split("\n");
-  const at = lines.findIndex((l) => l.trimEnd() === SKILL_HEADING_LINE);
-  if (at === -1) return { instructions: system.trimEnd(), skill: "" };
-  return { instructions: lines.slice(0, at).join("\n").trimEnd(), skill: lines.slice(at + 1).join("\n") };
+  return splitSkillSection(system);
 }
 
 /** SKILL.md: agent-skill front matter, then the skill text unchanged (or a note when it is blank). */

@@ -5,7 +5,7 @@
  */
 import type { SimKnowledge, SimRule } from "../../contracts/sim";
 import { extractJsonArray } from "../../engine/json-extract";
-import { draw, normaliseAnswer, parseTrajectories, sectionBody, skillBlocks } from "./parse";
+import { analystKey, draw, normaliseAnswer, parseTrajectories, sectionBody, skillBlocks } from "./parse";
 import { applyRule, editForRule, rulePresent, type SimEdit } from "./rules";
 
 export type Mode = "patch" | "rewrite" | "full";
@@ -84,9 +84,10 @@ export function simAnalyst(
   // Memory from earlier epochs makes the simulated optimizer more careful.
   const rate = user.includes("## Optimizer Meta Skill") ? o.unhelpfulRate / 2 : o.unhelpfulRate;
   const harmful = k.rules.filter((r) => r.harmful && !rulePresent(r, skill));
-  if (harmful.length > 0 && draw(o.seed, "unhelpful", user) < rate) {
-    const rule = harmful[Math.floor(draw(o.seed, "which", user) * harmful.length)]!;
-    const at = Math.floor(draw(o.seed, "where", user) * (Math.min(chosen.length, Math.max(budget - 1, 0)) + 1));
+  const key = analystKey(user);
+  if (harmful.length > 0 && draw(o.seed, "unhelpful", key) < rate) {
+    const rule = harmful[Math.floor(draw(o.seed, "which", key) * harmful.length)]!;
+    const at = Math.floor(draw(o.seed, "where", key) * (Math.min(chosen.length, Math.max(budget - 1, 0)) + 1));
     chosen.splice(at, 0, { rule, count: 1 });
   }
   let payload: Record<string, unknown>[];
@@ -143,8 +144,9 @@ function successAnswer(
       !skill.includes(a) && !k.rules.some((r) => [...r.detect, ...r.conflicts].some((p) => new RegExp(p, "i").test(a))),
   );
   const items: Record<string, unknown>[] = [];
-  if (unused.length > 0 && n > 0 && draw(o.seed, "success", user) < 0.5) {
-    const advice = unused[Math.floor(draw(o.seed, "advice", user) * unused.length)]!;
+  const key = analystKey(user);
+  if (unused.length > 0 && n > 0 && draw(o.seed, "success", key) < 0.5) {
+    const advice = unused[Math.floor(draw(o.seed, "advice", key) * unused.length)]!;
     const e: SimEdit = {
       op: "append",
       content: `- ${advice}`,

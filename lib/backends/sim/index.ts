@@ -8,7 +8,7 @@ import type { SimKnowledge } from "../../contracts/sim";
 import type { CompletionRequest, CompletionResult, ModelClient, Role } from "../../engine/ports";
 import { SIGNATURES, type PromptKind } from "../../engine/prompts/common";
 import { PAYLOAD, simAnalyst, simMerge, type Mode } from "./analyst";
-import { approxTokens, draw, sectionBody } from "./parse";
+import { approxTokens, draw, sectionBody, targetSkill } from "./parse";
 import { simConsolidate, simLearningRate, simMetaSkill, simRanking, simRewrite, simSlowUpdate } from "./planner";
 import { simTargetAnswer } from "./target";
 
@@ -113,7 +113,7 @@ function textOf(req: CompletionRequest): string {
 export function simAnswer(system: string, user: string, o: SimOptions): string {
   if (o.role === "target")
     return simTargetAnswer(system, user, { knowledge: o.knowledge, slipRate: o.slipRate, seed: o.seed });
-  if (o.malformedRate > 0 && draw(o.seed, "malformed", system, user) < o.malformedRate) {
+  if (o.malformedRate > 0 && draw(o.seed, "malformed", promptKind(system) ?? "", user) < o.malformedRate) {
     return "Here are my edits: {op: append, content: the answer must be short,}";
   }
   return simOptimizerAnswer(system, user, o);
@@ -148,7 +148,7 @@ export function createSimClient(o: SimOptions): ModelClient {
       const user = textOf(req);
       const full = simAnswer(req.system, user, o);
       const rate = o.role === "target" ? (o.truncateRate ?? 0) : 0;
-      const truncated = rate > 0 && draw(o.seed, "truncate", req.maxTokens, req.system, user) < rate;
+      const truncated = rate > 0 && draw(o.seed, "truncate", req.maxTokens, targetSkill(req.system), user) < rate;
       const text = truncated ? full.slice(0, Math.floor(full.length / 2)) : full;
       return {
         text,

@@ -3,6 +3,7 @@
  * deterministic pseudo-random draws that stand in for sampling noise.
  */
 import { createHash } from "node:crypto";
+import { splitSkillSection } from "../../contracts/target-skill";
 
 /** The body of the first `## <title>` section (title matched as a prefix) up to the next `## ` line. */
 export function sectionBody(text: string, titlePrefix: string): string | null {
@@ -34,10 +35,9 @@ export function skillBlocks(text: string): string[] {
   }
 }
 
-/** The skill a target prompt carries: everything after the `## Skill` line (it is always last). */
+/** The skill a target prompt carries (its `## Skill` section, wherever the benchmark places it). */
 export function targetSkill(system: string): string {
-  const m = /(^|\n)## Skill\n/.exec(system);
-  return m ? system.slice(m.index + m[0].length) : "";
+  return splitSkillSection(system).skill;
 }
 
 export interface ParsedTrajectory {
@@ -52,11 +52,23 @@ export function parseTrajectories(text: string): ParsedTrajectory[] {
   const re = /^### Trajectory \d+ \(id=(.*)\)$/gm;
   const heads = [...text.matchAll(re)];
   heads.forEach((h, i) => {
-    const body = text.slice(h.index! + h[0].length, heads[i + 1]?.index ?? text.length);
+    const block = text.slice(h.index! + h[0].length, heads[i + 1]?.index ?? text.length);
+    // Header fields only: the prompts and conversation shown below the header may contain such lines too.
+    const body = block.split("\n#### ", 1)[0]!;
     const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(body)?.[1] ?? null;
     out.push({ id: h[1]!, prediction: field("Prediction"), failReason: field("Failure reason") });
   });
   return out;
+}
+
+/**
+ * What an analyst prompt's decisions are keyed on: the current skill and each trajectory's id, prediction
+ * and failure reason — never the wording of the prompts around them, so rewording a prompt leaves every
+ * simulated decision as it was.
+ */
+export function analystKey(user: string): string {
+  const rows = parseTrajectories(user).map((t) => [t.id, t.prediction ?? "", t.failReason ?? ""].join("\u0001"));
+  return [skillBlocks(user)[0] ?? "", ...rows].join("\u0002");
 }
 
 /** A uniform number in [0, 1) from a hash of the parts: same inputs, same draw. */

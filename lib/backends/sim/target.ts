@@ -1,6 +1,6 @@
 /**
  * The simulated target: it recognises the item from the "## Question" section of the prompt, checks the
- * skill at the end of the system prompt for the guidance the item needs, and answers correctly only when
+ * skill section of the system prompt for the guidance the item needs, and answers correctly only when
  * all of it is there — otherwise with the item's characteristic wrong answer. A seeded slip rate adds
  * noise: the same prompt and seed always give the same answer.
  */
@@ -46,10 +46,11 @@ function choices(user: string): Array<{ label: string; text: string }> | null {
 export function simTargetAnswer(system: string, user: string, opts: SimTargetOptions): string {
   const question = sectionBody(user, "Question");
   const hit = question && opts.knowledge ? opts.knowledge.byQuestion.get(normaliseQuestion(question)) : undefined;
-  const noise = draw(opts.seed, "target", system, user);
+  // Keyed on the skill and the conversation, not on the benchmark's wording around the skill.
+  const skill = targetSkill(system);
+  const noise = draw(opts.seed, "target", skill, user);
   const k = opts.knowledge;
   if (k?.respond) {
-    const skill = targetSkill(system);
     const missingRule = hit ? missingRuleOf(hit.sim, skill, k.rules) : null;
     const own = k.respond({
       system,
@@ -65,8 +66,7 @@ export function simTargetAnswer(system: string, user: string, opts: SimTargetOpt
   }
   const options = choices(user);
   let answer: string | null = null;
-  if (hit && opts.knowledge)
-    answer = intendedAnswer(hit.sim, targetSkill(system), opts.knowledge, noise, opts.slipRate);
+  if (hit && opts.knowledge) answer = intendedAnswer(hit.sim, skill, opts.knowledge, noise, opts.slipRate);
   if (options && options.length > 0) {
     const wanted = answer === null ? null : normaliseAnswer(answer);
     const chosen =

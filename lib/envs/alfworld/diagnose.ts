@@ -5,7 +5,7 @@
  * clauses from the world state it alone knows.
  */
 import type { Household } from "./sim/household";
-import { NOTHING_HAPPENS } from "./sim/household";
+import { NOTHING_HAPPENS } from "./sim/actions";
 
 /** One finding: `core` is stable across step limits; `detail` adds counts and names. */
 export interface Clause {

@@ -53,6 +53,7 @@ describe("ALFWorld rollout", () => {
     expect(client.calls).toHaveLength(PLAN.length);
     const [first, second] = client.calls;
     expect(first!.system).toBe(ALFWORLD_SYSTEM_PROMPT);
+    expect(t.targetSystemPrompt).toBe(ALFWORLD_SYSTEM_PROMPT);
     expect(userOf(first!).startsWith(`${SKILL_HEADING}\n`)).toBe(true);
     expect(userOf(first!)).toContain("- Heat before placing.");
     expect(userOf(first!)).toContain(`Your task is to: ${GAME.task}`);

@@ -7,9 +7,9 @@
  */
 import type { RunConfig } from "../../contracts/run-config";
 import type { RolloutInput } from "../../engine/ports";
-import type { ConversationEntry, Trajectory } from "../../engine/types";
-import { callTarget, type CallFailureStatus, type TargetCallOutcome } from "../common/target-call";
-import { formatClauses, traceClauses, type TraceStep } from "./diagnose";
+import type { Trajectory } from "../../engine/types";
+import { callTarget } from "../common/target-call";
+import { failed, MAX_CONSECUTIVE_CALL_FAILURES, newEpisode, score, type Episode } from "./episode";
 import { resolveGame, type GameContext } from "./games";
 import type { Limiter } from "./limiter";
 import {
@@ -24,10 +24,7 @@ import {
 import type { GameSession, StepResult } from "./session";
 import type { Game } from "./sim/generate";
 import { playToEnd } from "./sim/policy";
-import { evalDatasetOf, trajDataReference } from "./reference";
-
-/** Consecutive failed target calls that end an episode. */
-export const MAX_CONSECUTIVE_CALL_FAILURES = 3;
+import { trajDataReference } from "./reference";
 
 /** What a rollout needs from its environment. */
 export interface AlfworldRollout {
@@ -35,44 +32,6 @@ export interface AlfworldRollout {
   games: GameContext;
   maxSteps: number;
   limiter: Limiter;
-}
-
-interface Episode {
-  steps: number;
-  won: boolean;
-  done: boolean;
-  calls: number;
-  failedCalls: number;
-  consecutiveFailures: number;
-  lastFailure: Extract<TargetCallOutcome, { ok: false }> | null;
-  stoppedByFailures: boolean;
-  invalidReplies: number;
-  inadmissible: number;
-  trace: TraceStep[];
-  conversation: ConversationEntry[];
-  latencyMs: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-function newEpisode(first: StepResult): Episode {
-  return {
-    steps: 0,
-    won: first.won,
-    done: first.done,
-    calls: 0,
-    failedCalls: 0,
-    consecutiveFailures: 0,
-    lastFailure: null,
-    stoppedByFailures: false,
-    invalidReplies: 0,
-    inadmissible: 0,
-    trace: [],
-    conversation: [{ role: "user", content: first.observation }],
-    latencyMs: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-  };
 }
 
 /** Runs one item with the skill and returns its scored trajectory; never throws for a bad game or model. */
@@ -112,7 +71,7 @@ export async function rolloutAlfworld(run: AlfworldRollout, input: RolloutInput)
   } finally {
     await session.close();
   }
-  return score(run, { item, base: withTask, ep, session });
+  return score({ maxSteps: run.maxSteps, simulator: run.games.simulator }, { item, base: withTask, ep, session });
 }
 
 interface PlayState {
@@ -196,97 +155,6 @@ async function play(run: AlfworldRollout, input: RolloutInput, { session, first,
     ep.done = result.done;
     current = result;
   }
-}
-
-/** Where the game came from: the seed (built-in) or the game file and its split (real ALFWorld). */
-function gameExtras(item: RolloutInput["item"]): Record<string, unknown> {
-  if (typeof item.gamefile === "string") return { gamefile: item.gamefile, eval_dataset: evalDatasetOf(item.gamefile) };
-  return typeof item.seed === "number" ? { seed: item.seed } : {};
-}
-
-interface Finished {
-  item: RolloutInput["item"];
-  base: TrajectoryBase;
-  ep: Episode;
-  session: GameSession;
-}
-
-function score(run: AlfworldRollout, { item, base, ep, session }: Finished): Trajectory {
-  const extras = {
-    won: ep.won,
-    simulator: run.games.simulator,
-    invalid_replies: ep.invalidReplies,
-    inadmissible_actions: ep.inadmissible,
-    target_call_failures: ep.failedCalls,
-    ...gameExtras(item),
-  };
-  const stats = {
-    nTurns: ep.steps,
-    latencyMs: ep.latencyMs,
-    promptTokens: ep.promptTokens,
-    completionTokens: ep.completionTokens,
-    extras,
-  };
-  if (ep.won) {
-    ep.conversation.push({
-      role: "system",
-      content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: true | steps: ${ep.steps}`,
-    });
-    return { ...base, ...stats, hard: 1, soft: 1, status: "ok", prediction: "won", conversation: ep.conversation };
-  }
-  const ending =
-    ep.steps >= run.maxSteps ? `Timeout after ${ep.steps} steps` : "Episode ended without completing the task";
-  const clauses = [...(session.diagnose?.() ?? []), ...traceClauses(ep.trace)];
-  const outcome = clauses.length > 0 ? `${ending}: ${formatClauses(clauses)}` : ending;
-  if (ep.failedCalls > 0 && ep.lastFailure) {
-    const what = ep.stoppedByFailures
-      ? `${MAX_CONSECUTIVE_CALL_FAILURES} target calls in a row failed at step ${ep.steps + 1}; episode stopped`
-      : `${ep.failedCalls} of ${ep.calls} target calls failed and were replaced by 'look'`;
-    const reason = `${ep.lastFailure.failReason} (${what}) | ${outcome}`;
-    return failed(base, {
-      status: ep.stoppedByFailures ? ep.lastFailure.status : "error",
-      failReason: reason,
-      ep,
-      stats,
-    });
-  }
-  ep.conversation.push({
-    role: "system",
-    content: `[EVALUATION RESULT] task: ${base.taskDescription ?? ""} | won: false | ${outcome}`,
-  });
-  return {
-    ...base,
-    ...stats,
-    hard: 0,
-    soft: 0,
-    status: "ok",
-    prediction: "not won",
-    failReason: outcome,
-    conversation: ep.conversation,
-  };
-}
-
-type TrajectoryBase = Omit<Trajectory, "hard" | "soft" | "status" | "conversation">;
-
-/** An unscored trajectory (error / timeout / truncated) that keeps whatever conversation the episode had. */
-function failed(
-  base: TrajectoryBase,
-  o: { status: CallFailureStatus; failReason: string; ep?: Episode; stats?: Partial<Trajectory> },
-): Trajectory {
-  const conversation = [
-    ...(o.ep?.conversation ?? []),
-    { role: "system", content: `[EVALUATION RESULT] not scored: ${o.failReason}` },
-  ];
-  return {
-    ...base,
-    ...(o.stats ?? {}),
-    hard: 0,
-    soft: 0,
-    status: o.status,
-    failReason: o.failReason,
-    conversation,
-    nTurns: o.ep?.steps ?? 0,
-  };
 }
 
 /** The hidden reference for the analyst: the scripted expert's plan for a built-in game. */

@@ -5,9 +5,10 @@
  */
 import { householdClauses, type Clause } from "./diagnose";
 import type { Game } from "./sim/generate";
-import { Household, type StepResult } from "./sim/household";
+import type { StepResult } from "./sim/actions";
+import { Household } from "./sim/household";
 
-export type { StepResult } from "./sim/household";
+export type { StepResult } from "./sim/actions";
 
 /** One running game. */
 export interface GameSession {

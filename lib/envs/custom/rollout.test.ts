@@ -32,7 +32,8 @@ describe("custom rollout", () => {
     const { targetClient, run } = setup({ metric: "contains" }, "Reading it: <answer>about 64 m deep</answer>");
     const t = await run();
     const req = targetClient.calls[0]!;
-    expect(req.system.endsWith("## Skill\n# Skill\n- be brief")).toBe(true);
+    expect(req.system).toContain("\n## Skill\n# Skill\n- be brief\n## End of Skill\n");
+    expect(t.targetSystemPrompt).toBe(req.system);
     expect(req.messages[0]?.content).toBe(
       "## Context\nLake Varrow reaches 64 m.\n\n## Question\nHow deep is Lake Varrow?",
     );

@@ -1,20 +1,33 @@
 /**
- * The DocVQA target prompts (our own wording). The system prompt ends with the skill section; the user
- * message is one text part (the question under `## Question`, then how to answer) and one image part.
+ * The DocVQA target prompts (our own wording, the original's information). As in the original, the skill
+ * section follows the role line and the rules come after it; the user message is one text part (the
+ * question under `## Question`, then how to answer) and one image part.
  */
 import { withSkillSection } from "../common/skill-prompt";
 
-/** The instructions every DocVQA rollout starts from (before the skill section). */
-export const DOCVQA_SYSTEM_BASE = [
-  "You answer questions about the image of a single document page: a scanned letter, form, invoice, receipt, table or report.",
-  "Everything you need is visible on the page. Find the region that holds the answer and read it carefully.",
-  "Answers are compared character by character with what is printed, so give only the answer itself, as short as it can be.",
-  "Think briefly if you need to, then put the final answer inside <answer></answer>.",
+/** The role line; the skill section follows it. */
+export const DOCVQA_ROLE = "You are an expert at answering questions about images of documents.";
+
+/** What the target gets and the rules it answers by, after the skill section. */
+export const DOCVQA_INSTRUCTIONS = [
+  "You will get the image of a document page and one question about that document.",
+  "Look carefully at what the page shows and answer briefly.",
+  "",
+  "Rules:",
+  "- Base the answer on what is visible in the document.",
+  "- Prefer exact spans, numbers, dates and names as they appear on the page.",
+  "- Do not make up anything the page does not show.",
+  "- When several candidates nearly match, choose the one the document supports best.",
+  "",
+  "Put the final answer inside <answer></answer>.",
 ].join("\n");
 
-/** The system prompt: the base instructions, then `## Skill` + the skill when it is not blank. */
+/** The system prompt of a blank skill: the role line, then the instructions. */
+export const DOCVQA_SYSTEM_BASE = withSkillSection(DOCVQA_ROLE, "", DOCVQA_INSTRUCTIONS);
+
+/** The system prompt: the role line, the skill section (when the skill is not blank), the instructions. */
 export function buildDocVqaSystemPrompt(skill: string): string {
-  return withSkillSection(DOCVQA_SYSTEM_BASE, skill);
+  return withSkillSection(DOCVQA_ROLE, skill, DOCVQA_INSTRUCTIONS);
 }
 
 /** The text part of the first user message. */

@@ -6,7 +6,7 @@ import type { RolloutInput } from "../../engine/ports";
 import type { Item } from "../../engine/types";
 import { buildRunConfig, fakeClient, type FakeReply } from "../test-helpers";
 import { createDocVqaEnv, docVqaSample, docVqaSimRules } from "./index";
-import { DOCVQA_SYSTEM_BASE } from "./prompt";
+import { DOCVQA_INSTRUCTIONS, DOCVQA_ROLE } from "./prompt";
 
 const IMAGE = "lib/envs/docvqa/sample/images/doc-04-expense-form.png";
 const item: Item = {
@@ -60,7 +60,10 @@ describe("DocVQA rollout", () => {
     expect(t.failReason).toBeUndefined();
     const req = client.calls[0]!;
     expect(req).toMatchObject({ role: "target", stage: "rollout", maxTokens: 16384 });
-    expect(req.system).toBe(`${DOCVQA_SYSTEM_BASE}\n\n## Skill\n# Skill\n- read carefully`);
+    expect(req.system).toBe(
+      `${DOCVQA_ROLE}\n\n## Skill\n# Skill\n- read carefully\n## End of Skill\n\n${DOCVQA_INSTRUCTIONS}`,
+    );
+    expect(t.targetSystemPrompt).toBe(req.system);
     const [text, image] = req.messages[0]!.content as Array<Record<string, unknown>>;
     expect(text).toEqual({ type: "text", text: expect.stringContaining(`## Question\n${item.question}\n`) });
     expect(String(text?.text)).toContain("<answer></answer>");

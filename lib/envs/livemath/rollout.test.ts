@@ -58,7 +58,7 @@ describe("LiveMath rollout", () => {
     expect(user).toBe(
       "## Question\nWhat does the theorem give?\n\n## Choices\nA. At least one fixed point.\nB. Exactly one fixed point.\nC. No fixed point.",
     );
-    expect(client.calls[0]?.system.endsWith("\n## Skill\n# S\n- check")).toBe(true);
+    expect(client.calls[0]?.system).toContain("\n## Skill\n# S\n- check\n## End of Skill\n");
   });
 
   it("scores a wrong label with the MCQ reason", async () => {

@@ -1,7 +1,8 @@
 /**
  * The OfficeQA target prompts (our own wording). With local tools the system prompt explains the text
- * tool protocol; without them the model answers from the source hints alone. The skill is always the
- * last section of the system prompt. The user prompt starts with `## Question` (the simulated model
+ * tool protocol; without them the model answers from the source hints alone. The skill section sits
+ * where the original puts it: after the role line with tools, after the whole (short) instructions
+ * without them, before the final answer line in search mode. The user prompt starts with `## Question` (the simulated model
  * recognises items by it), then the candidate files and source hints.
  */
 import { withSkillSection } from "../common/skill-prompt";
@@ -10,9 +11,12 @@ import { GLOB_MAX_HITS, GREP_MAX_HITS, READ_DEFAULT_LIMIT, READ_MAX_CHARS } from
 /** At most this many candidate files are listed in the user prompt. */
 export const MAX_LISTED_CANDIDATES = 20;
 
-/** Instructions for the tool-using agent (before the skill section). */
-export const OFFICEQA_TOOLS_SYSTEM_BASE = [
-  "You answer questions about a collection of office documents: treasury bulletins, financial reports and budget tables.",
+/** The tool-using agent's role line; the skill section follows it. */
+export const OFFICEQA_TOOLS_ROLE =
+  "You answer questions about a collection of office documents: treasury bulletins, financial reports and budget tables.";
+
+/** The tool-using agent's instructions, after the skill section. */
+const OFFICEQA_TOOLS_INSTRUCTIONS = [
   "The documents are plain-text files. You cannot see them until you look: search and read them with three tools.",
   "",
   "To use a tool, write a block like this (one or more per reply):",
@@ -32,6 +36,9 @@ export const OFFICEQA_TOOLS_SYSTEM_BASE = [
   "<answer></answer> and no tool call. Put only the requested value in the answer tags.",
 ].join("\n");
 
+/** The tool-using agent's system prompt of a blank skill. */
+export const OFFICEQA_TOOLS_SYSTEM_BASE = withSkillSection(OFFICEQA_TOOLS_ROLE, "", OFFICEQA_TOOLS_INSTRUCTIONS);
+
 /** Instructions when local tools are off: answer from the hints. */
 export const OFFICEQA_PLAIN_SYSTEM_BASE = [
   "You answer questions about a collection of office documents: treasury bulletins, financial reports and budget tables.",
@@ -39,25 +46,30 @@ export const OFFICEQA_PLAIN_SYSTEM_BASE = [
   "Reason briefly, then give your final answer inside <answer></answer>. Put only the requested value in the answer tags.",
 ].join("\n");
 
-/** Instructions for the web-search agent (`search_mode: custom_search`). */
-export function searchSystemBase(maxQueries: number): string {
+/** The web-search agent's protocol (`search_mode: custom_search`), before the skill section. */
+function searchProtocol(maxQueries: number): string {
   return [
     "You answer questions about office documents (treasury bulletins, financial reports, budget tables) with the help of a web search.",
     `To search, reply with up to ${maxQueries} queries as a JSON list inside one block, for example:`,
     '<search_queries>["Treasury Bulletin June 1945 public debt outstanding", "..."]</search_queries>',
     "The results come back in the next message inside <search_results> blocks.",
-    "When you have the answer, reply with it inside <answer></answer> and no further queries. Put only the requested value in the answer tags.",
   ].join("\n");
 }
 
-/** The search agent's system prompt, with the skill last. */
+/** The web-search agent's final answer line, after the skill section. */
+const SEARCH_ANSWER_LINE =
+  "When you have the answer, reply with it inside <answer></answer> and no further queries. Put only the requested value in the answer tags.";
+
+/** The search agent's system prompt: protocol, skill section, final answer line. */
 export function buildSearchSystemPrompt(skill: string, maxQueries: number): string {
-  return withSkillSection(searchSystemBase(maxQueries), skill);
+  return withSkillSection(searchProtocol(maxQueries), skill, SEARCH_ANSWER_LINE);
 }
 
-/** The system prompt: the base for the mode, then `## Skill` + the skill when it is not blank. */
+/** The system prompt for the mode: with tools the skill follows the role line, without them it comes last. */
 export function buildOfficeQaSystemPrompt(skill: string, useTools: boolean): string {
-  return withSkillSection(useTools ? OFFICEQA_TOOLS_SYSTEM_BASE : OFFICEQA_PLAIN_SYSTEM_BASE, skill);
+  return useTools
+    ? withSkillSection(OFFICEQA_TOOLS_ROLE, skill, OFFICEQA_TOOLS_INSTRUCTIONS)
+    : withSkillSection(OFFICEQA_PLAIN_SYSTEM_BASE, skill);
 }
 
 /** Inputs of `buildOfficeQaUserPrompt`. */

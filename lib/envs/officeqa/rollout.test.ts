@@ -76,7 +76,8 @@ describe("OfficeQA tool loop", () => {
     });
     const first = client.calls[0]!;
     expect(first.system).toContain("<tool_call>");
-    expect(first.system.endsWith("## Skill\n# Skill\n- rescale units")).toBe(true);
+    expect(first.system).toContain("\n## Skill\n# Skill\n- rescale units\n## End of Skill\n");
+    expect(t.targetSystemPrompt).toBe(first.system);
     expect(first.messages[0]?.content).toBe(
       `## Question\n${String(item.question)}\n\n## Candidate files\n- treasury_bulletin_2024_06.md\n\n## Source hints\n- source file: treasury_bulletin_2024_06.md\n- source document: https://example.org/bulletin-2024-06.pdf?page=2`,
     );

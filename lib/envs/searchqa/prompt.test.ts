@@ -3,16 +3,19 @@ import {
   buildSearchQaSystemPrompt,
   buildSearchQaUserPrompt,
   CONTEXT_CHAR_LIMIT,
+  SEARCHQA_INSTRUCTIONS,
+  SEARCHQA_ROLE,
   SEARCHQA_SYSTEM_BASE,
   TRUNCATION_MARKER,
   truncateContext,
 } from "./prompt";
 
 describe("system prompt", () => {
-  it("ends with the skill under an exact '## Skill' line", () => {
+  it("puts the skill between an exact '## Skill' line and '## End of Skill', right after the role line", () => {
     const system = buildSearchQaSystemPrompt("# My skill\n- rule one\n\n");
-    expect(system.startsWith(SEARCHQA_SYSTEM_BASE)).toBe(true);
-    expect(system.endsWith("\n## Skill\n# My skill\n- rule one")).toBe(true);
+    expect(system).toBe(
+      `${SEARCHQA_ROLE}\n\n## Skill\n# My skill\n- rule one\n## End of Skill\n\n${SEARCHQA_INSTRUCTIONS}`,
+    );
     expect(system.split("\n").filter((l) => l === "## Skill")).toHaveLength(1);
   });
   it("has no skill section for a blank skill", () => {

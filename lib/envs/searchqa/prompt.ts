@@ -1,25 +1,39 @@
 /**
- * The SearchQA target prompts (our own wording). The system prompt ends with the skill section; the
- * user message carries the retrieved passages, cut to a budget at document boundaries, and the question.
+ * The SearchQA target prompts (our own wording, the original's information). As in the original, the
+ * skill section follows the role line and the task and answer format come after it; the user message
+ * carries the retrieved passages, cut to a budget at document boundaries, and the question.
  */
 import { withSkillSection } from "../common/skill-prompt";
 
-/** The instructions every SearchQA rollout starts from (before the skill section). */
-export const SEARCHQA_SYSTEM_BASE = [
-  "You are an expert at answering trivia-style questions from retrieved web passages.",
-  'The passages under "## Context" were found by a search engine; each starts with [DOC]. Some are noisy or off-topic.',
-  "Think briefly about which passage settles the question, then give your final answer inside <answer></answer>.",
-  "The final answer should be a short phrase, not an explanation.",
+/** The role line; the skill section follows it. */
+export const SEARCHQA_ROLE = "You are an expert at answering questions from document passages.";
+
+/** The task and answer format, after the skill section. */
+export const SEARCHQA_INSTRUCTIONS = [
+  "## Task Format",
+  'You will get document passages under "## Context" (each one starts with [DOC]) and a question under "## Question".',
+  "Read the passages carefully and answer the question from the information they give.",
+  "",
+  "## Answer Format",
+  "Think step by step, then put your final answer inside <answer></answer>.",
+  "Keep the answer short: usually a few words or a brief phrase.",
+  "Do not restate the question, and put no explanation inside the answer tags.",
+  "",
+  "For example:",
+  "<answer>Marie Curie</answer>",
 ].join("\n");
+
+/** The system prompt of a blank skill: the role line, then the instructions. */
+export const SEARCHQA_SYSTEM_BASE = withSkillSection(SEARCHQA_ROLE, "", SEARCHQA_INSTRUCTIONS);
 
 /** Context budget in characters. */
 export const CONTEXT_CHAR_LIMIT = 6000;
 /** Appended when the first document alone exceeds the budget and had to be cut. */
 export const TRUNCATION_MARKER = "\n[... context truncated ...]";
 
-/** The system prompt: the base instructions, then `## Skill` + the skill when it is not blank. */
+/** The system prompt: the role line, the skill section (when the skill is not blank), the instructions. */
 export function buildSearchQaSystemPrompt(skill: string): string {
-  return withSkillSection(SEARCHQA_SYSTEM_BASE, skill);
+  return withSkillSection(SEARCHQA_ROLE, skill, SEARCHQA_INSTRUCTIONS);
 }
 
 /**

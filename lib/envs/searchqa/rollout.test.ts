@@ -51,7 +51,9 @@ describe("SearchQA rollout", () => {
     expect(t.failReason).toBeUndefined();
     const req = client.calls[0];
     expect(req).toMatchObject({ role: "target", stage: "rollout", maxTokens: 16384, reasoningEffort: "medium" });
-    expect(req?.system.endsWith("## Skill\n# Skill\n- be brief")).toBe(true);
+    expect(req?.system).toContain("\n## Skill\n# Skill\n- be brief\n## End of Skill\n");
+    // The analysts see the target's system prompt in the trajectory, as in the original.
+    expect(t.targetSystemPrompt).toBe(req?.system);
     expect(req?.messages).toEqual([
       { role: "user", content: `## Context\n${item.context}\n\n## Question\n${item.question}` },
     ]);

@@ -26,11 +26,19 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
     );
   }
   const qa = item as SearchQaItem;
-  const base = { id: qa.id, taskType: TASK_TYPE, taskDescription: qa.question, question: qa.question };
+  const system = buildSearchQaSystemPrompt(input.skill);
+  // The analysts see the target's system prompt, as in the original.
+  const base = {
+    id: qa.id,
+    taskType: TASK_TYPE,
+    taskDescription: qa.question,
+    question: qa.question,
+    targetSystemPrompt: system,
+  };
   const run = await answerTurns({
     config,
     input,
-    system: buildSearchQaSystemPrompt(input.skill),
+    system,
     first: buildSearchQaUserPrompt(qa.question, qa.context),
     maxTurns: config.env.max_turns,
     followUp: (reply) => buildRefinementPrompt(extractFinalAnswer(reply)),

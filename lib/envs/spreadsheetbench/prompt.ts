@@ -22,7 +22,7 @@ export function spreadsheetSystemBase(pandas: boolean): string {
 /** The base instructions for an interpreter without pandas. */
 export const SPREADSHEET_SYSTEM_BASE = spreadsheetSystemBase(false);
 
-/** The system prompt: the base instructions, then `## Skill` + the skill when it is not blank. */
+/** The system prompt: the base instructions, then the skill section last (the original's code-writing placement). */
 export function buildSpreadsheetSystemPrompt(skill: string, pandas = false): string {
   return withSkillSection(spreadsheetSystemBase(pandas), skill);
 }

@@ -69,7 +69,8 @@ describe("SpreadsheetBench rollout (single)", () => {
     expect(trajectory.failReason).toBeUndefined();
     expect(trajectory.extras).toMatchObject({ ok: true, n_cases: 2, n_exec_pass: 2, n_pass: 2, phase: "done" });
     expect(client.calls).toHaveLength(1);
-    expect(client.calls[0]?.system.endsWith("\n## Skill\n# S\n- be careful")).toBe(true);
+    expect(client.calls[0]?.system.endsWith("\n## Skill\n# S\n- be careful\n## End of Skill")).toBe(true);
+    expect(trajectory.targetSystemPrompt).toBe(client.calls[0]?.system);
     const user = userText(client, 0);
     expect(user).toMatch(/^## Instruction\nIn the 'Stock 1' sheet/);
     expect(user).toContain("## Answer Position\n'Stock 1'!E2:E11");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateGame } from "./generate";
-import { Household, NOTHING_HAPPENS } from "./household";
+import { NOTHING_HAPPENS } from "./actions";
+import { Household } from "./household";
 import { playToEnd, searchOrder } from "./policy";
 import { TASK_TYPES } from "./world";
 
