@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCostCurve, costPointOf } from "./cost-curve";
+import { buildCostCurve, costPointOf, usdNoteOf } from "./cost-curve";
 
 const commit = (step: number, calls: number, extra: Record<string, unknown> = {}) => ({
   type: "stepCommitted",
@@ -21,6 +21,7 @@ describe("cost curve", () => {
       epoch: 1,
       calls: 5,
       tokens: 440 + 55,
+      usd: null,
       current: 0.5,
       best: 0.6,
     });
@@ -31,5 +32,25 @@ describe("cost curve", () => {
       [1, 2],
       [2, 4],
     ]);
+  });
+});
+
+describe("why the cost view shows no dollars", () => {
+  const pt = (usd: number | null) => ({ ...costPointOf(commit(1, 1))!, usd });
+  const role = (r: "optimizer" | "target", backend: string, model: string, priced: boolean) => ({
+    role: r,
+    backend,
+    model,
+    priced,
+  });
+  it("names the role whose price is unknown", () => {
+    const roles = [role("target", "openai-compatible", "llama", false), role("optimizer", "openai", "gpt-5", true)];
+    expect(usdNoteOf([pt(null)], roles)).toBe("no price is known for openai-compatible:llama (the target)");
+  });
+  it("says the simulated model is free, and nothing when dollars can be plotted", () => {
+    const sim = [role("target", "sim", "sim-target", true), role("optimizer", "sim", "sim-optimizer", true)];
+    expect(usdNoteOf([pt(0), pt(0)], sim)).toBe("the simulated model costs nothing");
+    expect(usdNoteOf([pt(0), pt(0.02)], sim)).toBeNull();
+    expect(usdNoteOf([], sim)).toBeNull();
   });
 });
