@@ -37,20 +37,31 @@ describe("cost curve", () => {
 
 describe("why the cost view shows no dollars", () => {
   const pt = (usd: number | null) => ({ ...costPointOf(commit(1, 1))!, usd });
-  const role = (r: "optimizer" | "target", backend: string, model: string, priced: boolean) => ({
+  const role = (r: "optimizer" | "target", backend: string, model: string, price: "unknown" | "free" | "paid") => ({
     role: r,
     backend,
     model,
-    priced,
+    price,
   });
-  it("names the role whose price is unknown", () => {
-    const roles = [role("target", "openai-compatible", "llama", false), role("optimizer", "openai", "gpt-5", true)];
-    expect(usdNoteOf([pt(null)], roles)).toBe("no price is known for openai-compatible:llama (the target)");
+  const sim = [role("target", "sim", "sim-target", "free"), role("optimizer", "sim", "sim-optimizer", "free")];
+  const paid = [role("target", "openai", "gpt-5-mini", "paid"), role("optimizer", "openai", "gpt-5", "paid")];
+  it("names the role whose price is unknown, before and after the first point", () => {
+    const roles = [
+      role("target", "openai-compatible", "llama", "unknown"),
+      role("optimizer", "openai", "gpt-5", "paid"),
+    ];
+    const note = "no price is known for openai-compatible:llama (the target)";
+    expect(usdNoteOf([pt(null)], roles)).toBe(note);
+    expect(usdNoteOf([], roles)).toBe(note);
   });
-  it("says the simulated model is free, and nothing when dollars can be plotted", () => {
-    const sim = [role("target", "sim", "sim-target", true), role("optimizer", "sim", "sim-optimizer", true)];
+  it("says the simulated model is free, even before the first point", () => {
     expect(usdNoteOf([pt(0), pt(0)], sim)).toBe("the simulated model costs nothing");
-    expect(usdNoteOf([pt(0), pt(0.02)], sim)).toBeNull();
-    expect(usdNoteOf([], sim)).toBeNull();
+    expect(usdNoteOf([], sim)).toBe("the simulated model costs nothing");
+  });
+  it("is null when dollars can be plotted", () => {
+    expect(usdNoteOf([pt(0.01), pt(0.02)], paid)).toBeNull();
+    expect(usdNoteOf([], paid)).toBeNull();
+    // A sim target with a paid optimizer still costs dollars.
+    expect(usdNoteOf([pt(0.02)], [sim[0]!, paid[1]!])).toBeNull();
   });
 });

@@ -67,25 +67,29 @@ export function buildCostCurve(payloads: readonly Record<string, unknown>[], pri
   return [...byStep.values()].sort((a, b) => a.step - b.step);
 }
 
-/** One role of the run as the cost view sees it: whose tokens, and whether its price is known. */
+/** One role of the run as the cost view sees it: whose tokens, and what its price is known to be. */
 export interface PricedRole {
   role: "optimizer" | "target";
   backend: string;
   model: string;
-  priced: boolean;
+  /** "unknown": no price; "free": priced at 0 (the simulated model); "paid": a real price. */
+  price: "unknown" | "free" | "paid";
 }
 
-/** Why the points carry no useful dollar figure (unknown price, or free calls), or null when they do. */
+/**
+ * Why the view cannot plot useful dollars, or null when it can: a price is unknown (a point without
+ * dollars, or before the first point a role without a price), or every role is free.
+ */
 export function usdNoteOf(points: readonly CostPoint[], roles: readonly PricedRole[]): string | null {
-  if (points.length === 0) return null;
-  if (points.some((p) => p.usd === null)) {
+  const unknown = points.length > 0 ? points.some((p) => p.usd === null) : roles.some((r) => r.price === "unknown");
+  if (unknown) {
     const named = roles
-      .filter((r) => !r.priced)
+      .filter((r) => r.price === "unknown")
       .map((r) => `${r.backend}:${r.model} (the ${r.role})`)
       .join(" and ");
     return `no price is known for ${named || "a model this run used"}`;
   }
-  if (points.every((p) => p.usd === 0)) {
+  if (roles.every((r) => r.price === "free") || (points.length > 0 && points.every((p) => p.usd === 0))) {
     return roles.every((r) => r.backend === "sim")
       ? "the simulated model costs nothing"
       : "every call was free at this run's prices";

@@ -22,10 +22,10 @@ export async function getCostCurve(runId: string, { db = getDb() }: { db?: DbTx 
     events.map((e) => JSON.parse(e.payload) as Record<string, unknown>),
     (tokens) => costOf(tokens, roles, table),
   );
-  const priced = (["target", "optimizer"] as const).map((role) => ({
-    role,
-    ...roles[role],
-    priced: priceOf(roles[role].backend, roles[role].model, table) !== null,
-  }));
+  const priced = (["target", "optimizer"] as const).map((role) => {
+    const price = priceOf(roles[role].backend, roles[role].model, table);
+    const kind = price === null ? "unknown" : price.inputPerMTok + price.outputPerMTok === 0 ? "free" : "paid";
+    return { role, ...roles[role], price: kind } as const;
+  });
   return { points, usdNote: usdNoteOf(points, priced) };
 }
