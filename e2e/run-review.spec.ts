@@ -202,6 +202,8 @@ test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision toolt
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(/vs \d\.\d{3}/);
   await expect(page.getByTestId("chart-cost").locator(".recharts-line").first()).toBeVisible();
   await expect(page.getByTestId("chart-cost").getByText(/tokens used so far/)).toBeVisible();
+  // A simulated run has no dollars to plot, and the view says why instead of drawing $0.00 everywhere.
+  await expect(page.getByTestId("chart-cost")).toContainText("not dollars: the simulated model costs nothing");
   await shot(page, "review-charts");
   await page.goto(`/runs/${longRun}`);
   await expect(page.getByTestId("chart-selection").locator(".recharts-brush")).toBeVisible();

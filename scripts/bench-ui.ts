@@ -9,13 +9,15 @@
  *      (target ≤ 1 s).
  *   5. the runs table over 10,000 runs: p95 of its first page from the API (default order, sorted by a
  *      computed column, and a text search) and in the browser until the rows show (target ≤ 300 ms).
+ * The first line prints the load average: wall times include waiting for a core, so on a shared machine
+ * the run page and item history also print the browser's main-thread busy time (Chromium's TaskDuration).
  * Needs `redis-server` (or REDIS_URL) and Debian's chromium.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type CDPSession, type Page } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { ensureBuild } from "./start/build";
 import { ensureRedis, freePort } from "./start/redis";
@@ -40,21 +42,39 @@ async function waitHttp(url: string, ms = 60_000) {
   throw new Error(`${url} did not come up`);
 }
 
+/**
+ * The browser's main-thread busy time (Chromium's TaskDuration) in ms. Wall times on a shared machine
+ * include waiting for a core; busy time is the page's own work, so both are printed.
+ */
+async function busyMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
+  return (metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000;
+}
+
+interface Timed {
+  wall: number[];
+  busy: number[];
+}
+
 /** Times from the click on "Show every item" to the last item row, on a page loaded beforehand. */
-async function measureItemHistory(page: Page, url: string, n: number): Promise<number[]> {
-  const times: number[] = [];
+async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: number): Promise<Timed> {
+  const out: Timed = { wall: [], busy: [] };
   for (let i = 0; i <= n; i++) {
     await page.goto(url);
     await page.getByTestId("chart-selection").waitFor();
+    const b = await busyMs(cdp);
     const t = performance.now();
     await page
       .getByTestId("item-history")
       .getByRole("button", { name: /show every item/i })
       .click();
     await page.getByTestId("item-history-row").nth(39).waitFor();
-    if (i > 0) times.push(performance.now() - t);
+    if (i > 0) {
+      out.wall.push(performance.now() - t);
+      out.busy.push((await busyMs(cdp)) - b);
+    }
   }
-  return times;
+  return out;
 }
 
 async function main() {
@@ -114,18 +134,25 @@ async function main() {
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
     // 2. big run page (warm once, then measure)
-    const renderTimes: number[] = [];
+    const render: Timed = { wall: [], busy: [] };
     for (let i = 0; i < 4; i++) {
       const t = performance.now();
       await page.goto(`${base}/runs/${big}`);
+      // A navigation may reset the metrics with the new document: count from its load on.
+      const b = await busyMs(cdp);
       await page.getByTestId("chart-selection").waitFor();
       await page.locator('[data-testid^="step-row-"]').first().click();
       await page.getByTestId("selection-table").waitFor();
-      if (i > 0) renderTimes.push(performance.now() - t);
+      if (i > 0) {
+        render.wall.push(performance.now() - t);
+        render.busy.push((await busyMs(cdp)) - b);
+      }
     }
     // 4. item history of the big run: open the view, wait for the rows (warm once, then measure)
-    const historyTimes = await measureItemHistory(page, `${base}/runs/${big}`, 8);
+    const history = await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8);
     // 4b. the runs table in the browser: navigation → first page of rows shown
     const tableRender: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -175,18 +202,19 @@ async function main() {
     await db.$disconnect();
 
     const line = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
-    console.log("\nbench:ui");
+    // Wall times count waiting for a core: on a busy machine read them with the load next to them.
+    console.log(`\nbench:ui (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
     line(
       `SSE commit → browser, ${delays.length} events: p50 / p95 (target p95 ≤ 250 ms)`,
       `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`,
     );
     line(
       "run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)",
-      `${pct(renderTimes, 50).toFixed(0)} ms (median of ${renderTimes.length}; worst ${Math.max(...renderTimes).toFixed(0)} ms)`,
+      `${pct(render.wall, 50).toFixed(0)} ms (median of ${render.wall.length}; worst ${Math.max(...render.wall).toFixed(0)} ms; browser busy after load ${pct(render.busy, 50).toFixed(0)} ms)`,
     );
     line(
-      `item history, 1,000 steps × 40 items, ${historyTimes.length} opens: p50 / p95 (target p95 ≤ 1 s)`,
-      `${pct(historyTimes, 50).toFixed(0)} / ${pct(historyTimes, 95).toFixed(0)} ms`,
+      `item history, 1,000 steps × 40 items, ${history.wall.length} opens: p50 / p95 (target p95 ≤ 1 s)`,
+      `${pct(history.wall, 50).toFixed(0)} / ${pct(history.wall, 95).toFixed(0)} ms (browser busy p50 ${pct(history.busy, 50).toFixed(0)} ms)`,
     );
     line(
       "GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)",

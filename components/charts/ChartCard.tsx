@@ -11,6 +11,7 @@ export function ChartCard({
   testId,
   actions,
   empty,
+  note,
   children,
 }: {
   title: ReactNode;
@@ -18,6 +19,8 @@ export function ChartCard({
   actions?: ReactNode;
   /** When set, the message replaces the chart (no data yet). */
   empty?: string | null;
+  /** A line under the chart, e.g. what an axis stands for. */
+  note?: ReactNode;
   children: ReactElement;
 }) {
   return (
@@ -31,6 +34,7 @@ export function ChartCard({
           {children}
         </ResponsiveContainer>
       )}
+      {note ? <p className="px-2 pb-1 text-xs text-gray-500">{note}</p> : null}
     </Card>
   );
 }

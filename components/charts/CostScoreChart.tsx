@@ -2,16 +2,28 @@
 import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CostPoint } from "@/lib/contracts/cost-curve";
-import { formatCount, formatScore } from "../format";
+import { formatCost, formatCount, formatScore } from "../format";
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, scoreTick, xTitle, yTitle } from "./chart-style";
 import { scoreDomain } from "./chart-data";
+import { costAxesOf, costAxisOption, costAxisTitle, costNote, costTick, type CostAxis } from "./cost-axis";
 
-type Axis = "tokens" | "calls";
-
-/** Current and best selection score against the tokens (or calls) the run had used by then. */
-export function CostScoreChart({ points, onSelectStep }: { points: CostPoint[]; onSelectStep: (s: number) => void }) {
-  const [axis, setAxis] = useState<Axis>("tokens");
+/**
+ * Current and best selection score against the dollars the run had spent by then — or, when a price is
+ * unknown or the model is free, the tokens (the axis title says why) — or the model calls.
+ */
+export function CostScoreChart({
+  points,
+  usdNote,
+  onSelectStep,
+}: {
+  points: CostPoint[];
+  usdNote: string | null;
+  onSelectStep: (s: number) => void;
+}) {
+  const axes = costAxesOf(usdNote);
+  const [picked, setAxis] = useState<CostAxis | null>(null);
+  const axis = picked !== null && axes.includes(picked) ? picked : axes[0]!;
   const domain = useMemo(() => scoreDomain(points.flatMap((p) => [p.current, p.best])), [points]);
   return (
     <ChartCard
@@ -23,14 +35,19 @@ export function CostScoreChart({ points, onSelectStep }: { points: CostPoint[]; 
           <select
             className="rounded border border-gray-300 bg-white px-1 py-0.5"
             value={axis}
-            onChange={(e) => setAxis(e.target.value as Axis)}
+            onChange={(e) => setAxis(e.target.value as CostAxis)}
+            data-testid="cost-axis"
           >
-            <option value="tokens">tokens used</option>
-            <option value="calls">model calls</option>
+            {axes.map((a) => (
+              <option key={a} value={a}>
+                {costAxisOption(a)}
+              </option>
+            ))}
           </select>
         </label>
       }
       empty={points.length === 0 ? "The cost curve appears when the first step is committed." : null}
+      note={axis === "calls" ? null : costNote(usdNote)}
     >
       <LineChart
         data={points}
@@ -47,8 +64,8 @@ export function CostScoreChart({ points, onSelectStep }: { points: CostPoint[]; 
           dataKey={axis}
           type="number"
           domain={["dataMin", "dataMax"]}
-          tickFormatter={(v: number) => formatCount(v)}
-          label={xTitle(axis === "tokens" ? "tokens used so far (all model calls)" : "model calls so far")}
+          tickFormatter={(v: number) => costTick(axis, v)}
+          label={xTitle(costAxisTitle(axis, usdNote))}
           {...AXIS}
         />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("selection score")} {...AXIS} />
@@ -56,7 +73,9 @@ export function CostScoreChart({ points, onSelectStep }: { points: CostPoint[]; 
           contentStyle={TOOLTIP_STYLE}
           labelFormatter={(_l, payload) => {
             const p = payload?.[0]?.payload as CostPoint | undefined;
-            return p ? `step ${p.step} · ${formatCount(p.tokens)} tokens · ${formatCount(p.calls)} calls` : "";
+            if (!p) return "";
+            const usd = p.usd !== null && usdNote === null ? ` · ${formatCost(p.usd)}` : "";
+            return `step ${p.step}${usd} · ${formatCount(p.tokens)} tokens · ${formatCount(p.calls)} calls`;
           }}
           formatter={(v: unknown) => formatScore(typeof v === "number" ? v : null)}
         />

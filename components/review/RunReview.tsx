@@ -31,5 +31,5 @@ function CostPanel({
 }) {
   const { data, error } = useCostCurve(runId, true, stepsDone);
   if (error && !data) return <Notice tone="warn">The cost curve could not be loaded: {error.message}</Notice>;
-  return <CostScoreChart points={data?.points ?? []} onSelectStep={onSelectStep} />;
+  return <CostScoreChart points={data?.points ?? []} usdNote={data?.usdNote ?? null} onSelectStep={onSelectStep} />;
 }

@@ -8,6 +8,7 @@
  */
 import type { BackendInfo } from "../contracts/api";
 import { checkExecBinary } from "./exec/env";
+import { listBackendExtensions } from "./extensions";
 import { COMPATIBLE_PRESETS } from "./openai-compatible/presets";
 
 export const SIM_NOTE = "Simulated model — scores are synthetic";
@@ -96,11 +97,18 @@ function compatibleMissing(env: Vars): string | null {
   return preset.available ? null : preset.note;
 }
 
+/** Every backend for the pickers: the built-ins, then those registered at run time (`registerBackend`). */
 export function listBackends(envVars: Vars): BackendInfo[] {
-  return CATALOG.map((b) => {
+  const builtIn = CATALOG.map((b) => {
     if (b.name === "sim") return { name: b.name, available: true, roles: b.roles, note: SIM_NOTE };
     const missing = b.missing(envVars);
     const found = b.name === "openai-compatible" ? "server configured" : "credentials found";
     return { name: b.name, available: missing === null, roles: b.roles, note: missing ?? found };
   });
+  const registered = listBackendExtensions().map((e) => {
+    const missing = e.missing?.(envVars) ?? null;
+    const roles = e.roles ? [...e.roles] : BOTH;
+    return { name: e.name, available: missing === null, roles, note: missing ?? e.note ?? "registered backend" };
+  });
+  return [...builtIn, ...registered];
 }

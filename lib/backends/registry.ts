@@ -11,6 +11,12 @@ import { createAnthropicProvider } from "./anthropic";
 import { createAzureOpenAIProvider } from "./azure-openai";
 import { createClaudeCodeExecClient, createCodexExecClient, type ExecKind } from "./exec";
 import { execSettingsOf } from "./exec-settings";
+import {
+  findBackendExtension,
+  listBackendExtensions,
+  storeBackendExtension,
+  type BackendExtension,
+} from "./extensions";
 import { createOpenAIProvider } from "./openai";
 import { createCompatibleProvider } from "./openai-compatible";
 import { capTransport, maxTokensCap } from "./max-tokens";
@@ -31,6 +37,7 @@ export const BACKENDS = [
   "claude-code-exec",
 ] as const;
 export type BackendName = (typeof BACKENDS)[number];
+export type { BackendExtension } from "./extensions";
 
 /** Our names plus the original's (openai_chat, claude_chat, qwen_chat …), case-insensitive. */
 const ALIASES: Record<string, BackendName> = {
@@ -60,16 +67,41 @@ const ALIASES: Record<string, BackendName> = {
 };
 
 /** Exec backends drive an agent CLI; they can only play the target role. */
-const TARGET_ONLY: ReadonlySet<BackendName> = new Set(["codex-exec", "claude-code-exec"]);
+const TARGET_ONLY: ReadonlySet<string> = new Set(["codex-exec", "claude-code-exec"]);
 
-export function normaliseBackend(name: string, field: string): BackendName {
-  const hit = ALIASES[name.trim().toLowerCase()];
+const targetOnly = (backend: string) =>
+  TARGET_ONLY.has(backend) || findBackendExtension(backend)?.roles?.includes("optimizer") === false;
+
+/** The canonical name of a built-in or registered backend; unknown → an error listing every known one. */
+export function normaliseBackend(name: string, field: string): string {
+  const hit = ALIASES[name.trim().toLowerCase()] ?? findBackendExtension(name)?.name;
   if (!hit) {
-    throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${BACKENDS.join(", ")}`, {
+    const known = [...BACKENDS, ...listBackendExtensions().map((e) => e.name)];
+    throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${known.join(", ")}`, {
       field,
     });
   }
   return hit;
+}
+
+/**
+ * Adds a model backend at run time (README "Adding a model backend"): configs may then name it in
+ * `model.backend` / `model.<role>_backend`, runs build its clients through the policy layer, and the
+ * dashboard's backend catalog lists it. A name or alias already taken, or a malformed name, is refused.
+ * Register it in every process that runs or lists runs (dashboard, worker, CLI). Returns `unregister`.
+ */
+export function registerBackend(ext: BackendExtension): () => void {
+  const fail = (msg: string) => {
+    throw new AppError("INVALID_REQUEST", `registerBackend: ${msg}`, { field: "backend.name" });
+  };
+  if (!/^[a-z][a-z0-9-]*$/.test(ext.name)) fail(`name '${ext.name}' must be lower-case letters, digits and dashes`);
+  if (ext.roles !== undefined && ext.roles.length === 0) fail(`'${ext.name}' must play at least one role`);
+  for (const spelling of [ext.name, ...(ext.aliases ?? [])]) {
+    const s = spelling.trim().toLowerCase();
+    if (s === "" || ALIASES[s] !== undefined || findBackendExtension(s) !== null)
+      fail(`'${spelling}' is already the name of a backend`);
+  }
+  return storeBackendExtension(ext);
 }
 
 const unset = (v: string) => v.trim() === "" || v.trim().toLowerCase() === "openai_chat";
@@ -84,15 +116,15 @@ export function rawBackendOf(model: RunConfig["model"], role: Role): string {
  * The backend of each role: an explicit `<role>_backend` wins; otherwise `model.backend` decides, except
  * that a target-only backend leaves the optimizer on the OpenAI API.
  */
-export function resolveRoles(model: RunConfig["model"]): Record<Role, BackendName> {
+export function resolveRoles(model: RunConfig["model"]): Record<Role, string> {
   const main = normaliseBackend(model.backend || "openai", "model.backend");
   const optimizer = unset(model.optimizer_backend)
-    ? TARGET_ONLY.has(main)
+    ? targetOnly(main)
       ? "openai"
       : main
     : normaliseBackend(model.optimizer_backend, "model.optimizer_backend");
   const target = unset(model.target_backend) ? main : normaliseBackend(model.target_backend, "model.target_backend");
-  if (TARGET_ONLY.has(optimizer)) {
+  if (targetOnly(optimizer)) {
     throw new AppError(
       "INVALID_REQUEST",
       `model.optimizer_backend: '${optimizer}' can only be used for the target role`,
@@ -162,6 +194,12 @@ const PROVIDERS: Record<Exclude<BackendName, "sim">, ProviderFactory> = {
   "claude-code-exec": execProvider("claude"),
 };
 
+function builtin(backend: string): ProviderFactory {
+  const hit = PROVIDERS[backend as Exclude<BackendName, "sim">];
+  if (!hit) throw new AppError("INTERNAL", `no provider for backend '${backend}'`);
+  return hit;
+}
+
 /** Refuses a USD budget for a model without a known price: the budget could not be enforced. */
 function checkPriced(run: RunPolicy, config: RunConfig, backend: string, model: string, role: Role): void {
   if (config.budget.max_usd === null || priceOf(backend, model, run.prices)) return;
@@ -185,10 +223,10 @@ const DEFAULT_MODEL: Partial<Record<BackendName, string>> = {
  * the backend's default; an OpenAI-compatible server has no universal default, so that is an error
  * naming the key to set.
  */
-export function resolveModel(role: Role, config: RunConfig, backend: BackendName): string {
+export function resolveModel(role: Role, config: RunConfig, backend: string): string {
   const model = role === "optimizer" ? config.model.optimizer : config.model.target;
   if (!OPENAI_SENTINELS.has(model)) return model;
-  if (backend in DEFAULT_MODEL) return DEFAULT_MODEL[backend]!;
+  if (backend in DEFAULT_MODEL) return DEFAULT_MODEL[backend as BackendName]!;
   if (backend === "openai-compatible") {
     throw new AppError(
       "INVALID_REQUEST",
@@ -213,7 +251,8 @@ export function createModelClient(role: Role, config: RunConfig, ctx: ClientCont
     rawBackend: rawBackendOf(config.model, role),
   };
   if (backend !== "sim") checkPriced(run, config, backend, model, role);
-  const setup = backend === "sim" ? simProvider(ctx)(args) : PROVIDERS[backend](args);
+  const factory = backend === "sim" ? simProvider(ctx) : (findBackendExtension(backend)?.provider ?? builtin(backend));
+  const setup = factory(args);
   return createPolicyClient({
     role,
     backend,

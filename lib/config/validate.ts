@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { EnvSectionSchema, RunConfigSchema, type ConfigSection, type RunConfig } from "../contracts/run-config";
-import { BENCHMARKS, findBenchmark, type BenchmarkInfo } from "../envs/catalog";
+import { findBenchmark, listBenchmarkInfos, type BenchmarkInfo } from "../envs/catalog";
 import { ConfigError } from "./errors";
 import { FLAT_KEYS, SECTION_SCHEMAS, isModelTransportKey, isSection, sectionKeys } from "./keys";
 import { describeProvenance, findProvenance, type ProvenanceMap } from "./merge";
@@ -14,7 +14,9 @@ import { describeSchema, fieldSchema } from "./schema-info";
 import { suggestKey, type KeyCandidate } from "./suggest";
 
 function benchmarkList(): string {
-  return BENCHMARKS.map((b) => (b.aliases.length ? `${b.name} (${b.aliases.join(", ")})` : b.name)).join(", ");
+  return listBenchmarkInfos()
+    .map((b) => (b.aliases.length ? `${b.name} (${b.aliases.join(", ")})` : b.name))
+    .join(", ");
 }
 
 /** Reads `env.name`, replaces an alias with the canonical name, and returns the catalog entry (null: none set). */
@@ -57,7 +59,9 @@ function candidates(benchmark: BenchmarkInfo | null): KeyCandidate[] {
 }
 
 function envHint(key: string, benchmark: BenchmarkInfo | null): string {
-  const owners = BENCHMARKS.filter((b) => Object.hasOwn(b.options.shape, key)).map((b) => b.name);
+  const owners = listBenchmarkInfos()
+    .filter((b) => Object.hasOwn(b.options.shape, key))
+    .map((b) => b.name);
   if (owners.length === 0) return "";
   if (!benchmark) return ` (an option of ${owners.join(", ")}; set env.name to use it)`;
   return ` (an option of ${owners.join(", ")}, not of ${benchmark.name})`;

@@ -1,14 +1,31 @@
 /** Reads the stepCommitted events behind the score-vs-cost view (the live, not superseded, ones). */
-import { buildCostCurve, type CostCurveResponse } from "../contracts/cost-curve";
+import { costOf, priceOf } from "../backends/pricing";
+import { priceTableOf } from "../backends/settings";
+import { buildCostCurve, usdNoteOf, type CostCurveResponse } from "../contracts/cost-curve";
 import { getDb, type DbTx } from "./client";
-import { getRun } from "./runs";
+import { getRun, runConfigOf } from "./runs";
 
+/** The cost curve of a run, priced with its backends, models and `model.price_table`. */
 export async function getCostCurve(runId: string, { db = getDb() }: { db?: DbTx } = {}): Promise<CostCurveResponse> {
-  await getRun(runId, { db });
+  const run = await getRun(runId, { db });
   const events = await db.runEvent.findMany({
     where: { runId, type: "stepCommitted", superseded: false },
     orderBy: { seq: "asc" },
     select: { payload: true },
   });
-  return { points: buildCostCurve(events.map((e) => JSON.parse(e.payload) as Record<string, unknown>)) };
+  const roles = {
+    optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
+    target: { backend: run.targetBackend, model: run.targetModel },
+  };
+  const table = priceTableOf(runConfigOf(run).model);
+  const points = buildCostCurve(
+    events.map((e) => JSON.parse(e.payload) as Record<string, unknown>),
+    (tokens) => costOf(tokens, roles, table),
+  );
+  const priced = (["target", "optimizer"] as const).map((role) => {
+    const price = priceOf(roles[role].backend, roles[role].model, table);
+    const kind = price === null ? "unknown" : price.inputPerMTok + price.outputPerMTok === 0 ? "free" : "paid";
+    return { role, ...roles[role], price: kind } as const;
+  });
+  return { points, usdNote: usdNoteOf(points, priced) };
 }

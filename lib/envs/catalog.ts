@@ -172,10 +172,35 @@ export type BenchmarkName = (typeof BENCHMARKS)[number]["name"];
 /** Canonical names, in menu order. */
 export const BENCHMARK_NAMES: readonly BenchmarkName[] = BENCHMARKS.map((b) => b.name);
 
-const BY_SPELLING = new Map<string, (typeof BENCHMARKS)[number]>();
+const BY_SPELLING = new Map<string, BenchmarkInfo>();
 for (const b of BENCHMARKS) {
   BY_SPELLING.set(b.name, b);
   for (const a of b.aliases) BY_SPELLING.set(a, b);
+}
+
+/** Entries added at run time (`registerBenchmark` in lib/envs/registry.ts), after the built-ins. */
+const REGISTERED: BenchmarkInfo[] = [];
+
+/** Every benchmark's entry: the built-ins in menu order, then the registered ones. */
+export function listBenchmarkInfos(): readonly BenchmarkInfo[] {
+  return [...BENCHMARKS, ...REGISTERED];
+}
+
+/**
+ * Adds a registered benchmark's entry (its name and aliases are lower-cased); a spelling already taken
+ * is refused with the message naming it. Returns the function that removes it again.
+ */
+export function addBenchmarkInfo(info: BenchmarkInfo): () => void {
+  const spellings = [info.name, ...info.aliases].map((a) => a.trim().toLowerCase());
+  const taken = spellings.find((sp) => sp === "" || BY_SPELLING.has(sp));
+  if (taken !== undefined) throw new Error(`'${taken}' is already the name of a benchmark`);
+  const entry = { ...info, name: spellings[0]!, aliases: spellings.slice(1) };
+  REGISTERED.push(entry);
+  for (const sp of spellings) BY_SPELLING.set(sp, entry);
+  return () => {
+    REGISTERED.splice(REGISTERED.indexOf(entry), 1);
+    for (const sp of spellings) BY_SPELLING.delete(sp);
+  };
 }
 
 /** The catalog entry for a name or alias, or null if the benchmark is unknown. */
@@ -184,7 +209,7 @@ export function findBenchmark(name: string): BenchmarkInfo | null {
 }
 
 /** The canonical name for a name or alias (`livemathematicianbench` → `livemath`), or null if unknown. */
-export function canonicalBenchmark(name: string): BenchmarkName | null {
+export function canonicalBenchmark(name: string): string | null {
   return BY_SPELLING.get(name.trim().toLowerCase())?.name ?? null;
 }
 

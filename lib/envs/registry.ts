@@ -2,6 +2,7 @@
  * The benchmark registry: one entry per implemented benchmark, keyed by canonical name (aliases are
  * resolved through the catalog). Implementations live in their own folders.
  */
+import { z } from "zod";
 import type { RunConfig } from "../contracts/run-config";
 import { buildSimKnowledge, type SimKnowledge } from "../contracts/sim";
 import type { Environment } from "../engine/ports";
@@ -9,7 +10,7 @@ import type { Splits } from "../engine/types";
 import { AppError } from "../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "./benchmark";
 import type { PathGuard } from "./common/path-guard";
-import { canonicalBenchmark } from "./catalog";
+import { addBenchmarkInfo, canonicalBenchmark } from "./catalog";
 import { alfworldBenchmark } from "./alfworld";
 import { customBenchmark } from "./custom";
 import { docVqaBenchmark } from "./docvqa";
@@ -28,6 +29,41 @@ const REGISTRY: Record<string, BenchmarkDefinition> = {
   alfworld: alfworldBenchmark,
   custom: customBenchmark,
 };
+
+/** What `registerBenchmark` takes: the implementation plus the catalog entry the form and the config loader use. */
+export interface BenchmarkRegistration extends BenchmarkDefinition {
+  /** One line for menus and the README. */
+  title: string;
+  /** Other spellings accepted in configs. */
+  aliases?: readonly string[];
+  /** The benchmark's own `env.*` keys with their defaults (default: none). */
+  options?: z.ZodObject;
+}
+
+/**
+ * Adds a benchmark at run time (README "Adding a benchmark"): configs may then name it in `env.name`,
+ * its sample and `initial.md` become readable by dashboard runs, runs build its environment, and the
+ * dashboard lists its presets (`configs/<name>/*.yaml`). A name or alias already taken, or a malformed
+ * name, is refused. Register it in every process that runs or lists runs. Returns `unregister`.
+ */
+export function registerBenchmark(reg: BenchmarkRegistration): () => void {
+  const fail = (msg: string): never => {
+    throw new AppError("INVALID_REQUEST", `registerBenchmark: ${msg}`, { field: "benchmark.name" });
+  };
+  if (!/^[a-z][a-z0-9_-]*$/.test(reg.name)) fail(`name '${reg.name}' must be lower-case letters, digits, _ and -`);
+  const { title, aliases = [], options = z.strictObject({}), ...definition } = reg;
+  let removeInfo: () => void = () => {};
+  try {
+    removeInfo = addBenchmarkInfo({ name: reg.name, aliases, title, options });
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  REGISTRY[reg.name] = definition;
+  return () => {
+    delete REGISTRY[reg.name];
+    removeInfo();
+  };
+}
 
 /** Canonical names of the benchmarks with an implementation. */
 export function listBenchmarks(): string[] {
