@@ -333,12 +333,8 @@ async function commitStepRows(
     create: { runId, step: e.step, ...data },
     update: data,
   });
-  // Calls and tokens per stage as the engine counted them (history.json's view); the run's totals come
-  // from the backends' usage rows instead (llm-usage.ts), which also count calls made between commits.
-  for (const [stage, s] of Object.entries(e.tokens)) {
-    const u = { calls: s.calls, promptTokens: s.prompt_tokens, completionTokens: s.completion_tokens };
-    await tx.usageStat.upsert({ where: { runId_stage: { runId, stage } }, create: { runId, stage, ...u }, update: u });
-  }
+  // The run's totals come from the backends' usage rows (llm-usage.ts), which count every call, also
+  // those made between commits; the engine's per-stage counts stay in the step record (history.json's view).
   await tx.run.update({
     where: { id: runId },
     data: {
