@@ -50,6 +50,9 @@ export const TokenStatsSchema = z.object({
 });
 export const TokensByStageSchema = z.record(z.string(), TokenStatsSchema);
 
+/** The splits `skillopt eval` scores a skill on (valid_seen is the selection split, valid_unseen the test split). */
+export const EVAL_SPLITS = ["all", "train", "valid_seen", "valid_unseen"] as const;
+
 const step = z.number().int();
 const score = z.number();
 const count = z.number().int();
@@ -283,6 +286,18 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     low: score,
     high: score,
     nItems: count,
+  }),
+  /** `skillopt eval`: one skill scored on one split with no optimizer call — the whole of an evaluation run. */
+  z.object({
+    type: z.literal("evalCompleted"),
+    split: z.enum(EVAL_SPLITS),
+    skillHash: z.string(),
+    /** Means over the answered items. */
+    hard: score,
+    soft: score,
+    nItems: count,
+    ...unanswered,
+    results: z.array(EvalItemSchema),
   }),
   z.object({
     type: z.literal("runCompleted"),
