@@ -2,6 +2,7 @@
  * Score against what it cost (pure): after each committed step, the tokens and calls the run had used so
  * far (the engine's per-stage counters in the stepCommitted event) next to the current and best scores.
  */
+import type { StoredRunEventOf } from "./stored-events";
 
 export interface CostPoint {
   step: number;
@@ -16,37 +17,26 @@ export interface CostCurveResponse {
   points: CostPoint[];
 }
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** What a point is read from: a stored stepCommitted event, parsed (lib/contracts/stored-events.ts). */
+export type CostCurveInput = Pick<
+  StoredRunEventOf<"stepCommitted">,
+  "step" | "epoch" | "tokens" | "currentScore" | "bestScore"
+>;
 
-/** One point from a stepCommitted payload; null when the payload has no token counters. */
-export function costPointOf(payload: Record<string, unknown>): CostPoint | null {
-  const step = num(payload.step);
-  const tokens = payload.tokens;
-  if (step === null || tokens === null || typeof tokens !== "object") return null;
+/** One point from a stepCommitted event. */
+export function costPointOf(e: CostCurveInput): CostPoint {
   let calls = 0;
   let total = 0;
-  for (const stage of Object.values(tokens as Record<string, unknown>)) {
-    if (!stage || typeof stage !== "object") continue;
-    const s = stage as Record<string, unknown>;
-    calls += num(s.calls) ?? 0;
-    total += (num(s.prompt_tokens) ?? 0) + (num(s.completion_tokens) ?? 0);
+  for (const s of Object.values(e.tokens)) {
+    calls += s.calls;
+    total += s.prompt_tokens + s.completion_tokens;
   }
-  return {
-    step,
-    epoch: num(payload.epoch) ?? 0,
-    calls,
-    tokens: total,
-    current: num(payload.currentScore),
-    best: num(payload.bestScore),
-  };
+  return { step: e.step, epoch: e.epoch, calls, tokens: total, current: e.currentScore, best: e.bestScore };
 }
 
 /** Points in step order, one per step (a replayed step's last commit wins). */
-export function buildCostCurve(payloads: readonly Record<string, unknown>[]): CostPoint[] {
+export function buildCostCurve(events: readonly CostCurveInput[]): CostPoint[] {
   const byStep = new Map<number, CostPoint>();
-  for (const p of payloads) {
-    const pt = costPointOf(p);
-    if (pt) byStep.set(pt.step, pt);
-  }
+  for (const e of events) byStep.set(e.step, costPointOf(e));
   return [...byStep.values()].sort((a, b) => a.step - b.step);
 }

@@ -27,5 +27,7 @@ export const StepRecordSchema = z.looseObject({
   selection_soft: scoreOrNull,
   candidate_gate_score: scoreOrNull,
   candidate_hash: z.string().nullable().optional(),
+  n_appendix_notes_added: int.optional(),
+  n_appendix_notes_consolidated: int.optional(),
 });
 export type StepRecordFields = z.output<typeof StepRecordSchema>;

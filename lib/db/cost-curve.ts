@@ -1,5 +1,6 @@
 /** Reads the stepCommitted events behind the score-vs-cost view (the live, not superseded, ones). */
 import { buildCostCurve, type CostCurveResponse } from "../contracts/cost-curve";
+import { parseStoredEventsOf } from "../contracts/stored-events";
 import { getDb, type DbTx } from "./client";
 import { getRun } from "./runs";
 
@@ -8,7 +9,7 @@ export async function getCostCurve(runId: string, { db = getDb() }: { db?: DbTx 
   const events = await db.runEvent.findMany({
     where: { runId, type: "stepCommitted", superseded: false },
     orderBy: { seq: "asc" },
-    select: { payload: true },
+    select: { seq: true, type: true, payload: true },
   });
-  return { points: buildCostCurve(events.map((e) => JSON.parse(e.payload) as Record<string, unknown>)) };
+  return { points: buildCostCurve(parseStoredEventsOf("stepCommitted", events)) };
 }

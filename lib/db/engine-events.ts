@@ -6,22 +6,10 @@
 import type { EngineEvent, EngineEventOf } from "../contracts/events";
 import { ARTIFACT } from "../contracts/artifacts";
 import type { LifecycleEvent } from "../contracts/run-events";
+import { leanPayload } from "../contracts/stored-events";
 import { getDb, type Db, type DbTx } from "./client";
 import { bestOf, keptBest, putArtifact, replaceEdits, replaceEvals, upsertSkill } from "./event-rows";
 import { commitStepRows } from "./step-rows";
-
-/** The event as stored and streamed: bulky parts (skills, per-item results, edit lists) live in their own rows. */
-export function leanPayload(e: EngineEvent): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...e };
-  for (const k of ["results", "edits"] as const) {
-    if (k in out) {
-      out[k === "results" ? "nResults" : "nEdits"] = (out[k] as unknown[]).length;
-      delete out[k];
-    }
-  }
-  for (const k of ["candidate", "currentSkill", "bestSkill"]) delete out[k];
-  return out;
-}
 
 const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
   force_accept: "force_accepted",

@@ -10,7 +10,7 @@ import type { DbTx } from "./client";
 import { keptBest, putArtifact } from "./event-rows";
 
 /** The step's record, parsed; throws naming the step and the first bad field. */
-export function stepRecordOf(e: Pick<EngineEventOf<"stepCommitted">, "step" | "record">): StepRecordFields {
+export function stepRecordOf(e: { step: number; record: unknown }): StepRecordFields {
   const parsed = StepRecordSchema.safeParse(e.record);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
