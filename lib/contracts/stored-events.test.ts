@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "./events";
 import { leanPayload, parseStoredEvent, parseStoredEventsOf, StoredEventError } from "./stored-events";
 
-const row = (seq: number, payload: object & { type: string }) => ({
+const row = (seq: number, payload: { type: string; [k: string]: unknown }) => ({
   seq,
   type: payload.type,
   payload: JSON.stringify(payload),
