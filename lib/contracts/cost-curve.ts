@@ -18,7 +18,7 @@ export interface CostCurveResponse {
 }
 
 /** What a point is read from: a stored stepCommitted event, parsed (lib/contracts/stored-events.ts). */
-export type CostCurveInput = Pick<
+type CostCurveInput = Pick<
   StoredRunEventOf<"stepCommitted">,
   "step" | "epoch" | "tokens" | "currentScore" | "bestScore"
 >;

@@ -19,8 +19,8 @@ type Lean<E> = E extends unknown
       (E extends { results: unknown[] } ? { nResults: number } : unknown) &
       (E extends { edits: unknown[] } ? { nEdits: number } : unknown)
   : never;
-export type StoredEngineEvent = Lean<EngineEvent>;
-export type StoredRunEvent = StoredEngineEvent | LifecycleEvent;
+type StoredEngineEvent = Lean<EngineEvent>;
+type StoredRunEvent = StoredEngineEvent | LifecycleEvent;
 export type StoredRunEventOf<T extends StoredRunEvent["type"]> = Extract<StoredRunEvent, { type: T }>;
 
 /** The event as stored and streamed: bulky parts (skills, per-item results, edit lists) live in their own rows. */
