@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "./events";
-import { leanPayload, parseStoredEvent, parseStoredEventsOf, StoredEventError } from "./stored-events";
+import {
+  leanPayload,
+  parseStoredEvent,
+  parseStoredEventsOf,
+  StoredEventError,
+  storedPayloadJson,
+} from "./stored-events";
 
 const row = (seq: number, payload: { type: string; [k: string]: unknown }) => ({
   seq,
@@ -78,5 +84,11 @@ describe("stored run events: lean when written, parsed with their type's schema 
     expect(() => parseStoredEventsOf("metaSkillUpdated", [row(16, leanPayload(commit))])).toThrow(
       /#16 \(stepCommitted\): field type: expected metaSkillUpdated/,
     );
+  });
+
+  it("an event is checked with the same schema when written: one that would not read back is refused", () => {
+    expect(JSON.parse(storedPayloadJson(3, leanPayload(commit)))).toEqual(leanPayload(commit));
+    const broken = { ...leanPayload(baseline), nItems: 1.5 } as Parameters<typeof storedPayloadJson>[1];
+    expect(() => storedPayloadJson(4, broken)).toThrow(/^stored run event #4 \(baselineScored\): field nItems: /);
   });
 });

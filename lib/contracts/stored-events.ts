@@ -66,6 +66,16 @@ export class StoredEventError extends Error {
   }
 }
 
+/**
+ * The JSON payload to store for an event, checked with the schema every reader will parse it with: an event
+ * that would not read back is refused when written (naming its type and field), not found later.
+ */
+export function storedPayloadJson(seq: number, event: StoredRunEvent): string {
+  const text = JSON.stringify(event);
+  parseStoredEvent({ seq, type: event.type, payload: text });
+  return text;
+}
+
 /** Parses one stored event (a RunEvent row's type and JSON payload) with the schema of its type. */
 export function parseStoredEvent(row: { seq: number; type: string; payload: string }): StoredRunEvent {
   const schema = SCHEMAS.get(row.type);

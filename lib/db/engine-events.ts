@@ -6,7 +6,7 @@
 import type { EngineEvent, EngineEventOf } from "../contracts/events";
 import { ARTIFACT } from "../contracts/artifacts";
 import type { LifecycleEvent } from "../contracts/run-events";
-import { leanPayload } from "../contracts/stored-events";
+import { leanPayload, storedPayloadJson } from "../contracts/stored-events";
 import { getDb, type Db, type DbTx } from "./client";
 import { bestOf, keptBest, putArtifact, replaceEdits, replaceEvals, upsertSkill } from "./event-rows";
 import { commitStepRows } from "./step-rows";
@@ -218,7 +218,12 @@ export async function persistEngineEvent(
       select: { lastEventSeq: true },
     });
     await tx.runEvent.create({
-      data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) },
+      data: {
+        runId,
+        seq: run.lastEventSeq,
+        type: e.type,
+        payload: storedPayloadJson(run.lastEventSeq, leanPayload(e)),
+      },
     });
     await applyEvent(tx, runId, e, hash);
     return run.lastEventSeq;
@@ -239,7 +244,7 @@ export async function appendRunEventTx(tx: DbTx, runId: string, event: Lifecycle
     select: { lastEventSeq: true },
   });
   await tx.runEvent.create({
-    data: { runId, seq: run.lastEventSeq, type: event.type, payload: JSON.stringify(event) },
+    data: { runId, seq: run.lastEventSeq, type: event.type, payload: storedPayloadJson(run.lastEventSeq, event) },
   });
   return run.lastEventSeq;
 }
