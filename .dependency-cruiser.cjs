@@ -9,6 +9,17 @@ const ENGINE_PUBLIC_HELPERS =
 /** The engine modules SkillOpt-Sleep may use: pure functions and types, no training loop. */
 const SLEEP_ENGINE_PARTS = "^lib/engine/(ports|types|gate|scoring|protected|py-format|json-extract)\\.ts$";
 
+/**
+ * What the web process must reach only through lib/services: the engine's runtime (all but its pure
+ * helpers and the types its ports name), the model clients and their SDKs, and the benchmarks.
+ */
+const RUNTIME = [
+  "^lib/engine/(?!(ports|types|py-random|split-plan|json-extract|protected|scoring|gate-evidence|prompts/common)\\.ts$)",
+  "^lib/backends/(openai|anthropic|azure-openai|openai-compatible|exec|sim|policy)/",
+  "node_modules/(openai|@anthropic-ai)/",
+  "^lib/envs/",
+];
+
 /** Per-benchmark end-to-end tests of the sample presets on the simulated model. */
 const SIM_RUN_TESTS = "^lib/envs/[^/]+/sim-run\\.test\\.ts$";
 
@@ -29,7 +40,7 @@ module.exports = {
       from: { path: "^lib/engine/", pathNot: "\\.test\\.ts$" },
       to: {
         path: [
-          "^lib/(db|queue|backends|envs|runs|config)/",
+          "^lib/(db|queue|backends|envs|runs|services|config)/",
           "^(app|components|worker)/",
           "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma|openai|@anthropic-ai)/",
         ],
@@ -54,26 +65,46 @@ module.exports = {
       severity: "error",
       from: { path: "^lib/(backends|envs)/", pathNot: SIM_RUN_TESTS },
       to: {
-        path: ["^lib/(db|queue|runs)/", "^(app|components|worker)/", "node_modules/(next|bullmq|ioredis|@prisma)/"],
+        path: [
+          "^lib/(db|queue|runs|services)/",
+          "^(app|components|worker)/",
+          "node_modules/(next|bullmq|ioredis|@prisma)/",
+        ],
       },
     },
     {
       name: "config-no-runtime",
       severity: "error",
       from: { path: "^lib/config/" },
-      to: { path: ["^lib/(engine|db|queue|backends|runs)/", "^(app|components|worker)/"] },
+      to: { path: ["^lib/(engine|db|queue|backends|runs|services)/", "^(app|components|worker)/"] },
     },
     {
       name: "components-client-safe",
       severity: "error",
       from: { path: "^components/" },
-      to: { path: ["^lib/(db|queue|engine|backends|envs|runs)/", "^lib/config/env", "^worker/"] },
+      to: { path: ["^lib/(db|queue|engine|backends|envs|runs|services)/", "^lib/config/env", "^worker/"] },
     },
     {
-      name: "app-no-worker-or-engine",
+      name: "app-enters-through-services",
+      comment:
+        "routes and pages reach the engine, model clients and benchmarks only through the service entries (lib/services); besides them they may use contracts, http helpers, database reads, the queue, env and errors. SkillOpt-Sleep's library (lib/sleep) is its own entry",
       severity: "error",
       from: { path: "^app/" },
-      to: { path: ["^worker/", "^lib/engine/(?!ports|types)", "^lib/backends/(?!catalog)", "^lib/envs/(?!catalog)"] },
+      to: {
+        path: ["^worker/", "^lib/"],
+        pathNot: "^lib/(services|contracts|http|db|queue|sleep)/|^lib/config/env\\.ts$|^lib/errors\\.ts$",
+      },
+    },
+    {
+      name: "only-services-reach-runtime",
+      comment:
+        "reachability: whatever app/ may import besides lib/services never leads, through any chain of imports, to the engine's runtime, the model clients (SDKs) or a benchmark — so app → … → runtime goes through lib/services or not at all",
+      severity: "error",
+      from: {
+        path: "^(lib/(contracts|http|db|queue)/|lib/config/env\\.ts$|lib/errors\\.ts$|components/)",
+        pathNot: "\\.test\\.tsx?$",
+      },
+      to: { path: RUNTIME, reachable: true },
     },
     {
       name: "sleep-no-infra",
@@ -83,7 +114,7 @@ module.exports = {
       from: { path: "^lib/sleep/" },
       to: {
         path: [
-          "^lib/(db|queue|runs|envs)/",
+          "^lib/(db|queue|runs|services|envs)/",
           "^(app|components|worker|scripts)/",
           "node_modules/(next|react|react-dom|bullmq|ioredis|@prisma)/",
         ],
@@ -109,7 +140,7 @@ module.exports = {
       from: { path: "^lib/sleep/harvest/" },
       to: {
         path: [
-          "^lib/(db|queue|backends|envs|runs|config)/",
+          "^lib/(db|queue|backends|envs|runs|services|config)/",
           "^lib/engine/(?!ports\\.ts$)",
           "^lib/sleep/(?!session-digest\\.ts$|harvest/)",
           "^(app|components|worker)/",

@@ -16,7 +16,7 @@ import { runTrainCommand } from "./cli/train";
 const USAGE = `usage:
   npm run skillopt -- train --config FILE [--data FILE] [--cfg-options key=value ...] [--out DIR] [--no-db]
   npm run skillopt -- train --resume DIR [--config FILE] [--cfg-options key=value ...]
-  npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR]
+  npm run skillopt -- eval --config FILE --skill FILE [--data FILE] [--split all|train|valid_seen|valid_unseen] [--out DIR] [--no-db]
   npm run skillopt -- eval --config FILE --skill FILE --target BACKEND:MODEL [--target BACKEND:MODEL …] [--csv FILE]
   npm run skillopt -- check --config FILE [--skill FILE ...] [--threshold 0.8] [--json] [--cfg-options key=value ...]
   npm run skillopt -- blame DIR [--json] [--write]
@@ -24,7 +24,7 @@ const USAGE = `usage:
   npm run skillopt -- data list
   npm run skillopt -- sleep <run|dry-run|status|adopt|harvest|schedule|unschedule|experiment> [options]   (sleep --help)
 
-  --no-db      train without recording the run in the dashboard's database (DATABASE_URL, default
+  --no-db      train or eval without recording the run in the dashboard's database (DATABASE_URL, default
                .skillopt/skillopt.db); by default the dashboard lists it and shows it live
   --data FILE  a ratio split of FILE (.jsonl/.csv/.json): the same as --cfg-options env.split_mode=ratio
                env.data_path=FILE, given before any --cfg-options (e.g. configs/custom/default.yaml)
@@ -124,6 +124,7 @@ async function main(raw: string[]): Promise<number> {
       split: values.split!,
       overrides,
       out: values.out,
+      noDb: values["no-db"],
     });
   process.stderr.write(`unknown command '${command}'\n${USAGE}`);
   return 2;

@@ -1,7 +1,8 @@
 /**
- * `npm run lint` runs Prettier, ESLint and knip with the project's own configuration. Each is shown here to
- * catch what it is there for: an unformatted file, a floating promise, an unused export. If a config change
- * stopped one of them from seeing its planted finding, this fails.
+ * `npm run lint` runs Prettier, ESLint, knip and dependency-cruiser with the project's own configuration. Each
+ * is shown here to catch what it is there for: an unformatted file, a floating promise, an unused export, a
+ * route that reaches the engine without the service layer. If a config change stopped one of them from seeing
+ * its planted finding, this fails.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -69,4 +70,61 @@ describe("npm run lint's tools, with the project's configuration", () => {
     expect(r.stdout).not.toMatch(/\bused\b.*lib\/mod\.ts/);
     expect(r.status).not.toBe(0);
   }, 120_000);
+
+  describe("dependency-cruiser: routes reach the engine runtime only through lib/services", () => {
+    /** A small tree with the project's layout and the project's rules; returns depcruise's exit code and report. */
+    function cruise(files: Record<string, string>) {
+      const dir = mkdtempSync(path.join(tmpdir(), "depcruise-probe-"));
+      cleanup.push(dir);
+      writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        writeFileSync(path.join(dir, name), text);
+      }
+      const bin = path.join(root, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");
+      const config = path.join(root, ".dependency-cruiser.cjs");
+      const r = spawnSync(process.execPath, [bin, "--config", config, "--output-type", "err-long", "app", "lib"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      return { status: r.status, out: `${r.stdout}${r.stderr}` };
+    }
+    const engine = { "lib/engine/trainer.ts": "export function runTraining(): number {\n  return 1;\n}\n" };
+    const route = (target: string) => ({
+      "app/api/probe/route.ts": `import { runTraining } from "${target}";\nexport const GET = () => runTraining();\n`,
+    });
+
+    it("app → service → engine runtime is allowed", () => {
+      const r = cruise({
+        ...engine,
+        ...route("../../../lib/services/probe"),
+        "lib/services/probe.ts": 'export { runTraining } from "../engine/trainer";\n',
+      });
+      expect(r.out).toContain("no dependency violations found");
+      expect(r.status).toBe(0);
+    }, 120_000);
+
+    it("a planted app → lib/db → engine runtime chain fails (reachability, not only direct imports)", () => {
+      const r = cruise({
+        ...engine,
+        ...route("../../../lib/db/probe"),
+        "lib/db/probe.ts": 'export { runTraining } from "../engine/trainer";\n',
+      });
+      expect(r.out).toMatch(/only-services-reach-runtime: lib\/db\/probe\.ts → lib\/engine\/trainer\.ts/);
+      expect(r.status).not.toBe(0);
+    }, 120_000);
+
+    it("a route importing the old shared layer (lib/runs) or the engine directly fails", () => {
+      const r = cruise({
+        ...engine,
+        ...route("../../../lib/runs/probe"),
+        "lib/runs/probe.ts": 'export { runTraining } from "../engine/trainer";\n',
+      });
+      expect(r.out).toMatch(/app-enters-through-services: app\/api\/probe\/route\.ts → lib\/runs\/probe\.ts/);
+      expect(r.status).not.toBe(0);
+      const direct = cruise({ ...engine, ...route("../../../lib/engine/trainer") });
+      expect(direct.out).toMatch(/app-enters-through-services: app\/api\/probe\/route\.ts → lib\/engine\/trainer\.ts/);
+      expect(direct.status).not.toBe(0);
+    }, 120_000);
+  });
 });

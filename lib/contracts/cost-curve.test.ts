@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCostCurve, costPointOf, usdNoteOf } from "./cost-curve";
 
-const commit = (step: number, calls: number, extra: Record<string, unknown> = {}) => ({
-  type: "stepCommitted",
+const commit = (step: number, calls: number) => ({
   step,
   epoch: 1,
   currentScore: 0.5,
@@ -11,7 +10,6 @@ const commit = (step: number, calls: number, extra: Record<string, unknown> = {}
     rollout: { calls, prompt_tokens: 100 * calls, completion_tokens: 10 * calls },
     analyst: { calls: 1, prompt_tokens: 50, completion_tokens: 5 },
   },
-  ...extra,
 });
 
 describe("cost curve", () => {
@@ -26,8 +24,8 @@ describe("cost curve", () => {
       best: 0.6,
     });
   });
-  it("orders by step, keeps a replayed step's last commit and skips payloads without counters", () => {
-    const pts = buildCostCurve([commit(2, 2), commit(1, 1), commit(2, 3), { step: 4, currentScore: 1 }]);
+  it("orders by step and keeps a replayed step's last commit", () => {
+    const pts = buildCostCurve([commit(2, 2), commit(1, 1), commit(2, 3)]);
     expect(pts.map((p) => [p.step, p.calls])).toEqual([
       [1, 2],
       [2, 4],

@@ -3,6 +3,7 @@
  * far (the engine's per-stage counters in the stepCommitted event) next to the current and best scores,
  * and the dollars those tokens cost when the run's prices are known.
  */
+import type { StoredRunEventOf } from "./stored-events";
 
 export interface CostPoint {
   step: number;
@@ -27,43 +28,37 @@ export type StageTokens = Record<string, { prompt_tokens: number; completion_tok
 /** Prices per-stage token counts (the caller knows the run's backends and price table); null = unknown. */
 export type PriceTokens = (tokens: StageTokens) => number | null;
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** What a point is read from: a stored stepCommitted event, parsed (lib/contracts/stored-events.ts). */
+type CostCurveInput = Pick<
+  StoredRunEventOf<"stepCommitted">,
+  "step" | "epoch" | "tokens" | "currentScore" | "bestScore"
+>;
 
-/** One point from a stepCommitted payload; null when the payload has no token counters. */
-export function costPointOf(payload: Record<string, unknown>, price?: PriceTokens): CostPoint | null {
-  const step = num(payload.step);
-  const tokens = payload.tokens;
-  if (step === null || tokens === null || typeof tokens !== "object") return null;
+/** One point from a stepCommitted event, priced when a price function is given. */
+export function costPointOf(e: CostCurveInput, price?: PriceTokens): CostPoint {
   let calls = 0;
   let total = 0;
   const byStage: StageTokens = {};
-  for (const [name, stage] of Object.entries(tokens as Record<string, unknown>)) {
-    if (!stage || typeof stage !== "object") continue;
-    const s = stage as Record<string, unknown>;
-    const promptTokens = num(s.prompt_tokens) ?? 0;
-    const completionTokens = num(s.completion_tokens) ?? 0;
-    calls += num(s.calls) ?? 0;
-    total += promptTokens + completionTokens;
-    byStage[name] = { prompt_tokens: promptTokens, completion_tokens: completionTokens };
+  for (const [name, s] of Object.entries(e.tokens)) {
+    calls += s.calls;
+    total += s.prompt_tokens + s.completion_tokens;
+    byStage[name] = { prompt_tokens: s.prompt_tokens, completion_tokens: s.completion_tokens };
   }
   return {
-    step,
-    epoch: num(payload.epoch) ?? 0,
+    step: e.step,
+    epoch: e.epoch,
     calls,
     tokens: total,
     usd: price ? price(byStage) : null,
-    current: num(payload.currentScore),
-    best: num(payload.bestScore),
+    current: e.currentScore,
+    best: e.bestScore,
   };
 }
 
 /** Points in step order, one per step (a replayed step's last commit wins). */
-export function buildCostCurve(payloads: readonly Record<string, unknown>[], price?: PriceTokens): CostPoint[] {
+export function buildCostCurve(events: readonly CostCurveInput[], price?: PriceTokens): CostPoint[] {
   const byStep = new Map<number, CostPoint>();
-  for (const p of payloads) {
-    const pt = costPointOf(p, price);
-    if (pt) byStep.set(pt.step, pt);
-  }
+  for (const e of events) byStep.set(e.step, costPointOf(e, price));
   return [...byStep.values()].sort((a, b) => a.step - b.step);
 }
 

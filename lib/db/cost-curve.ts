@@ -2,6 +2,7 @@
 import { costOf, priceOf } from "../backends/pricing";
 import { priceTableOf } from "../backends/settings";
 import { buildCostCurve, usdNoteOf, type CostCurveResponse } from "../contracts/cost-curve";
+import { parseStoredEventsOf } from "../contracts/stored-events";
 import { getDb, type DbTx } from "./client";
 import { getRun, runConfigOf } from "./runs";
 
@@ -11,16 +12,15 @@ export async function getCostCurve(runId: string, { db = getDb() }: { db?: DbTx 
   const events = await db.runEvent.findMany({
     where: { runId, type: "stepCommitted", superseded: false },
     orderBy: { seq: "asc" },
-    select: { payload: true },
+    select: { seq: true, type: true, payload: true },
   });
   const roles = {
     optimizer: { backend: run.optimizerBackend, model: run.optimizerModel },
     target: { backend: run.targetBackend, model: run.targetModel },
   };
   const table = priceTableOf(runConfigOf(run).model);
-  const points = buildCostCurve(
-    events.map((e) => JSON.parse(e.payload) as Record<string, unknown>),
-    (tokens) => costOf(tokens, roles, table),
+  const points = buildCostCurve(parseStoredEventsOf("stepCommitted", events), (tokens) =>
+    costOf(tokens, roles, table),
   );
   const priced = (["target", "optimizer"] as const).map((role) => {
     const price = priceOf(roles[role].backend, roles[role].model, table);

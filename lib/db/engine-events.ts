@@ -3,130 +3,13 @@
  * versions, edits, evaluation results, usage and the run's counters — in one transaction. Every derived
  * write is an upsert or a replace keyed by step, so an event replayed after a crash changes nothing.
  */
-import { randomUUID } from "node:crypto";
-import type { EngineEvent, EvalItem, EditView } from "../contracts/events";
-import { ARTIFACT, type ArtifactName } from "../contracts/artifacts";
-import { parseOrigin, type BestMeasuredBy } from "../contracts/best";
+import type { EngineEvent, EngineEventOf } from "../contracts/events";
+import { ARTIFACT } from "../contracts/artifacts";
 import type { LifecycleEvent } from "../contracts/run-events";
+import { leanPayload, storedPayloadJson } from "../contracts/stored-events";
 import { getDb, type Db, type DbTx } from "./client";
-
-/** The event as stored and streamed: bulky parts (skills, per-item results, edit lists) live in their own rows. */
-export function leanPayload(e: EngineEvent): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...e };
-  for (const k of ["results", "edits"] as const) {
-    if (k in out) {
-      out[k === "results" ? "nResults" : "nEdits"] = (out[k] as unknown[]).length;
-      delete out[k];
-    }
-  }
-  for (const k of ["candidate", "currentSkill", "bestSkill"]) delete out[k];
-  return out;
-}
-
-async function replaceEvals(
-  tx: DbTx,
-  runId: string,
-  step: number,
-  label: string,
-  split: string,
-  skillHash: string,
-  items: EvalItem[],
-) {
-  await tx.evalResult.deleteMany({ where: { runId, step, label } });
-  if (items.length === 0) return;
-  await tx.evalResult.createMany({
-    data: items.map((r) => ({
-      id: randomUUID(),
-      runId,
-      step,
-      label,
-      split,
-      skillHash,
-      itemId: r.id,
-      hard: r.hard,
-      soft: r.soft,
-      status: r.status,
-      prediction: r.prediction ?? null,
-      reference: r.reference ?? null,
-      failReason: r.failReason ?? null,
-      trajectory: r.trajectory ?? null,
-      latencyMs: r.latencyMs === undefined ? null : Math.round(r.latencyMs),
-      promptTokens: r.promptTokens ?? null,
-      completionTokens: r.completionTokens ?? null,
-    })),
-  });
-}
-
-async function replaceEdits(tx: DbTx, runId: string, step: number, stage: string, edits: EditView[]) {
-  await tx.edit.deleteMany({ where: { runId, step, stage } });
-  if (edits.length === 0) return;
-  await tx.edit.createMany({
-    data: edits.map((e, ord) => ({
-      id: randomUUID(),
-      runId,
-      step,
-      ord,
-      stage,
-      origin: e.origin,
-      op: e.op,
-      target: e.target ?? null,
-      content: e.content ?? null,
-      rationale: e.rationale ?? null,
-      support: e.support ?? null,
-      mergeLevel: e.mergeLevel ?? null,
-    })),
-  });
-}
-
-async function upsertSkill(
-  tx: DbTx,
-  runId: string,
-  v: { kind: string; step: number; epoch: number; content: string; hash: string; fields?: Record<string, unknown> },
-) {
-  const data = { content: v.content, contentHash: v.hash, epoch: v.epoch, ...v.fields };
-  await tx.skillVersion.upsert({
-    where: { runId_kind_step: { runId, kind: v.kind, step: v.step } },
-    create: { id: randomUUID(), runId, kind: v.kind, step: v.step, ...data },
-    update: data,
-  });
-}
-
-/** Writes an export row (same transaction as the run's best, so a download works whenever the page says "best"). */
-async function putArtifact(
-  tx: DbTx,
-  runId: string,
-  name: ArtifactName,
-  content: string,
-  contentHash: string,
-): Promise<void> {
-  await tx.runArtifact.upsert({
-    where: { runId_name: { runId, name } },
-    create: { runId, name, content, contentHash },
-    update: { content, contentHash },
-  });
-}
-
-/** Where a best skill's score was measured, from its origin (the final check is said by its own event). */
-function measuredByOf(origin: string): BestMeasuredBy {
-  const o = parseOrigin(origin);
-  return o.kind === "seed" ? "baseline" : o.kind === "slow_update" ? "slow_update_gate" : "step_gate";
-}
-
-/** The run's best-skill columns for a best skill of this origin and content. */
-function bestOf(origin: string, content: string, _hash: string, measuredBy: BestMeasuredBy = measuredByOf(origin)) {
-  return { bestOrigin: origin, bestMeasuredBy: measuredBy, bestBytes: Buffer.byteLength(content, "utf8") };
-}
-
-/** At a step commit: a best that did not change keeps where it was measured. */
-async function keptBest(tx: DbTx, runId: string, origin: string, content: string, hash: string) {
-  const run = await tx.run.findUniqueOrThrow({
-    where: { id: runId },
-    select: { bestOrigin: true, bestMeasuredBy: true, bestSkillHash: true },
-  });
-  if (run.bestOrigin === origin && run.bestSkillHash === hash && run.bestMeasuredBy)
-    return bestOf(origin, content, hash, run.bestMeasuredBy as BestMeasuredBy);
-  return bestOf(origin, content, hash);
-}
+import { bestOf, keptBest, putArtifact, replaceEdits, replaceEvals, upsertSkill } from "./event-rows";
+import { commitStepRows } from "./step-rows";
 
 const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
   force_accept: "force_accepted",
@@ -134,6 +17,14 @@ const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["ac
   accept: "accepted",
   accept_new_best: "accepted_new_best",
   skip_errors: "skipped_errors",
+};
+
+/** The EvalResult split of an evaluation run's items (valid_seen is the selection split, valid_unseen the test split). */
+const EVAL_RESULT_SPLIT: Record<EngineEventOf<"evalCompleted">["split"], string> = {
+  all: "all",
+  train: "train",
+  valid_seen: "selection",
+  valid_unseen: "test",
 };
 
 /** Applies the derived-row changes of one event. */
@@ -267,6 +158,16 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
       }
       return;
     }
+    case "evalCompleted": {
+      // An evaluation run (`skillopt eval`): the scored items, and one line saying what was measured.
+      await replaceEvals(tx, runId, 0, `eval_${e.split}`, EVAL_RESULT_SPLIT[e.split], e.skillHash, e.results);
+      const unanswered = e.nErrors + e.nTimeouts + e.nTruncated;
+      const stopReason =
+        `evaluation only: ${e.split} split, ${e.nItems} items, hard ${e.hard.toFixed(3)}, soft ${e.soft.toFixed(3)}` +
+        (unanswered > 0 ? ` over the answered items (${unanswered} not answered)` : "");
+      await tx.run.update({ where: { id: runId }, data: { stopReason } });
+      return;
+    }
     case "runCompleted": {
       // The end-of-run validation may promote the final skill: the summary holds the last word on best.
       const best = typeof e.summary.best_selection_hard === "number" ? e.summary.best_selection_hard : undefined;
@@ -299,61 +200,6 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
   }
 }
 
-async function commitStepRows(
-  tx: DbTx,
-  runId: string,
-  e: Extract<EngineEvent, { type: "stepCommitted" }>,
-): Promise<void> {
-  const r = e.record as Record<string, number | string | null | undefined>;
-  const num = (k: string) => (typeof r[k] === "number" ? (r[k] as number) : null);
-  const summary = (r.edit_apply_summary ?? {}) as unknown as Record<string, number>;
-  const data = {
-    epoch: e.epoch,
-    stepInEpoch: num("step_in_epoch") ?? 0,
-    action: e.action,
-    budget: num("edit_budget"),
-    nFailurePatches: num("n_failure_patches") ?? 0,
-    nSuccessPatches: num("n_success_patches") ?? 0,
-    nMerged: num("n_edits_merged") ?? 0,
-    nRanked: num("n_edits_ranked") ?? 0,
-    nApplied: summary.applied ?? 0,
-    nSkipped: summary.skipped ?? 0,
-    trainHard: num("rollout_hard"),
-    trainSoft: num("rollout_soft"),
-    selectionHard: num("selection_hard"),
-    selectionSoft: num("selection_soft"),
-    candidateScore: num("candidate_gate_score"),
-    currentScore: e.currentScore,
-    bestScore: e.bestScore,
-    candidateHash: typeof r.candidate_hash === "string" ? r.candidate_hash : null,
-    recordJson: JSON.stringify(e.record),
-  };
-  await tx.step.upsert({
-    where: { runId_step: { runId, step: e.step } },
-    create: { runId, step: e.step, ...data },
-    update: data,
-  });
-  // Calls and tokens per stage as the engine counted them (history.json's view); the run's totals come
-  // from the backends' usage rows instead (llm-usage.ts), which also count calls made between commits.
-  for (const [stage, s] of Object.entries(e.tokens)) {
-    const u = { calls: s.calls, promptTokens: s.prompt_tokens, completionTokens: s.completion_tokens };
-    await tx.usageStat.upsert({ where: { runId_stage: { runId, stage } }, create: { runId, stage, ...u }, update: u });
-  }
-  await tx.run.update({
-    where: { id: runId },
-    data: {
-      stepsDone: e.step,
-      epoch: e.epoch,
-      currentScore: e.currentScore,
-      bestScore: e.bestScore,
-      bestStep: e.bestStep,
-      bestSkillHash: e.bestHash,
-      ...(e.bestOrigin === undefined ? {} : await keptBest(tx, runId, e.bestOrigin, e.bestSkill, e.bestHash)),
-    },
-  });
-  await putArtifact(tx, runId, ARTIFACT.bestSkill, e.bestSkill, e.bestHash);
-}
-
 /**
  * Stores one event and its derived rows in one transaction and returns the event's sequence number.
  * `hash` is the engine's skill hash (passed in so lib/db stays free of engine runtime imports).
@@ -372,7 +218,12 @@ export async function persistEngineEvent(
       select: { lastEventSeq: true },
     });
     await tx.runEvent.create({
-      data: { runId, seq: run.lastEventSeq, type: e.type, payload: JSON.stringify(leanPayload(e)) },
+      data: {
+        runId,
+        seq: run.lastEventSeq,
+        type: e.type,
+        payload: storedPayloadJson(run.lastEventSeq, leanPayload(e)),
+      },
     });
     await applyEvent(tx, runId, e, hash);
     return run.lastEventSeq;
@@ -393,7 +244,7 @@ export async function appendRunEventTx(tx: DbTx, runId: string, event: Lifecycle
     select: { lastEventSeq: true },
   });
   await tx.runEvent.create({
-    data: { runId, seq: run.lastEventSeq, type: event.type, payload: JSON.stringify(event) },
+    data: { runId, seq: run.lastEventSeq, type: event.type, payload: storedPayloadJson(run.lastEventSeq, event) },
   });
   return run.lastEventSeq;
 }

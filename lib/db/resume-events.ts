@@ -5,6 +5,7 @@
  * stream's cursor stays monotonic.
  */
 import { COMMIT_POINT_TYPES, STEP_EVENT_TYPES } from "../contracts/events";
+import { parseStoredEvent } from "../contracts/stored-events";
 import { getDb, type Db } from "./client";
 import { appendRunEventTx, TX_OPTIONS } from "./engine-events";
 
@@ -52,7 +53,12 @@ export function commitPointKey(type: string, epoch?: unknown): string {
 export async function storedCommitPoints(runId: string, { db = getDb() }: { db?: Db } = {}): Promise<Set<string>> {
   const rows = await db.runEvent.findMany({
     where: { runId, type: { in: ["baselineScored", ...PER_EPOCH] }, superseded: false },
-    select: { type: true, payload: true },
+    select: { seq: true, type: true, payload: true },
   });
-  return new Set(rows.map((r) => commitPointKey(r.type, (JSON.parse(r.payload) as { epoch?: unknown }).epoch)));
+  return new Set(
+    rows.map((r) => {
+      const e = parseStoredEvent(r);
+      return commitPointKey(e.type, "epoch" in e ? e.epoch : undefined);
+    }),
+  );
 }

@@ -2,7 +2,7 @@
  * Run rows: creation, listing with filters, the claim that makes a worker the run's owner, status
  * changes and cancellation. `find*` returns null, `get*` throws AppError("NOT_FOUND").
  */
-import type { RunConfig } from "../contracts/run-config";
+import { RunConfigSchema, type RunConfig } from "../contracts/run-config";
 import { RESUMABLE_STATUSES } from "../contracts/run-recovery";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
@@ -85,9 +85,25 @@ export async function getRun(id: string, opts: Opts = {}) {
   return run;
 }
 
-/** The run's config, parsed from its JSON column. */
-export function runConfigOf(run: { configJson: string }): RunConfig {
-  return JSON.parse(run.configJson) as RunConfig;
+/**
+ * The run's config, parsed from its JSON column with the config schema. A stored config that no longer
+ * parses (written by an older version, edited by hand) is a clear error naming the run and the field.
+ */
+export function runConfigOf(run: { id: string; configJson: string }): RunConfig {
+  const fail = (field: string, problem: string) => {
+    const message = `run ${run.id}: its stored config ${field ? `field ${field} ` : ""}no longer parses: ${problem}`;
+    return new AppError("CONFLICT", message, { userMessage: message, field: field || "config" });
+  };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(run.configJson);
+  } catch (e) {
+    throw fail("", `not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = RunConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  throw fail(first ? first.path.map(String).join(".") : "", first?.message ?? "invalid");
 }
 
 /** The columns the runs table shows (no skill or config text). */

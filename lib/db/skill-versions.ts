@@ -12,9 +12,11 @@ import {
   type VersionContent,
   type VersionsResponse,
 } from "../contracts/skill-versions";
+import { parseStoredEventsOf } from "../contracts/stored-events";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 import { getRun } from "./runs";
+import { stepRecordOf } from "./step-rows";
 
 type Opts = { db?: DbTx };
 const pad = (n: number, w: number) => String(n).padStart(w, "0");
@@ -23,20 +25,15 @@ const epochEndKey = (epoch: number) => `meta_skill/epoch_${pad(epoch, 2)}/epoch_
 const SKILL_KEY = /^skills\/skill_v(\d+)\.md$/;
 const EPOCH_END_KEY = /^meta_skill\/epoch_(\d+)\/epoch_last_step_skill\.md$/;
 
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
-}
-
 async function metaContents(db: DbTx, runId: string): Promise<Map<number, string>> {
   const events = await db.runEvent.findMany({
     where: { runId, type: "metaSkillUpdated", superseded: false },
     orderBy: { seq: "asc" },
-    select: { payload: true },
+    select: { seq: true, type: true, payload: true },
   });
   const out = new Map<number, string>();
-  for (const e of events) {
-    const p = JSON.parse(e.payload) as { epoch?: unknown; content?: unknown };
-    if (typeof p.content === "string" && p.content.trim() && typeof p.epoch === "number") out.set(p.epoch, p.content);
+  for (const e of parseStoredEventsOf("metaSkillUpdated", events)) {
+    if (e.content?.trim()) out.set(e.epoch, e.content);
   }
   return out;
 }
@@ -63,9 +60,9 @@ async function chainInput(db: DbTx, runId: string): Promise<ChainInput> {
   }
   const appendixSteps = new Map<number, number>();
   for (const s of steps) {
-    const r = JSON.parse(s.recordJson) as Record<string, unknown>;
-    const added = num(r.n_appendix_notes_added);
-    if (added > 0 || num(r.n_appendix_notes_consolidated) > 0) appendixSteps.set(s.step, added);
+    const r = stepRecordOf({ step: s.step, record: JSON.parse(s.recordJson) as unknown });
+    const added = r.n_appendix_notes_added ?? 0;
+    if (added > 0 || (r.n_appendix_notes_consolidated ?? 0) > 0) appendixSteps.set(s.step, added);
   }
   return {
     versions: versions.map((v) => ({

@@ -9,8 +9,11 @@ import { buildEvalBatch } from "./split-plan";
 import type { EngineDeps } from "./ports";
 import type { Item } from "./types";
 import { taskTypeBuckets } from "./finish";
+import { toEvalItem } from "./phases/rollout";
+import { skillHash } from "./scoring";
+import type { EVAL_SPLITS } from "../contracts/events";
 
-export type EvalSplit = "train" | "valid_seen" | "valid_unseen" | "all";
+export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 export interface EvalSummary {
   skill: string;
@@ -25,7 +28,7 @@ export interface EvalSummary {
   by_task_type: ReturnType<typeof taskTypeBuckets>;
 }
 
-/** Rolls `skill` out on the split into the store root and writes eval_summary.json. */
+/** Rolls `skill` out on the split into the store root, writes eval_summary.json and emits `evalCompleted`. */
 export async function runEvalOnly(
   deps: Omit<EngineDeps, "initialSkill"> & { skill: string; skillLabel: string; split: EvalSplit },
 ): Promise<EvalSummary> {
@@ -54,5 +57,15 @@ export async function runEvalOnly(
     by_task_type: taskTypeBuckets(rows, ctx.env.taskTypes()),
   };
   await ctx.store.putJson("eval_summary.json", summary);
+  await ctx.emit({
+    type: "evalCompleted",
+    split: deps.split,
+    skillHash: skillHash(deps.skill),
+    hard,
+    soft,
+    nItems: rows.length,
+    ...counts,
+    results: rows.map(toEvalItem),
+  });
   return summary;
 }

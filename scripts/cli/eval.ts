@@ -4,13 +4,15 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadRunConfig } from "../../lib/config";
-import { planRun, runEvalOnly, type EvalSplit } from "../../lib/engine";
+import { planRun, RunCancelledError, runEvalOnly, type EvalSplit } from "../../lib/engine";
 import { AppError } from "../../lib/errors";
 import { FileCheckpointStore } from "../../lib/runs/file-store";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { prepareRun, readSkillFile } from "../../lib/runs/prepare";
 import { describeUnanswered } from "../../lib/contracts/coverage";
+import { errorLine } from "../../lib/contracts/error-line";
+import { openRecorder } from "./record";
 
 export interface EvalArgs {
   config?: string;
@@ -18,6 +20,8 @@ export interface EvalArgs {
   split: string;
   overrides: string[];
   out?: string;
+  /** Do not record the evaluation in the dashboard's database. */
+  noDb?: boolean;
 }
 
 const SPLITS: readonly EvalSplit[] = ["all", "train", "valid_seen", "valid_unseen"];
@@ -30,7 +34,7 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
       field: "--split",
     });
   }
-  const { config } = loadRunConfig(args.config, args.overrides);
+  const { config, resolvedYaml } = loadRunConfig(args.config, args.overrides);
   const skillPath = resolve(cwd, args.skill);
   const skill = readSkillFile(skillPath, "--skill");
   await ensureRunPackages(config, { install: true, env: process.env, say: (m) => process.stderr.write(`${m}\n`) });
@@ -46,19 +50,48 @@ export async function runEvalCommand(args: EvalArgs, cwd = process.cwd()): Promi
   process.stderr.write(`${describeFingerprint(fingerprintSplits(config, run.splits, cwd))}\n`);
   run.materialiseSplits();
   mkdirSync(out, { recursive: true });
-  const summary = await runEvalOnly({
-    config,
-    splits: run.splits,
-    env: run.env,
-    optimizer: run.optimizer,
-    target: run.target,
-    store: new FileCheckpointStore(out),
-    events: { emit: () => {} },
-    clock: { now: () => Date.now() },
-    skill,
-    skillLabel: skillPath,
-    split: args.split as EvalSplit,
-  });
+  // Recorded like `train` (source cli), labelled as an evaluation; the dashboard's Cancel stops it.
+  const ac = new AbortController();
+  const db = args.noDb
+    ? null
+    : await openRecorder({
+        config,
+        run,
+        resolvedYaml,
+        outDir: out,
+        totalSteps: 0,
+        resume: false,
+        label: `cli eval ${args.split}`,
+        onCancel: () => {
+          process.stderr.write("\ncancelled from the dashboard; stopping after the calls in flight…\n");
+          ac.abort();
+        },
+      });
+  let summary: Awaited<ReturnType<typeof runEvalOnly>>;
+  try {
+    summary = await runEvalOnly({
+      config,
+      splits: run.splits,
+      env: run.env,
+      optimizer: run.optimizer,
+      target: run.target,
+      store: new FileCheckpointStore(out),
+      events: { emit: async (e) => db?.recorder.emit(e) },
+      clock: { now: () => Date.now() },
+      signal: ac.signal,
+      skill,
+      skillLabel: skillPath,
+      split: args.split as EvalSplit,
+    });
+    await db?.recorder.finish("succeeded");
+  } catch (err) {
+    if (err instanceof RunCancelledError)
+      await db?.recorder.finish("cancelled", { stopReason: "cancelled by the user" });
+    else await db?.recorder.finish("failed", { errorMessage: errorLine(err) });
+    throw err;
+  } finally {
+    await db?.close();
+  }
   const unanswered = describeUnanswered({
     nErrors: summary.n_errors,
     nTimeouts: summary.n_timeouts,

@@ -27,6 +27,8 @@ export interface RecordInput {
   resume: boolean;
   /** Stops the run when the dashboard's Cancel button is pressed. */
   onCancel: () => void;
+  /** What the run is, in its name: `skillopt eval` runs are labelled as evaluations. */
+  label?: string;
 }
 
 /** A recorder for this run, or null with one warning line when the database cannot be used. */
@@ -56,7 +58,7 @@ export async function openRecorder(
   await recorder.start(
     {
       id: randomUUID(),
-      name: `${input.config.env.name} · cli · ${input.outDir.split("/").at(-1) ?? ""}`,
+      name: `${input.config.env.name} · ${input.label ?? "cli"} · ${input.outDir.split("/").at(-1) ?? ""}`,
       config: redactSecrets(input.config),
       sourceYaml: input.resolvedYaml,
       seedSkill: input.run.initialSkill,

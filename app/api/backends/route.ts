@@ -1,4 +1,4 @@
-import { listBackends } from "@/lib/backends/catalog";
+import { listBackends } from "@/lib/services/new-run";
 import { env } from "@/lib/config/env";
 import { handle } from "@/lib/http/errors";
 

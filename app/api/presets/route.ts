@@ -1,5 +1,5 @@
 import { handle } from "@/lib/http/errors";
-import { listPresets } from "@/lib/runs/presets";
+import { listPresets } from "@/lib/services/new-run";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

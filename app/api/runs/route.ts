@@ -12,8 +12,8 @@ import { toListItem } from "@/lib/db/run-views";
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { AppError } from "@/lib/errors";
 import { handle, jsonBody } from "@/lib/http/errors";
-import { createRunFromRequest } from "@/lib/runs/create";
-import { staleAfterMs } from "@/lib/runs/liveness";
+import { createRunFromRequest } from "@/lib/services/new-run";
+import { staleAfterMs } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { handle } from "@/lib/http/errors";
-import { uploadDataset } from "@/lib/runs/uploads";
+import { uploadDataset } from "@/lib/services/new-run";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -5,8 +5,7 @@ import { requestCancel } from "@/lib/db/runs";
 import { getRunDetail } from "@/lib/db/run-views";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { tryEnqueueRun } from "@/lib/queue/producer";
-import { staleAfterMs } from "@/lib/runs/liveness";
-import { deleteRunWithFiles } from "@/lib/runs/delete";
+import { deleteRunWithFiles, staleAfterMs } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

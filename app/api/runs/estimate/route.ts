@@ -1,11 +1,13 @@
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { handle, jsonBody } from "@/lib/http/errors";
-import { validateRunRequest } from "@/lib/runs/create";
-import { datasetFingerprint } from "@/lib/runs/dataset";
-import { estimateRun } from "@/lib/runs/estimate";
-import { simCoverage } from "@/lib/runs/sim-coverage";
-import { leakageReport } from "@/lib/runs/run-leakage";
-import { preflightSplitWarning } from "@/lib/runs/split-warning";
+import {
+  datasetFingerprint,
+  estimateRun,
+  leakageReport,
+  preflightSplitWarning,
+  simCoverage,
+  validateRunRequest,
+} from "@/lib/services/new-run";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { RunIdSchema } from "@/lib/contracts/api";
 import { handle } from "@/lib/http/errors";
-import { getRunBlame } from "@/lib/runs/run-evidence";
+import { getRunBlame } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

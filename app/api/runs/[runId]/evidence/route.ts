@@ -1,6 +1,6 @@
 import { RunIdSchema } from "@/lib/contracts/api";
 import { handle } from "@/lib/http/errors";
-import { getRunEvidence } from "@/lib/runs/run-evidence";
+import { getRunEvidence } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RunIdSchema } from "@/lib/contracts/api";
 import { buildBundle, getBestSkill } from "@/lib/db/export";
 import { handle } from "@/lib/http/errors";
-import { runBlameMarkdown } from "@/lib/runs/run-evidence";
+import { runBlameMarkdown } from "@/lib/services/run-reads";
 import { ARTIFACT, bundleFileName } from "@/lib/contracts/artifacts";
 
 export const dynamic = "force-dynamic";

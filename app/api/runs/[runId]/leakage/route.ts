@@ -1,6 +1,6 @@
 import { RunIdSchema } from "@/lib/contracts/api";
 import { handle } from "@/lib/http/errors";
-import { getRunLeakage } from "@/lib/runs/run-leakage";
+import { getRunLeakage } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { listBackends } from "@/lib/backends/catalog";
+import { listBackends } from "@/lib/services/new-run";
 import { env } from "@/lib/config/env";
 import { RunIdSchema } from "@/lib/contracts/api";
 import { buildTransferMatrix, CreateTransferSchema, type TransferMatrixResponse } from "@/lib/contracts/transfer";
@@ -7,7 +7,7 @@ import { createTransferCells, listTransferCells } from "@/lib/db/transfer-cells"
 import { AppError } from "@/lib/errors";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { enqueueTransferCell } from "@/lib/queue/transfer";
-import { transferCsv } from "@/lib/runs/transfer-csv";
+import { transferCsv } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

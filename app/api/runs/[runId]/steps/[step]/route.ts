@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { RunIdSchema } from "@/lib/contracts/api";
-import { getStepDetail } from "@/lib/db/run-views";
 import { handle } from "@/lib/http/errors";
-import { skillHash } from "@/lib/runs/hash";
+import { getRunStepDetail } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,6 +11,6 @@ export function GET(_req: Request, { params }: { params: Promise<{ runId: string
     const p = await params;
     const id = RunIdSchema.parse(p.runId);
     const step = z.coerce.number().int().min(1).max(1_000_000).parse(p.step);
-    return Response.json(await getStepDetail(id, step, skillHash));
+    return Response.json(await getRunStepDetail(id, step));
   });
 }

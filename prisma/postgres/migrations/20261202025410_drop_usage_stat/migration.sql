@@ -1,0 +1,5 @@
+-- DropForeignKey
+ALTER TABLE "UsageStat" DROP CONSTRAINT "UsageStat_runId_fkey";
+
+-- DropTable
+DROP TABLE "UsageStat";
