@@ -15,7 +15,6 @@ import {
 } from "./event-parts";
 
 export {
-  EvalItemSchema,
   GateEvidenceSchema,
   GateReviewSchema,
   ProposalSourceSchema,

@@ -19,9 +19,7 @@ export async function getCostCurve(runId: string, { db = getDb() }: { db?: DbTx 
     target: { backend: run.targetBackend, model: run.targetModel },
   };
   const table = priceTableOf(runConfigOf(run).model);
-  const points = buildCostCurve(parseStoredEventsOf("stepCommitted", events), (tokens) =>
-    costOf(tokens, roles, table),
-  );
+  const points = buildCostCurve(parseStoredEventsOf("stepCommitted", events), (tokens) => costOf(tokens, roles, table));
   const priced = (["target", "optimizer"] as const).map((role) => {
     const price = priceOf(roles[role].backend, roles[role].model, table);
     const kind = price === null ? "unknown" : price.inputPerMTok + price.outputPerMTok === 0 ? "free" : "paid";
