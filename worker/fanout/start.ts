@@ -1,0 +1,34 @@
+/**
+ * The worker's side of `worker.fan_out`: one BullMQ Worker on the rollout-chunk queue. It takes one chunk
+ * at a time and runs the chunk's items `worker.exec_slots` at a time, so each worker process holds at
+ * most one round of slots per fanned-out run and the other chunks stay in the queue for other workers.
+ * A chunk whose worker died is taken again (twice at most) after the lock expires.
+ */
+import { Worker } from "bullmq";
+import { errorLine } from "../../lib/contracts/error-line";
+import { redisOptions } from "../../lib/queue";
+import { FANOUT_QUEUE } from "../../lib/queue/contracts";
+import { closeFanOutQueue } from "../../lib/queue/fanout";
+import { rolloutChunkProcessor } from "../processors/rollout-chunk";
+import type { ChunkContext } from "./chunk";
+
+export async function startFanOutWorker(
+  ctx: ChunkContext & { lockMs: number; stalledIntervalMs: number },
+): Promise<{ close(): Promise<void> }> {
+  const worker = new Worker(FANOUT_QUEUE, rolloutChunkProcessor(ctx), {
+    connection: redisOptions(),
+    concurrency: 1,
+    lockDuration: ctx.lockMs,
+    stalledInterval: ctx.stalledIntervalMs,
+    maxStalledCount: 2,
+  });
+  worker.on("failed", (job, err) => ctx.log.warn(`rollout chunk ${job?.id} failed: ${errorLine(err)}`));
+  worker.on("error", (err) => ctx.log.warn(`rollout-chunk worker error: ${err.message}`));
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      await closeFanOutQueue();
+    },
+  };
+}
