@@ -44,10 +44,16 @@ export interface FanOutRunnerOptions {
   checkMs?: number;
 }
 
+/** Waits `ms`, or less when `signal` aborts; the abort listener is removed either way (polls are many). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 export function createFanOutRunner(opts: FanOutRunnerOptions): RolloutRunner {
