@@ -114,27 +114,36 @@ describe("fan-out across worker processes (SQLite, real workers)", () => {
     expect(workers.map((w) => w.workerId).sort()).toEqual(["fan-a", "fan-b"]);
   }, 300_000);
 
-  it("a worker SIGKILLed mid-flow: no stored item lost or stored twice, and the in-process best skill", async () => {
-    expect(inProcess).toBeDefined();
-    const [a, b] = [worker("kill-a"), worker("kill-b")];
-    await Promise.all([a.ready, b.ready]);
-    // Slow calls so the kill lands while chunks are in flight on both workers.
-    const id = await newRun(
-      { "worker.fan_out": true, "worker.exec_slots": 2, "model.sim_latency_ms": 100 },
-      "fanned out, one worker killed",
-    );
-    await until(
-      () => db.fanOutResult.groupBy({ by: ["workerId"], where: { runId: id }, _count: true }),
-      (g) => g.length === 2 && g.every((r) => r._count >= 2),
-      120_000,
-      "both workers to store results",
-    );
-    const owner = (await findRun(id))!.workerId;
-    // Kill the worker that does not own the run: its chunk in flight must go to the other worker.
-    await (owner === "kill-a" ? b : a).kill("SIGKILL");
-    await waitStatus(id, "succeeded");
-    await expectEachItemStoredOnce(id);
-    expect(await gates(id)).toEqual(inProcess.gates);
-    expect(await bestSkill(id)).toBe(inProcess.best);
-  }, 300_000);
+  it.each([
+    ["a worker running chunks", false],
+    ["the worker that owns the run", true],
+  ])(
+    "SIGKILL of %s mid-flow: no stored item lost or stored twice, and the in-process best skill",
+    async (_, owner) => {
+      expect(inProcess).toBeDefined();
+      const tag = owner ? "own" : "kill";
+      const [a, b] = [worker(`${tag}-a`), worker(`${tag}-b`)];
+      await Promise.all([a.ready, b.ready]);
+      // Slow calls so the kill lands while chunks are in flight on both workers.
+      const id = await newRun(
+        { "worker.fan_out": true, "worker.exec_slots": 2, "model.sim_latency_ms": 100 },
+        "fanned out, one worker killed",
+      );
+      await until(
+        () => db.fanOutResult.groupBy({ by: ["workerId"], where: { runId: id }, _count: true }),
+        (g) => g.length === 2 && g.every((r) => r._count >= 2),
+        120_000,
+        "both workers to store results",
+      );
+      const ownsRun = (await findRun(id))!.workerId === a.id ? a : b;
+      // Not the owner: its chunk in flight goes to the other worker. The owner: the run resumes on the other
+      // worker and reuses every stored item.
+      await (owner ? ownsRun : ownsRun === a ? b : a).kill("SIGKILL");
+      await waitStatus(id, "succeeded");
+      await expectEachItemStoredOnce(id);
+      expect(await gates(id)).toEqual(inProcess.gates);
+      expect(await bestSkill(id)).toBe(inProcess.best);
+    },
+    300_000,
+  );
 });

@@ -14,6 +14,7 @@ import { findRun, runConfigOf } from "../../lib/db/runs";
 import { mapPool, rolloutOrErrorRow, stopRunOf, type Environment, type ModelClient } from "../../lib/engine";
 import type { RolloutChunkPayload } from "../../lib/queue/contracts";
 import { prepareRun } from "../../lib/runs/prepare";
+import { ensureRunPackages } from "../../lib/runs/system-packages";
 import type { Logger } from "../logger";
 import { chunkSizeOf, specKey, type FanOutSpec } from "./runner";
 
@@ -28,20 +29,51 @@ export interface ChunkContext {
 }
 
 /** Environments and clients per run and config: a worker building them for every chunk would reload the splits. */
-const prepared = new Map<string, { env: Environment; target: ModelClient }>();
+const prepared = new Map<string, Promise<{ env: Environment; target: ModelClient }>>();
 const MAX_PREPARED = 4;
 
 function preparedFor(ctx: ChunkContext, runId: string, config: RunConfig, seedSkill: string) {
-  if (ctx.prepare) return ctx.prepare(runId, config, seedSkill);
+  if (ctx.prepare) return Promise.resolve(ctx.prepare(runId, config, seedSkill));
   const id = `${runId}:${createHash("sha256").update(JSON.stringify(config)).digest("hex")}`;
   let p = prepared.get(id);
   if (!p) {
-    const run = prepareRun({ config, rootDir: ctx.rootDir, skillText: seedSkill, env: process.env, trust: "request" });
-    p = { env: run.env, target: run.target };
+    p = (async () => {
+      // This machine may not be the one the run started on: it needs the benchmark's packages too.
+      await ensureRunPackages(config, {
+        install: true,
+        env: process.env,
+        say: (m) => ctx.log.info(`[run ${runId}] ${m}`),
+      });
+      const run = prepareRun({
+        config,
+        rootDir: ctx.rootDir,
+        skillText: seedSkill,
+        env: process.env,
+        trust: "request",
+      });
+      return { env: run.env, target: run.target };
+    })();
+    p.catch(() => prepared.delete(id));
     prepared.set(id, p);
     if (prepared.size > MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
   }
   return p;
+}
+
+/** Batch specs by run and key: a spec row is written once and never changes, and every chunk of it reads it. */
+const specs = new Map<string, FanOutSpec>();
+const MAX_SPECS = 32;
+
+async function specFor(p: RolloutChunkPayload): Promise<FanOutSpec | undefined> {
+  const id = `${p.runId}:${specKey(p.dir, p.spec)}`;
+  const hit = specs.get(id);
+  if (hit) return hit;
+  const spec = await new DbCheckpointStore(p.runId).getJson<FanOutSpec>(specKey(p.dir, p.spec));
+  if (spec) {
+    specs.set(id, spec);
+    if (specs.size > MAX_SPECS) specs.delete(specs.keys().next().value!);
+  }
+  return spec;
 }
 
 /** Runs the chunk; resolves to how many items this job ran (the others were stored already). */
@@ -49,8 +81,7 @@ export async function handleRolloutChunk(p: RolloutChunkPayload, ctx: ChunkConte
   const run = await findRun(p.runId);
   if (!run) throw new UnrecoverableError(`rollout chunk for unknown run ${p.runId}`);
   const config = runConfigOf(run);
-  const store = new DbCheckpointStore(p.runId);
-  const spec = await store.getJson<FanOutSpec>(specKey(p.dir, p.spec));
+  const spec = await specFor(p);
   if (!spec) throw new UnrecoverableError(`rollout chunk ${p.chunk} of ${p.dir}: no batch spec ${p.spec} stored`);
   const size = chunkSizeOf(config);
   const items = spec.items.slice(p.chunk * size, (p.chunk + 1) * size);
@@ -58,7 +89,7 @@ export async function handleRolloutChunk(p: RolloutChunkPayload, ctx: ChunkConte
   const done = await listFanOutItemIds({ runId: p.runId, key: p.dir, itemIds: items.map((it) => it.id) });
   const pending = items.filter((it) => !done.has(it.id));
   if (pending.length === 0) return 0;
-  const { env, target } = preparedFor(ctx, p.runId, config, run.seedSkill);
+  const { env, target } = await preparedFor(ctx, p.runId, config, run.seedSkill);
   await mapPool(pending, config.worker.exec_slots, async (item) => {
     const row = await rolloutOrErrorRow(
       env,
