@@ -7,13 +7,16 @@
  * item's store), its ratio to N x (one worker) — the target is >= 0.8 — and whether the best skill equals the
  * one-worker run's.
  * Options: --workers 1,2,4  --latency-ms 500  --slots 2  --epochs 1  --batch 30
+ *   --pg postgresql://user@host:5432/db: use a throw-away database on that PostgreSQL server (the user may
+ *   CREATE DATABASE) instead of a SQLite file, as several machines would.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     slots: { type: "string", default: "2" },
     epochs: { type: "string", default: "1" },
     batch: { type: "string", default: "30" },
+    pg: { type: "string" },
   },
 });
 const COUNTS = values.workers.split(",").map(Number);
@@ -70,6 +74,25 @@ function startWorker(id: string, env: Record<string, string>): { proc: ChildProc
   return { proc, ready };
 }
 
+/** A throw-away database on the given server, and a way to drop it. */
+async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `skillopt_bench_fanout_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
 const stopped = (p: ChildProcess) =>
   new Promise<void>((resolve) =>
     p.exitCode !== null || p.signalCode !== null ? resolve() : p.once("exit", () => resolve()),
@@ -78,7 +101,8 @@ const stopped = (p: ChildProcess) =>
 async function main() {
   const redisPort = await freePort();
   const redis = await startRedis(redisPort);
-  const dbUrl = `file:${join(dir, "bench.db")}`;
+  const scratch = values.pg ? await createPgDatabase(values.pg) : null;
+  const dbUrl = scratch?.url ?? `file:${join(dir, "bench.db")}`;
   const migrated = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: dbUrl },
@@ -143,12 +167,19 @@ async function main() {
     await closeDb();
     redis.kill("SIGKILL");
     await stopped(redis);
+    await scratch?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
   const one = results.find((r) => r.n === 1) ?? results[0]!;
   console.log(
-    `bench:fanout — searchqa sample, sim target ${LATENCY} ms per call, ${values.slots} exec slots per worker, ` +
+    `bench:fanout — ${scratch ? "PostgreSQL" : "SQLite"}, searchqa sample, sim target ${LATENCY} ms per call, ${values.slots} exec slots per worker, ` +
       `${values.epochs} epoch(s), batch ${values.batch}`,
+  );
+  // Wall-clock figures depend on what else the machine runs: its load is printed with them.
+  console.log(
+    `machine: load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (1/5/15 min)`,
   );
   console.log("workers  wall s  rollout items  items/s  ratio to N x one worker  same best skill");
   for (const r of results) {

@@ -1,7 +1,8 @@
 /**
  * One rollout chunk job (`worker.fan_out`), on whichever worker took it: read the batch spec the parent
  * stored, skip the items already stored (by any worker, in any earlier attempt), run the rest through the
- * run's environment and target `worker.exec_slots` at a time, and store each row the moment it exists. A
+ * run's environment and target in this process's slots for the run (`worker.exec_slots`, shared by the
+ * process's chunks of the run), and store each row the moment it exists. A
  * worker killed mid-chunk loses only the items in flight; the job goes back to the queue and the next
  * worker runs just those.
  */
@@ -16,6 +17,7 @@ import type { RolloutChunkPayload } from "../../lib/queue/contracts";
 import { prepareRun } from "../../lib/runs/prepare";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import type { Logger } from "../logger";
+import { slotsFor } from "./slots";
 import { chunkSizeOf, specKey, type FanOutSpec } from "./runner";
 
 export interface ChunkContext {
@@ -90,24 +92,29 @@ export async function handleRolloutChunk(p: RolloutChunkPayload, ctx: ChunkConte
   const pending = items.filter((it) => !done.has(it.id));
   if (pending.length === 0) return 0;
   const { env, target } = await preparedFor(ctx, p.runId, config, run.seedSkill);
+  const slots = slotsFor(p.runId, config.worker.exec_slots);
   await mapPool(pending, config.worker.exec_slots, async (item) => {
-    const row = await rolloutOrErrorRow(
-      env,
-      {
-        item,
-        skill: spec.skill,
-        phase: spec.phase,
-        seed: spec.seed,
-        useEvalFeedback: spec.useEvalFeedback,
-        client: target,
-        signal: ctx.shutdown,
-      },
-      () => ctx.shutdown.aborted,
-    ).catch((err: unknown) => {
-      // A model error that ends the run (bad key, spent budget) must not be retried by the queue.
-      if (stopRunOf(err)) throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
-      throw err;
-    });
+    const row = await slots
+      .run(() =>
+        rolloutOrErrorRow(
+          env,
+          {
+            item,
+            skill: spec.skill,
+            phase: spec.phase,
+            seed: spec.seed,
+            useEvalFeedback: spec.useEvalFeedback,
+            client: target,
+            signal: ctx.shutdown,
+          },
+          () => ctx.shutdown.aborted,
+        ),
+      )
+      .catch((err: unknown) => {
+        // A model error that ends the run (bad key, spent budget) must not be retried by the queue.
+        if (stopRunOf(err)) throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+        throw err;
+      });
     await createFanOutResult({ runId: p.runId, key: p.dir, row, workerId: ctx.workerId });
   });
   return pending.length;

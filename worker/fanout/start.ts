@@ -1,7 +1,7 @@
 /**
- * The worker's side of `worker.fan_out`: one BullMQ Worker on the rollout-chunk queue. It takes one chunk
- * at a time and runs the chunk's items `worker.exec_slots` at a time, so each worker process holds at
- * most one round of slots per fanned-out run and the other chunks stay in the queue for other workers.
+ * The worker's side of `worker.fan_out`: one BullMQ Worker on the rollout-chunk queue. It holds at most two
+ * chunks (one running, one ready to start as slots free up) and runs a run's items in that run's
+ * `worker.exec_slots` slots, so the other chunks stay in the queue for other workers.
  * A chunk whose worker died is taken again (twice at most) after the lock expires.
  */
 import { Worker } from "bullmq";
@@ -17,7 +17,8 @@ export async function startFanOutWorker(
 ): Promise<{ close(): Promise<void> }> {
   const worker = new Worker(FANOUT_QUEUE, rolloutChunkProcessor(ctx), {
     connection: redisOptions(),
-    concurrency: 1,
+    // One chunk running and one ready: the second starts its items the moment the first frees a slot.
+    concurrency: 2,
     lockDuration: ctx.lockMs,
     stalledInterval: ctx.stalledIntervalMs,
     maxStalledCount: 2,
