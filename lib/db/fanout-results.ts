@@ -63,8 +63,3 @@ export async function listFanOutResults(opts: {
   });
   return new Map(rows.map((r) => [r.itemId, JSON.parse(r.value) as Trajectory]));
 }
-
-/** How many items of a rollout folder are stored (a cheap poll for the waiting parent). */
-export async function countFanOutResults(opts: { runId: string; key: string; db?: Db }): Promise<number> {
-  return (opts.db ?? getDb()).fanOutResult.count({ where: { runId: opts.runId, key: opts.key } });
-}
