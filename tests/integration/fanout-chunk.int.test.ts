@@ -13,16 +13,9 @@ import type { Environment, Item, ModelClient, Trajectory } from "../../lib/engin
 import { fanOutSpecOf } from "../../lib/queue/fanout";
 import { handleRolloutChunk, type ChunkContext } from "../../worker/fanout/chunk";
 import { specKey, type FanOutSpec } from "../../worker/fanout/runner";
-import { freshDb, useAsDefaultDb } from "../helpers/db";
+import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
 
 let db: Db;
-beforeAll(async () => {
-  ({ db } = await freshDb("sqlite"));
-  useAsDefaultDb(db);
-});
-afterAll(async () => {
-  await db.$disconnect();
-});
 
 const items: Item[] = Array.from({ length: 4 }, (_, i) => ({ id: `q${i}`, question: `question ${i}` }));
 const row = (id: string, by: string): Trajectory => ({
@@ -88,7 +81,15 @@ function context(ran: string[]): ChunkContext {
   };
 }
 
-describe("rollout chunk jobs", () => {
+describe.each(PROVIDERS)("rollout chunk jobs on %s", (provider) => {
+  beforeAll(async () => {
+    ({ db } = await freshDb(provider));
+    useAsDefaultDb(db);
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+  });
+
   it("run only the items not stored yet, and nothing once all are stored", async () => {
     const { runId, dir, spec } = await setup("skip stored");
     await createFanOutResult({ runId, key: dir, row: row("q1", "earlier"), workerId: "w0" });
