@@ -14,6 +14,7 @@ import { closeDb, writerSummary } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
 import { closeQueue, getRunQueue } from "../lib/queue/producer";
 import { recoverAfterJobFailure } from "./handlers/job-failed";
+import { startFanOutWorker } from "./fanout/start";
 import { createLogger } from "./logger";
 import { optimizeRunProcessor } from "./processors/optimize-run";
 import { startReconciler, type Reconciler, type RecoveryDeps } from "./reconcile";
@@ -88,6 +89,14 @@ async function main() {
   await reconciler.trigger("start");
   const sleepWorker = await startSleepWorker(log);
   const transferWorker = await startTransferWorker({ rootDir: process.cwd(), log });
+  const fanOutWorker = await startFanOutWorker({
+    workerId,
+    rootDir: process.cwd(),
+    log,
+    shutdown: shutdown.signal,
+    lockMs: cfg.WORKER_LOCK_MS,
+    stalledIntervalMs: cfg.WORKER_STALLED_INTERVAL_MS,
+  });
   log.info(`ready (concurrency ${cfg.WORKER_CONCURRENCY})`);
 
   let stopping = false;
@@ -105,6 +114,7 @@ async function main() {
     await worker.close();
     await sleepWorker.close();
     await transferWorker.close();
+    await fanOutWorker.close();
     await reconciler?.stop();
     await Promise.allSettled([...pending]);
     await closeQueue();

@@ -13,6 +13,7 @@ import {
   ModelSectionSchema,
   OptimizerSectionSchema,
   TrainSectionSchema,
+  WorkerSectionSchema,
   type ConfigSection,
 } from "../contracts/run-config";
 
@@ -25,6 +26,7 @@ export const SECTION_SCHEMAS: Record<ConfigSection, z.ZodObject> = {
   evaluation: EvaluationSectionSchema,
   env: EnvSectionSchema,
   budget: BudgetSectionSchema,
+  worker: WorkerSectionSchema,
 };
 
 /** True when `key` names a config section. */

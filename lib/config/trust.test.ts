@@ -38,6 +38,7 @@ const NOT_LOCATIONS: Record<string, string> = {
   "env.exec_timeout": "seconds",
   "env.exec_cache": "a boolean",
   "env.split_mode": "an enum",
+  "worker.exec_slots": "a count",
 };
 
 describe("trust marks", () => {

@@ -226,6 +226,18 @@ export const BudgetSectionSchema = z.strictObject({
   max_calls: int(0).nullable().default(null),
 });
 
+/**
+ * Where a run's rollouts and evaluations execute (README "Several workers"). With `fan_out` the items of each
+ * batch become child jobs that any worker on the same Redis and database runs; `exec_slots` is how many
+ * items one worker process runs at once for the run (an exec target holds one slot per call).
+ */
+export const WorkerSectionSchema = z.strictObject({
+  fan_out: z.boolean().default(false),
+  /** Items per child job; 0 = `exec_slots` items (one round of slots per job). */
+  fan_out_chunk: capped(0, 1_000).default(0),
+  exec_slots: capped(1, 64).default(2),
+});
+
 export const RunConfigSchema = z.strictObject({
   model: ModelSectionSchema.prefault({}),
   train: TrainSectionSchema.prefault({}),
@@ -234,9 +246,19 @@ export const RunConfigSchema = z.strictObject({
   evaluation: EvaluationSectionSchema.prefault({}),
   env: EnvSectionSchema.prefault({}),
   budget: BudgetSectionSchema.prefault({}),
+  worker: WorkerSectionSchema.prefault({}),
 });
 
 export type RunConfig = z.output<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
-export const CONFIG_SECTIONS = ["model", "train", "gradient", "optimizer", "evaluation", "env", "budget"] as const;
+export const CONFIG_SECTIONS = [
+  "model",
+  "train",
+  "gradient",
+  "optimizer",
+  "evaluation",
+  "env",
+  "budget",
+  "worker",
+] as const;
 export type ConfigSection = (typeof CONFIG_SECTIONS)[number];

@@ -73,6 +73,7 @@ export interface RunContext {
   target: ModelClient;
   signal?: AbortSignal;
   reviewer?: EngineDeps["reviewer"];
+  rollouts?: EngineDeps["rollouts"];
   emit(event: EngineEvent): Promise<void>;
   /** Throws RunCancelledError when the run was cancelled; called between phases. */
   checkAbort(): void;
@@ -103,6 +104,7 @@ export function createContext(deps: EngineDeps, plan: RunPlan): RunContext {
     target,
     signal: deps.signal,
     reviewer: deps.reviewer,
+    rollouts: deps.rollouts,
     emit: async (event) => {
       await deps.events.emit(event);
     },

@@ -4,8 +4,21 @@
  */
 /** How a model-call error ends a run: "fail" (unrecoverable) or "pause" (budget spent; resumable). */
 export { stopRunOf } from "./ports";
-export type { CheckpointStore, CompletionRequest, Environment, EventSink, ModelClient, RolloutPhase } from "./ports";
-export type { Item, Splits } from "./types";
+export type {
+  CheckpointStore,
+  CompletionRequest,
+  Environment,
+  EventSink,
+  ModelClient,
+  RolloutBatch,
+  RolloutPhase,
+  RolloutRunner,
+} from "./ports";
+/** One item through an environment, a throw recorded as an error row (the fan-out's child jobs use it). */
+export { rolloutOrErrorRow } from "./phases/rollout";
+export type { Item, Splits, Trajectory } from "./types";
+/** Maps over items with at most `limit` in flight, results in input order. */
+export { mapPool } from "./usage";
 /** Runs or resumes a training run; resolves to summary.json. */
 export { runTraining, planRun } from "./trainer";
 /** Scores one skill on a split without optimizer calls (spec §18). */

@@ -146,6 +146,28 @@ export interface AnalystBrief {
   successGuidance: readonly string[];
 }
 
+/** A rollout batch handed to a `RolloutRunner`: the items of one store folder that are not stored yet. */
+export interface RolloutBatch {
+  /** Store folder of the rollout (`steps/step_0001/rollout`, `steps/step_0001/selection_candidate` …): one batch per folder in a run. */
+  dir: string;
+  items: readonly Item[];
+  skill: string;
+  phase: RolloutPhase;
+  seed: number;
+  useEvalFeedback: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs rollout batches outside the engine's own pool (the worker's fan-out of a run's items to child jobs
+ * on every worker process). It resolves with exactly one trajectory per item, in any order; the engine
+ * merges them in item order, stores them and counts their usage. A runner keeps results it already has
+ * (a resumed batch pays only for the items it never finished). Absent: items run in this process.
+ */
+export interface RolloutRunner {
+  run(batch: RolloutBatch): Promise<Trajectory[]>;
+}
+
 /** Wall clock in milliseconds; only used for timings, never for decisions. */
 export interface Clock {
   now(): number;
@@ -224,4 +246,6 @@ export interface EngineDeps {
   signal?: AbortSignal;
   /** Required when `evaluation.human_review` is not off. */
   reviewer?: GateReviewer;
+  /** Where rollout batches run when not in this process (fan-out); early-stopped evaluations stay here. */
+  rollouts?: RolloutRunner;
 }

@@ -30,3 +30,19 @@ export const SleepScheduledPayloadSchema = z.object({ projectId: z.string().uuid
 export const TRANSFER_QUEUE = "transfer-eval" as const;
 export const TRANSFER_JOBS = { cell: "transfer-eval.cell" } as const;
 export const TransferCellPayloadSchema = z.object({ cellId: z.string().uuid() });
+
+/**
+ * Fan-out of a run's rollouts (`worker.fan_out`): one job per chunk of a batch's items. The batch itself
+ * (items, skill, phase, seed) is a checkpoint row of the run under `<dir>/fanout/<spec>.json`.
+ */
+export const FANOUT_QUEUE = "rollout-chunk" as const;
+export const FANOUT_JOBS = { chunk: "rollout-chunk.run" } as const;
+export const RolloutChunkPayloadSchema = z.object({
+  runId: z.string().uuid(),
+  /** The rollout's store folder, e.g. `steps/step_0001/rollout`. */
+  dir: z.string().min(1),
+  /** Hash of the batch's item ids: the spec row is `<dir>/fanout/<spec>.json`. */
+  spec: z.string().regex(/^[0-9a-f]{16}$/),
+  chunk: z.number().int().min(0),
+});
+export type RolloutChunkPayload = z.infer<typeof RolloutChunkPayloadSchema>;

@@ -24,7 +24,6 @@ const TABLES = [
   "evalResult",
   "checkpoint",
   "checkpointRow",
-  "usageStat",
   "llmUsage",
 ] as const;
 type Table = (typeof TABLES)[number];

@@ -14,6 +14,7 @@ import { claimForJob, finishRun, startRunWatch, type RunWatch } from "./run-life
 import { createEventSink } from "./event-sink";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import type { HandlerContext } from "./context";
+import { createFanOutRunner } from "../fanout/runner";
 
 export type { HandlerContext };
 
@@ -55,6 +56,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       stopCause: watch.cause,
     });
     flush = sink.flushUsage;
+    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage });
     await runTraining({
       config,
       splits: prepared.splits,
@@ -62,7 +64,9 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       env: prepared.env,
       optimizer: prepared.optimizer,
       target: prepared.target,
-      store: new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage }),
+      store,
+      // worker.fan_out: rollout batches become chunk jobs that every worker on this Redis and database runs.
+      rollouts: config.worker.fan_out ? createFanOutRunner({ runId, config, store }) : undefined,
       events: sink,
       clock: { now: () => Date.now() },
       signal: watch.signal,

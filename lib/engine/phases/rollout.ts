@@ -4,7 +4,7 @@
  */
 import type { EvalItem } from "../../contracts/events";
 import { EngineError, RunCancelledError, type RunContext } from "../context";
-import { stopRunOf, type RolloutPhase } from "../ports";
+import { stopRunOf, type Environment, type RolloutInput, type RolloutPhase } from "../ports";
 import { trajectoryPreview } from "../trajectory-format";
 import type { Item, Trajectory } from "../types";
 import { mapPool } from "../usage";
@@ -33,51 +33,114 @@ export async function rolloutItems(ctx: RunContext, opts: RolloutOptions): Promi
   // slow update and the meta skill both do) do not count twice.
   const firstRead = !ctx.rolloutKeysSeen.has(key);
   ctx.rolloutKeysSeen.add(key);
-  for (const r of firstRead ? stored : []) {
-    if (r.promptTokens !== undefined || r.completionTokens !== undefined) {
-      ctx.usage.record("rollout", { promptTokens: r.promptTokens ?? 0, completionTokens: r.completionTokens ?? 0 });
-    }
-  }
+  if (firstRead) countRowUsage(ctx, stored);
   const done = new Map(stored.map((r) => [r.id, r]));
   const pending = opts.items.filter((it) => !done.has(it.id));
+  if (ctx.rollouts && !opts.stopWhen && pending.length > 0) {
+    // An early-stopped evaluation depends on which items finish first: it always runs in this process.
+    for (const row of await runElsewhere(ctx, opts, pending, key)) done.set(row.id, row);
+  } else {
+    await rolloutHere(ctx, { opts, pending, done, key });
+  }
+  const rows = opts.items.flatMap((it) => (done.has(it.id) ? [done.get(it.id)!] : []));
+  guardSystemicFailure(rows, opts.dir);
+  return rows;
+}
+
+/** Counts the tokens of rows whose calls the tracked target client did not see (stored or run elsewhere). */
+function countRowUsage(ctx: RunContext, rows: readonly Trajectory[]): void {
+  for (const r of rows) {
+    if (r.promptTokens !== undefined || r.completionTokens !== undefined)
+      ctx.usage.record("rollout", { promptTokens: r.promptTokens ?? 0, completionTokens: r.completionTokens ?? 0 });
+  }
+}
+
+async function rolloutHere(
+  ctx: RunContext,
+  a: { opts: RolloutOptions; pending: Item[]; done: Map<string, Trajectory>; key: string },
+): Promise<void> {
+  const { opts, done } = a;
   // Each row is stored as soon as it exists, without holding the worker slot: the next item starts at
   // once and the writes are awaited before the rollout counts as finished.
   const writes: Promise<void>[] = [];
   const stop = opts.stopWhen ? new AbortController() : null;
   const signal = stop ? AbortSignal.any([stop.signal, ...(ctx.signal ? [ctx.signal] : [])]) : ctx.signal;
   if (stop && opts.stopWhen!(done)) stop.abort();
-  await mapPool(pending, ctx.cfg.env.workers, async (item) => {
+  await mapPool(a.pending, ctx.cfg.env.workers, async (item) => {
     if (stop?.signal.aborted) return;
     const row = await rolloutOne(ctx, item, opts, signal);
     if (stop?.signal.aborted) return; // aborted by the stop: not an outcome of this item
     done.set(item.id, row);
-    writes.push(ctx.store.appendRows(key, [row]));
+    writes.push(ctx.store.appendRows(a.key, [row]));
     if (stop && opts.stopWhen!(done, row)) stop.abort();
   }).finally(() => Promise.allSettled(writes));
   await Promise.all(writes);
-  const rows = opts.items.flatMap((it) => (done.has(it.id) ? [done.get(it.id)!] : []));
-  guardSystemicFailure(rows, opts.dir);
+}
+
+/**
+ * The pending items through the injected runner: one row per item is required; the rows are counted
+ * (their calls were made elsewhere) and stored in item order, whatever order they finished in.
+ */
+async function runElsewhere(
+  ctx: RunContext,
+  opts: RolloutOptions,
+  pending: Item[],
+  key: string,
+): Promise<Trajectory[]> {
+  const got = await ctx.rollouts!.run({
+    dir: opts.dir,
+    items: pending,
+    skill: opts.skill,
+    phase: opts.phase,
+    seed: opts.seed,
+    useEvalFeedback: opts.useEvalFeedback ?? false,
+    signal: ctx.signal,
+  });
+  ctx.checkAbort();
+  const byId = new Map(got.map((r) => [r.id, r]));
+  const missing = pending.filter((it) => !byId.has(it.id));
+  if (missing.length > 0 || byId.size !== got.length || got.length !== pending.length)
+    throw new EngineError(
+      `the rollout runner returned ${got.length} rows for ${pending.length} items of ${opts.dir}` +
+        (missing.length > 0 ? ` (missing ${missing[0]!.id})` : ""),
+    );
+  const rows = pending.map((it) => byId.get(it.id)!);
+  countRowUsage(ctx, rows);
+  await ctx.store.appendRows(key, rows);
   return rows;
 }
 
 async function rolloutOne(ctx: RunContext, item: Item, opts: RolloutOptions, signal = ctx.signal): Promise<Trajectory> {
   ctx.checkAbort();
+  const input = {
+    item,
+    skill: opts.skill,
+    client: ctx.target,
+    phase: opts.phase,
+    seed: opts.seed,
+    useEvalFeedback: opts.useEvalFeedback ?? false,
+    signal,
+  };
+  return rolloutOrErrorRow(ctx.env, input, () => ctx.signal?.aborted === true);
+}
+
+/**
+ * One item through the environment. A throw from the env becomes an error row (a bug in the env is
+ * recorded rather than fatal) unless the run was cancelled (`cancelled()`) or the error stops the run.
+ * The fan-out's child jobs run items through this too, so both paths record the same rows.
+ */
+export async function rolloutOrErrorRow(
+  env: Environment,
+  input: RolloutInput,
+  cancelled: () => boolean,
+): Promise<Trajectory> {
   try {
-    return await ctx.env.rollout({
-      item,
-      skill: opts.skill,
-      client: ctx.target,
-      phase: opts.phase,
-      seed: opts.seed,
-      useEvalFeedback: opts.useEvalFeedback ?? false,
-      signal,
-    });
+    return await env.rollout(input);
   } catch (err) {
-    if (ctx.signal?.aborted) throw new RunCancelledError();
+    if (cancelled()) throw new RunCancelledError();
     if (stopRunOf(err)) throw err;
-    // Environments report failures as data; a throw is a bug in the env, recorded rather than fatal.
     const message = err instanceof Error ? err.message : String(err);
-    return { id: item.id, hard: 0, soft: 0, status: "error", failReason: `error: ${message}`, conversation: [] };
+    return { id: input.item.id, hard: 0, soft: 0, status: "error", failReason: `error: ${message}`, conversation: [] };
   }
 }
 

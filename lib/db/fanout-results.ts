@@ -1,0 +1,65 @@
+/**
+ * Fan-out results (`worker.fan_out`): one row per run, rollout folder and item, written by the child job
+ * that ran the item on any worker. The primary key makes a second store of an item impossible: the first
+ * stored trajectory is the item's result, whichever worker produced it.
+ */
+import type { Trajectory } from "../engine/types";
+import { getDb, type Db } from "./client";
+
+const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";
+
+/** Stores an item's trajectory; false when the item was already stored (the stored row stays). */
+export async function createFanOutResult(opts: {
+  runId: string;
+  key: string;
+  row: Trajectory;
+  workerId: string;
+  db?: Db;
+}): Promise<boolean> {
+  const db = opts.db ?? getDb();
+  try {
+    await db.fanOutResult.create({
+      data: {
+        runId: opts.runId,
+        key: opts.key,
+        itemId: opts.row.id,
+        value: JSON.stringify(opts.row),
+        workerId: opts.workerId,
+      },
+    });
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+/** Ids of the stored items of a rollout folder, among `itemIds` when given. */
+export async function listFanOutItemIds(opts: {
+  runId: string;
+  key: string;
+  itemIds?: readonly string[];
+  db?: Db;
+}): Promise<Set<string>> {
+  const db = opts.db ?? getDb();
+  const rows = await db.fanOutResult.findMany({
+    where: { runId: opts.runId, key: opts.key, ...(opts.itemIds ? { itemId: { in: [...opts.itemIds] } } : {}) },
+    select: { itemId: true },
+  });
+  return new Set(rows.map((r) => r.itemId));
+}
+
+/** Stored trajectories of a rollout folder by item id (the ones among `itemIds` when given). */
+export async function listFanOutResults(opts: {
+  runId: string;
+  key: string;
+  itemIds?: readonly string[];
+  db?: Db;
+}): Promise<Map<string, Trajectory>> {
+  const db = opts.db ?? getDb();
+  const rows = await db.fanOutResult.findMany({
+    where: { runId: opts.runId, key: opts.key, ...(opts.itemIds ? { itemId: { in: [...opts.itemIds] } } : {}) },
+    select: { itemId: true, value: true },
+  });
+  return new Map(rows.map((r) => [r.itemId, JSON.parse(r.value) as Trajectory]));
+}
