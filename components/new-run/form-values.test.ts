@@ -1,4 +1,4 @@
-import { EvaluationSectionSchema } from "@/lib/contracts/run-config";
+import { EvaluationSectionSchema, WorkerSectionSchema } from "@/lib/contracts/run-config";
 import { describe, expect, it } from "vitest";
 import { trustKindOf } from "@/lib/contracts/config-trust";
 import {
@@ -35,6 +35,7 @@ describe("config fields table", () => {
       "budget",
       "transport",
       "sim",
+      "worker",
     ]);
   });
 });
@@ -44,6 +45,14 @@ describe("every gate option is in the form", () => {
     const inForm = new Set(ALL_CONFIG_FIELDS.map((f) => f.key));
     const missing = Object.keys(EvaluationSectionSchema.shape)
       .map((k) => `evaluation.${k}`)
+      .filter((k) => !inForm.has(k));
+    expect(missing).toEqual([]);
+  });
+
+  it("each key of the worker section has a field", () => {
+    const inForm = new Set(ALL_CONFIG_FIELDS.map((f) => f.key));
+    const missing = Object.keys(WorkerSectionSchema.shape)
+      .map((k) => `worker.${k}`)
       .filter((k) => !inForm.has(k));
     expect(missing).toEqual([]);
   });
@@ -116,6 +125,7 @@ describe("benchmark options in the form", () => {
       "budget",
       "transport",
       "sim",
+      "worker",
     ]);
     expect(configSectionsFor("custom", "Custom").map((s) => s.id)).not.toContain("env-custom");
     // Every field names a key the benchmark's loaded preset really has.
