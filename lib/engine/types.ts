@@ -44,6 +44,11 @@ export interface Trajectory {
   latencyMs?: number;
   promptTokens?: number;
   completionTokens?: number;
+  /**
+   * Calls a benchmark made with the optimizer model to grade this row (the custom benchmark's LLM judge).
+   * The engine counts them under stage "judge", live and when the row is read back on resume.
+   */
+  judgeUsage?: { calls: number; promptTokens: number; completionTokens: number };
   extras?: Record<string, unknown>;
 }
 

@@ -7,9 +7,9 @@ import type { TokenStats, TokensByStage } from "./types";
 export class UsageTracker {
   private readonly stages = new Map<string, TokenStats>();
 
-  record(stage: string, usage: { promptTokens: number; completionTokens: number }): void {
+  record(stage: string, usage: { promptTokens: number; completionTokens: number }, calls = 1): void {
     const s = this.stages.get(stage) ?? { calls: 0, prompt_tokens: 0, completion_tokens: 0 };
-    s.calls += 1;
+    s.calls += calls;
     s.prompt_tokens += usage.promptTokens;
     s.completion_tokens += usage.completionTokens;
     this.stages.set(stage, s);

@@ -90,3 +90,29 @@ describe("runTraining with an injected runner", () => {
     expect(await there.store.getText("best_skill.md")).toBe(await here.store.getText("best_skill.md"));
   });
 });
+
+describe("a benchmark's grading calls (Trajectory.judgeUsage)", () => {
+  /** The word env, with every row graded by one judge call of 7 + 2 tokens. */
+  function judgedEnv() {
+    const env = wordEnv();
+    return {
+      ...env,
+      async rollout(input: Parameters<typeof env.rollout>[0]): Promise<Trajectory> {
+        return { ...(await env.rollout(input)), judgeUsage: { calls: 1, promptTokens: 7, completionTokens: 2 } };
+      },
+    };
+  }
+
+  it("are counted under stage judge as the rows are made, and again by a resumed session reading them back", async () => {
+    const deps = testDeps({ optimizer: wordOptimizer(), env: judgedEnv() });
+    const live = testContext(deps);
+    await rolloutItems(live, opts);
+    expect(live.usage.snapshot().judge).toEqual({ calls: 5, prompt_tokens: 35, completion_tokens: 10 });
+    // A new session (a resume) reads the stored rows: their grading counts once, as in an uninterrupted run.
+    const resumed = testContext(deps);
+    await rolloutItems(resumed, opts);
+    expect(resumed.usage.snapshot().judge).toEqual({ calls: 5, prompt_tokens: 35, completion_tokens: 10 });
+    await rolloutItems(resumed, opts);
+    expect(resumed.usage.snapshot().judge?.calls).toBe(5);
+  });
+});

@@ -52,7 +52,13 @@ function countRowUsage(ctx: RunContext, rows: readonly Trajectory[]): void {
   for (const r of rows) {
     if (r.promptTokens !== undefined || r.completionTokens !== undefined)
       ctx.usage.record("rollout", { promptTokens: r.promptTokens ?? 0, completionTokens: r.completionTokens ?? 0 });
+    countJudgeUsage(ctx, r);
   }
+}
+
+/** A benchmark's grading calls (no tracked client sees them): counted from the row, in every path. */
+function countJudgeUsage(ctx: RunContext, row: Trajectory): void {
+  if (row.judgeUsage && row.judgeUsage.calls > 0) ctx.usage.record("judge", row.judgeUsage, row.judgeUsage.calls);
 }
 
 async function rolloutHere(
@@ -70,6 +76,7 @@ async function rolloutHere(
     if (stop?.signal.aborted) return;
     const row = await rolloutOne(ctx, item, opts, signal);
     if (stop?.signal.aborted) return; // aborted by the stop: not an outcome of this item
+    countJudgeUsage(ctx, row);
     done.set(item.id, row);
     writes.push(ctx.store.appendRows(a.key, [row]));
     if (stop && opts.stopWhen!(done, row)) stop.abort();

@@ -127,6 +127,8 @@ describe("LLM judge", () => {
       prediction: "64 metres",
       extras: { judge_score: 0.9 },
     });
+    // The grading call rides on the row, so the engine can count it (stage "judge").
+    expect(t.judgeUsage?.calls).toBe(1);
     expect(String((t.conversation.at(-1) as { content: string }).content)).toContain(
       "judge: same depth, unit spelled out",
     );

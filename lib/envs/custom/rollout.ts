@@ -11,6 +11,7 @@ import { formatList } from "../common/answer";
 import { answerTurns } from "../common/answer-turns";
 import { scoreCustom } from "./evaluate";
 import { judgeAnswer } from "./judge";
+import { meterJudge } from "./judge-meter";
 import { missingCustomField, type CustomItem } from "./normalise";
 import type { CustomOptions } from "./options";
 import { buildCustomSystemPrompt, buildCustomUserPrompt } from "./prompt";
@@ -95,8 +96,10 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
       nTurns: 1,
     };
   }
+  // The grader's calls are counted on the row (the engine adds them to the run's "judge" totals).
+  const meter = deps.judge && meterJudge(deps.judge);
   const judged = await judgeAnswer({
-    client: deps.judge,
+    client: meter?.client,
     question: qa.question,
     golds: qa.answers,
     answer: prediction,
@@ -106,6 +109,8 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
     retryMaxTokens: config.env.truncation_retry_max_tokens,
     signal: input.signal,
   });
+  const used = meter?.usage();
+  const judgeUsage = used ? { judgeUsage: used } : {};
   if (!judged.ok) {
     conversation.push({
       role: "system",
@@ -116,6 +121,7 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
       ...usage,
       hard: 0,
       soft: 0,
+      ...judgeUsage,
       status: judged.status,
       prediction,
       failReason: judged.failReason,
@@ -129,6 +135,7 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   return {
     ...base,
     ...usage,
+    ...judgeUsage,
     hard: s.hard,
     soft: s.soft,
     status: "ok",
