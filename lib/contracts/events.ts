@@ -31,6 +31,10 @@ export const EditViewSchema = z.object({
   rationale: z.string().optional(),
   support: z.number().optional(),
   mergeLevel: z.number().optional(),
+  /** Merge provenance (merged and selected edits): indices into the step's proposed edits this edit combines. */
+  from: z.array(z.number().int()).optional(),
+  /** Selected edits: the index of the merged edit it is. */
+  merged: z.number().int().optional(),
 });
 export type EditView = z.infer<typeof EditViewSchema>;
 

@@ -92,7 +92,11 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     step: input.step,
     nMerged: mergedItems.length,
     fallbacks: merge.fallbacks,
-    edits: editViews(mergedItems, mode),
+    edits: editViews(
+      mergedItems,
+      mode,
+      merge.from.map((from) => ({ from })),
+    ),
   });
   ctx.checkAbort();
 
@@ -130,7 +134,11 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     lrControlMode: ctx.plan.lrControl,
     ranked: sel.rankingCalled,
     fallback: sel.fallback,
-    edits: editViews(rankedItems, mode),
+    edits: editViews(
+      rankedItems,
+      mode,
+      sel.picked.map((merged) => ({ from: merge.from[merged] ?? [], merged })),
+    ),
   });
   ctx.checkAbort();
 
