@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { filterProposals } from "../contracts/evidence";
 import { buildProposalRows, wordJaccard, type EditInput } from "./proposal-rows";
-import { decisionsOf } from "./run-evidence";
+import { decisionsOf, lineageOf } from "./run-evidence";
+
+const mv = (from: number[]) => ({ origin: "failure", op: "append", from });
 import { preflightSplitWarning, runSplitWarning } from "./split-warning";
 
 const edit = (e: Partial<EditInput> & Pick<EditInput, "step" | "ord" | "stage" | "content">): EditInput => ({
@@ -102,6 +104,47 @@ describe("proposal rows", () => {
       sources: new Map(),
     });
     expect(r.map((x) => x.status)).toEqual(["not_selected", "skipped"]);
+  });
+
+  it("without recorded provenance the merge link is a word match, marked as a guess", () => {
+    expect(rows.map((r) => r.mergeGuessed)).toEqual([true, true, true, true]);
+    expect(rows[0]!.mergedInto).toEqual([1]);
+  });
+
+  it("recorded provenance decides the merge link; a selected merged edit, then words, pick the one followed", () => {
+    const recorded = buildProposalRows({
+      edits,
+      steps,
+      sources,
+      lineage: lineageOf([
+        // Step 1: merged #1 combined proposals 0 and 2, merged #2 combined 1 and 2; the ranking kept #2 only.
+        { type: "patchesMerged", payload: { step: 1, edits: [mv([0, 2]), mv([1, 2])] } },
+        { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([1, 2]), merged: 1 }] } },
+        { type: "patchesMerged", payload: { step: 2, edits: [mv([0])] } },
+        { type: "editsSelected", payload: { step: 2, edits: [{ ...mv([0]), merged: 0 }] } },
+      ]),
+    });
+    expect(recorded.map((r) => [r.key, r.mergedAs, r.mergedInto, r.selectedAs, r.status, r.mergeGuessed])).toEqual([
+      // Words alone would carry 1:0 into merged #1 (the same words) and select it; the record says #1 was not selected.
+      ["1:0", 1, [1], null, "not_selected", false],
+      ["1:1", 2, [2], 1, "rejected", false],
+      // "Mention the weather" was combined into both merged edits: the selected one (#2) is followed.
+      ["1:2", 2, [1, 2], 1, "rejected", false],
+      ["2:0", 1, [1], 1, "accepted", false],
+    ]);
+  });
+
+  it("lineage is read only from steps whose events carry it; a resumed step's later record wins", () => {
+    const lin = lineageOf([
+      { type: "patchesMerged", payload: { step: 1, edits: [mv([0])] } },
+      { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([0]), merged: 0 }] } },
+      { type: "patchesMerged", payload: { step: 2, edits: [{ origin: "failure", op: "append" }] } },
+      { type: "editsSelected", payload: { step: 2, edits: [{ origin: "failure", op: "append" }] } },
+      { type: "patchesMerged", payload: { step: 1, edits: [mv([1]), mv([0])] } },
+      { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([0]), merged: 1 }] } },
+    ]);
+    expect([...lin.keys()]).toEqual([1]);
+    expect(lin.get(1)).toEqual({ merged: [[1], [0]], selected: [1] });
   });
 
   it("filters by status, op, origin, step and text", () => {

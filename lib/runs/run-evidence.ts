@@ -4,12 +4,12 @@
  * proposal explorer's rows and the blame of the best skill.
  */
 import type { BlameLineView, GateDecisionView, NoiseFloorView, ProposalRow, RunEvidence } from "../contracts/evidence";
-import { GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
+import { EditViewSchema, GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
 import { listEventPayloads, listRunEdits, listSkillVersionTexts, listStepActions } from "../db/evidence-rows";
 import { getBestSkill } from "../db/export";
 import { getRun } from "../db/runs";
 import { blameChain, describeOrigin, renderBlameMarkdown, type BlameChange } from "../engine/blame";
-import { buildProposalRows } from "./proposal-rows";
+import { buildProposalRows, type StepLineage } from "./proposal-rows";
 import { runSplitWarning } from "./split-warning";
 
 const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
@@ -76,19 +76,50 @@ export async function getRunEvidence(runId: string): Promise<RunEvidence> {
   };
 }
 
+/**
+ * Recorded merge provenance per step, from the merged and selected edits' `from` / `merged` fields; a step
+ * whose events lack them (stored before provenance was recorded) has none, and its rows fall back to words.
+ */
+export function lineageOf(events: { type: string; payload: Record<string, unknown> }[]): Map<number, StepLineage> {
+  const edits = (p: Record<string, unknown>) => {
+    const r = EditViewSchema.array().safeParse(p.edits);
+    return r.success ? r.data : null;
+  };
+  const merged = new Map<number, number[][]>();
+  const out = new Map<number, StepLineage>();
+  for (const { type, payload } of events) {
+    const step = num(payload.step) ?? 0;
+    const list = edits(payload);
+    if (type === "patchesMerged") {
+      if (list?.every((e) => e.from))
+        merged.set(
+          step,
+          list.map((e) => e.from!),
+        );
+      else merged.delete(step);
+    } else if (type === "editsSelected") {
+      const from = merged.get(step);
+      if (from && list?.every((e) => e.merged !== undefined))
+        out.set(step, { merged: from, selected: list.map((e) => e.merged!) });
+      else out.delete(step);
+    }
+  }
+  return out;
+}
+
 export async function getRunProposals(runId: string): Promise<ProposalRow[]> {
   await getRun(runId);
   const [edits, steps, events] = await Promise.all([
     listRunEdits(runId),
     listStepActions(runId),
-    listEventPayloads(runId, ["patchesProposed"]),
+    listEventPayloads(runId, ["patchesProposed", "patchesMerged", "editsSelected"]),
   ]);
   const sources = new Map<number, ProposalSource[]>();
-  for (const e of events) {
+  for (const e of events.filter((x) => x.type === "patchesProposed")) {
     const parsed = ProposalSourceSchema.array().safeParse(e.payload.sources);
     if (parsed.success) sources.set(num(e.payload.step) ?? 0, parsed.data);
   }
-  return buildProposalRows({ edits, steps, sources });
+  return buildProposalRows({ edits, steps, sources, lineage: lineageOf(events) });
 }
 
 /** The chain of versions of a stored run that ends at its best skill (as `skillopt blame` reads a run folder). */
