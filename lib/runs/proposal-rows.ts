@@ -2,10 +2,11 @@
  * The proposal explorer's rows (pure): every edit an analyst proposed, followed through the step —
  * carried into a merged edit, selected by the ranking within the budget, applied or skipped by the edit
  * application, accepted or rejected by the gate. Runs recorded with merge provenance say which proposed
- * edits each merged edit combines and which merged edit each selected one is: a proposal's merged edits are
- * those (a selected one is followed, else the closest by words). Runs stored before that are matched by words alone (same op and
- * text, or the merged edit sharing most of its words) and the row says it is a guess. A rejected edit goes back to the analysts through the step buffer for the rest of its
- * epoch; it is linked to the first later edit of that epoch with the same target or mostly the same words.
+ * edits each merged edit combines and which merged edit each selected one is; a proposal follows a selected
+ * one of its merged edits, else the closest by words. Runs stored before that are matched by words alone
+ * (same op and text, or the merged edit sharing most of its words) and the row says it is a guess. A
+ * rejected edit goes back to the analysts through the step buffer for the rest of its epoch; it is linked
+ * to the first later edit of that epoch with the same target or mostly the same words.
  */
 import type { ProposalRow, ProposalStatus } from "../contracts/evidence";
 import type { ProposalSource } from "../contracts/events";
