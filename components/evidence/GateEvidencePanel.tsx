@@ -94,12 +94,16 @@ export function GateEvidencePanel({ runId, evidence }: { runId: string; evidence
         <p className="text-xs text-gray-600" data-testid="noise-floor">
           A/A noise floor (current skill re-scored, nothing changed):{" "}
           {noise
-            .map(
-              (n) =>
-                `epoch ${n.epoch}: ${formatScore(n.low)}–${formatScore(n.high)} (sd ${formatScore(n.sd)}, ${n.scores.length} repeats)`,
+            .map((n) =>
+              n.high - n.low <= 1e-9
+                ? `epoch ${n.epoch}: ${formatScore(n.low)} on every one of ${n.scores.length} repeats`
+                : `epoch ${n.epoch}: ${formatScore(n.low)}–${formatScore(n.high)} (sd ${formatScore(n.sd)}, ${n.scores.length} repeats)`,
             )
             .join(" · ")}
-          . A gate gain inside this band is indistinguishable from the target&apos;s own noise.
+          .{" "}
+          {noise.every((n) => n.high - n.low <= 1e-9)
+            ? "No run-to-run noise measured: deterministic target, so the band has no width."
+            : "A gate gain inside this band is indistinguishable from the target's own noise."}
         </p>
       )}
     </Card>
