@@ -31,10 +31,6 @@ export const EditViewSchema = z.object({
   rationale: z.string().optional(),
   support: z.number().optional(),
   mergeLevel: z.number().optional(),
-  /** Merge provenance (merged and selected edits): indices into the step's proposed edits this edit combines. */
-  from: z.array(z.number().int()).optional(),
-  /** Selected edits: the index of the merged edit it is. */
-  merged: z.number().int().optional(),
 });
 export type EditView = z.infer<typeof EditViewSchema>;
 
@@ -148,6 +144,11 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     nMerged: z.number().int(),
     fallbacks: z.number().int(),
     edits: z.array(EditViewSchema),
+    /**
+     * Merge provenance, per merged edit: indices into this step's proposed edits that the merge calls combined
+     * into it. Kept in the stored payload (the edit lists live in their own rows); absent in older runs.
+     */
+    from: z.array(z.array(z.number().int())).optional(),
   }),
   z.object({
     type: z.literal("editsSelected"),
@@ -157,6 +158,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     ranked: z.boolean(),
     fallback: z.boolean(),
     edits: z.array(EditViewSchema),
+    /** Per selected edit, the index of the merged edit it is (merge provenance); absent in older runs. */
+    merged: z.array(z.number().int()).optional(),
   }),
   z.object({
     type: z.literal("candidateBuilt"),

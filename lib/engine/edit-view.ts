@@ -35,24 +35,6 @@ export function editView(item: UpdateItem, mode: UpdateMode): EditView {
   return view;
 }
 
-/** Recorded lineage of an edit: the proposed edits it combines and, for a selected edit, its merged index. */
-export interface EditLineage {
-  from: number[];
-  merged?: number;
-}
-
-export function editViews(
-  items: readonly UpdateItem[],
-  mode: UpdateMode,
-  lineage?: readonly EditLineage[],
-): EditView[] {
-  return items.map((it, i) => {
-    const view = editView(it, mode);
-    const l = lineage?.[i];
-    if (l) {
-      view.from = l.from;
-      if (l.merged !== undefined) view.merged = l.merged;
-    }
-    return view;
-  });
+export function editViews(items: readonly UpdateItem[], mode: UpdateMode): EditView[] {
+  return items.map((it) => editView(it, mode));
 }

@@ -92,11 +92,8 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     step: input.step,
     nMerged: mergedItems.length,
     fallbacks: merge.fallbacks,
-    edits: editViews(
-      mergedItems,
-      mode,
-      merge.from.map((from) => ({ from })),
-    ),
+    edits: editViews(mergedItems, mode),
+    from: merge.from,
   });
   ctx.checkAbort();
 
@@ -134,11 +131,8 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     lrControlMode: ctx.plan.lrControl,
     ranked: sel.rankingCalled,
     fallback: sel.fallback,
-    edits: editViews(
-      rankedItems,
-      mode,
-      sel.picked.map((merged) => ({ from: merge.from[merged] ?? [], merged })),
-    ),
+    edits: editViews(rankedItems, mode),
+    merged: sel.picked,
   });
   ctx.checkAbort();
 

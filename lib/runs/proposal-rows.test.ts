@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { filterProposals } from "../contracts/evidence";
 import { buildProposalRows, wordJaccard, type EditInput } from "./proposal-rows";
+import { leanPayload } from "../db/engine-events";
 import { decisionsOf, lineageOf } from "./run-evidence";
 
-const mv = (from: number[]) => ({ origin: "failure", op: "append", from });
 import { preflightSplitWarning, runSplitWarning } from "./split-warning";
 
 const edit = (e: Partial<EditInput> & Pick<EditInput, "step" | "ord" | "stage" | "content">): EditInput => ({
@@ -118,10 +118,20 @@ describe("proposal rows", () => {
       sources,
       lineage: lineageOf([
         // Step 1: merged #1 combined proposals 0 and 2, merged #2 combined 1 and 2; the ranking kept #2 only.
-        { type: "patchesMerged", payload: { step: 1, edits: [mv([0, 2]), mv([1, 2])] } },
-        { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([1, 2]), merged: 1 }] } },
-        { type: "patchesMerged", payload: { step: 2, edits: [mv([0])] } },
-        { type: "editsSelected", payload: { step: 2, edits: [{ ...mv([0]), merged: 0 }] } },
+        {
+          type: "patchesMerged",
+          payload: {
+            step: 1,
+            nMerged: 2,
+            from: [
+              [0, 2],
+              [1, 2],
+            ],
+          },
+        },
+        { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
+        { type: "patchesMerged", payload: { step: 2, nMerged: 1, from: [[0]] } },
+        { type: "editsSelected", payload: { step: 2, nEdits: 1, merged: [0] } },
       ]),
     });
     expect(recorded.map((r) => [r.key, r.mergedAs, r.mergedInto, r.selectedAs, r.status, r.mergeGuessed])).toEqual([
@@ -134,14 +144,30 @@ describe("proposal rows", () => {
     ]);
   });
 
+  it("the stored (lean) event payloads keep the lineage while the edit lists go to their own rows", () => {
+    const edits = [{ origin: "failure" as const, op: "append", content: "x" }];
+    const merged = leanPayload({ type: "patchesMerged", step: 1, nMerged: 1, fallbacks: 0, edits, from: [[0, 1]] });
+    const picked = leanPayload({
+      ...{ type: "editsSelected" as const, step: 1, budget: 1, lrControlMode: "fixed" },
+      ...{ ranked: false, fallback: false, edits, merged: [0] },
+    });
+    expect([merged.edits, merged.from, picked.edits, picked.merged]).toEqual([undefined, [[0, 1]], undefined, [0]]);
+    expect(
+      lineageOf([
+        { type: "patchesMerged", payload: merged },
+        { type: "editsSelected", payload: picked },
+      ]).get(1),
+    ).toEqual({ merged: [[0, 1]], selected: [0] });
+  });
+
   it("lineage is read only from steps whose events carry it; a resumed step's later record wins", () => {
     const lin = lineageOf([
-      { type: "patchesMerged", payload: { step: 1, edits: [mv([0])] } },
-      { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([0]), merged: 0 }] } },
-      { type: "patchesMerged", payload: { step: 2, edits: [{ origin: "failure", op: "append" }] } },
-      { type: "editsSelected", payload: { step: 2, edits: [{ origin: "failure", op: "append" }] } },
-      { type: "patchesMerged", payload: { step: 1, edits: [mv([1]), mv([0])] } },
-      { type: "editsSelected", payload: { step: 1, edits: [{ ...mv([0]), merged: 1 }] } },
+      { type: "patchesMerged", payload: { step: 1, nMerged: 1, from: [[0]] } },
+      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [0] } },
+      { type: "patchesMerged", payload: { step: 2, nMerged: 1 } },
+      { type: "editsSelected", payload: { step: 2, nEdits: 1 } },
+      { type: "patchesMerged", payload: { step: 1, nMerged: 2, from: [[1], [0]] } },
+      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
     ]);
     expect([...lin.keys()]).toEqual([1]);
     expect(lin.get(1)).toEqual({ merged: [[1], [0]], selected: [1] });

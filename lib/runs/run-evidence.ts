@@ -4,7 +4,8 @@
  * proposal explorer's rows and the blame of the best skill.
  */
 import type { BlameLineView, GateDecisionView, NoiseFloorView, ProposalRow, RunEvidence } from "../contracts/evidence";
-import { EditViewSchema, GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
+import { z } from "zod";
+import { GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
 import { listEventPayloads, listRunEdits, listSkillVersionTexts, listStepActions } from "../db/evidence-rows";
 import { getBestSkill } from "../db/export";
 import { getRun } from "../db/runs";
@@ -76,31 +77,26 @@ export async function getRunEvidence(runId: string): Promise<RunEvidence> {
   };
 }
 
+const intLists = z.array(z.array(z.number().int()));
+const ints = z.array(z.number().int());
+
 /**
- * Recorded merge provenance per step, from the merged and selected edits' `from` / `merged` fields; a step
- * whose events lack them (stored before provenance was recorded) has none, and its rows fall back to words.
+ * Recorded merge provenance per step, from the `from` of patchesMerged and the `merged` of editsSelected; a
+ * step whose events lack them (stored before provenance was recorded) has none, and its rows fall back to words.
  */
 export function lineageOf(events: { type: string; payload: Record<string, unknown> }[]): Map<number, StepLineage> {
-  const edits = (p: Record<string, unknown>) => {
-    const r = EditViewSchema.array().safeParse(p.edits);
-    return r.success ? r.data : null;
-  };
-  const merged = new Map<number, number[][]>();
   const out = new Map<number, StepLineage>();
+  // Events come in order; a step re-run after a resume replaces what its earlier attempt recorded.
   for (const { type, payload } of events) {
     const step = num(payload.step) ?? 0;
-    const list = edits(payload);
     if (type === "patchesMerged") {
-      if (list?.every((e) => e.from))
-        merged.set(
-          step,
-          list.map((e) => e.from!),
-        );
-      else merged.delete(step);
+      const from = intLists.safeParse(payload.from);
+      if (from.success) out.set(step, { merged: from.data, selected: [] });
+      else out.delete(step);
     } else if (type === "editsSelected") {
-      const from = merged.get(step);
-      if (from && list?.every((e) => e.merged !== undefined))
-        out.set(step, { merged: from, selected: list.map((e) => e.merged!) });
+      const lin = out.get(step);
+      const merged = ints.safeParse(payload.merged);
+      if (lin && merged.success) lin.selected = merged.data;
       else out.delete(step);
     }
   }

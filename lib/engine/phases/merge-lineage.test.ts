@@ -93,14 +93,14 @@ describe("merge provenance", () => {
     expect(selected.flatMap((s) => s.edits).length).toBeGreaterThan(0);
     for (const m of merged) {
       const n = proposed.find((p) => p.step === m.step)!.edits.length;
-      for (const e of m.edits) {
-        expect(e.from!.length).toBeGreaterThan(0);
-        expect(e.from!.every((i) => i >= 0 && i < n)).toBe(true);
+      expect(m.from).toHaveLength(m.edits.length);
+      for (const from of m.from!) {
+        expect(from.length).toBeGreaterThan(0);
+        expect(from.every((i) => i >= 0 && i < n)).toBe(true);
       }
-      for (const s of selected.find((x) => x.step === m.step)!.edits) {
-        const source = m.edits[s.merged!]!;
-        expect([s.content, s.from]).toEqual([source.content, source.from]);
-      }
+      const sel = selected.find((x) => x.step === m.step)!;
+      expect(sel.merged).toHaveLength(sel.edits.length);
+      sel.edits.forEach((s, i) => expect(s).toEqual(m.edits[sel.merged![i]!]));
     }
   });
 });
