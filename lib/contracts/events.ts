@@ -234,6 +234,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     bestSkill: z.string().optional(),
     /** Paired statistics of the slow-update gate, when it ran one. */
     evidence: GateEvidenceSchema.nullable().optional(),
+    /** The slow-update gate's per-item results for its candidate (absent when the score came from the cache). */
+    gateScored: z.object({ candidateHash: z.string(), results: z.array(EvalItemSchema) }).optional(),
   }),
   z.object({
     type: z.literal("metaSkillUpdated"),

@@ -20,6 +20,8 @@ export function leanPayload(e: EngineEvent): Record<string, unknown> {
     }
   }
   for (const k of ["candidate", "currentSkill", "bestSkill"]) delete out[k];
+  if (e.type === "slowUpdateApplied" && e.gateScored)
+    out.gateScored = { candidateHash: e.gateScored.candidateHash, nResults: e.gateScored.results.length };
   return out;
 }
 
@@ -232,6 +234,17 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
         hash: hash(e.currentSkill),
         fields: { status: e.action, selectionHard: e.selectionHard },
       });
+      // The slow-update gate's per-item results, stored like a step's candidate evaluation (item history, evidence).
+      if (e.gateScored)
+        await replaceEvals(
+          tx,
+          runId,
+          run.stepsDone,
+          "slow_update",
+          "selection",
+          e.gateScored.candidateHash,
+          e.gateScored.results,
+        );
       if (e.bestOrigin !== undefined && e.bestSkill !== undefined) {
         const h = hash(e.bestSkill);
         await tx.run.update({

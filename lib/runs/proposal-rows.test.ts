@@ -160,6 +160,15 @@ describe("proposal rows", () => {
     ).toEqual({ merged: [[0, 1]], selected: [0] });
   });
 
+  it("a slow update's stored payload keeps its candidate hash and a count, not the per-item results", () => {
+    const results = [{ id: "q1", hard: 1, soft: 1, status: "ok" as const }];
+    const lean = leanPayload({
+      ...{ type: "slowUpdateApplied" as const, epoch: 2, action: "accept", content: "- g", currentSkill: "# S" },
+      ...{ selectionHard: 1, gateScored: { candidateHash: "abc", results } },
+    });
+    expect(lean.gateScored).toEqual({ candidateHash: "abc", nResults: 1 });
+  });
+
   it("lineage is read only from steps whose events carry it; a resumed step's later record wins", () => {
     const lin = lineageOf([
       { type: "patchesMerged", payload: { step: 1, nMerged: 1, from: [[0]] } },
