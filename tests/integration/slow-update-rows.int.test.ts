@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRunConfig } from "../../lib/config";
+import { resetEnvCache } from "../../lib/config/env";
 import type { EngineEvent, EngineEventOf } from "../../lib/contracts/events";
 import type { Db } from "../../lib/db/client";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
@@ -25,10 +26,18 @@ const OVERRIDES = [
 
 describe.each(PROVIDERS)("slow-update gate rows on %s", (provider) => {
   let db: Db;
+  const savedUrl = process.env.DATABASE_URL;
   beforeAll(async () => {
-    db = (await freshDb(provider)).db;
+    const fresh = await freshDb(provider);
+    db = fresh.db;
+    // The item history picks its SQL dialect from DATABASE_URL for a PostgreSQL client, as the dashboard does.
+    process.env.DATABASE_URL = fresh.url;
+    resetEnvCache();
   });
   afterAll(async () => {
+    if (savedUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = savedUrl;
+    resetEnvCache();
     await db.$disconnect();
   });
 
