@@ -38,6 +38,11 @@ test("[EVIDENCE]: the gate evidence panel lists every decision with its statisti
   await expect.poll(() => panel.getByTestId("gate-evidence-row").count()).toBeGreaterThanOrEqual(steps);
   await expect(panel).toContainText(/Candidate (better|higher|worse)|No difference/);
   await expect(panel.getByTestId("noise-floor")).toContainText("epoch 1");
+  // The simulated target scores the same skill the same way every time: no band to draw, and the chart says so.
+  await expect(panel.getByTestId("noise-floor")).toContainText("deterministic target");
+  await expect(page.getByTestId("chart-selection").getByTestId("noise-note")).toHaveText(
+    "A/A band: no run-to-run noise measured: deterministic target",
+  );
   await panel.getByTestId("gate-evidence-row").first().click();
   await expect(panel.getByTestId("paired-items")).toContainText(/improved|same|regressed/);
   await panelShot(page, panel, "gate-evidence");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createRunViaApi, shot, startWorker, waitForStatus, type WorkerProc } from "./helpers";
+import { createRunViaApi, shot, startWorker, testDb, waitForStatus, type WorkerProc } from "./helpers";
 
 let worker: WorkerProc;
 
@@ -49,4 +49,19 @@ test("[TRANSFER]: a finished run's best skill and seed on two sim targets, as a 
     rows: Array<{ model: string; best: { hard: number } }>;
   };
   expect(matrix.rows.find((r) => r.model === "sim-target")!.best.hard).toBeCloseTo(run.testBest!, 6);
+
+  // A failed cell is retried alone: its Retry button queues it again and the worker scores it.
+  const db = testDb();
+  const cell = await db.transferCell.findFirstOrThrow({ where: { runId: id, targetModel: "sim-target-large" } });
+  await db.transferCell.update({
+    where: { id: cell.id },
+    data: { status: "failed", errorMessage: "planted failure", hard: null, finishedAt: new Date() },
+  });
+  const untouched = await db.transferCell.count({ where: { runId: id, status: "succeeded" } });
+  await page.reload();
+  await expect(page.getByTestId("transfer-retry")).toHaveCount(1);
+  await page.getByTestId("transfer-retry").click();
+  await expect(page.getByTestId("transfer-table")).not.toContainText(/failed|queued|running/, { timeout: 90_000 });
+  expect(await db.transferCell.count({ where: { runId: id, status: "succeeded" } })).toBe(untouched + 1);
+  await db.$disconnect();
 });

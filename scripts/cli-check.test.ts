@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkLeakage } from "./cli/check";
+import { checkLeakage, findingCount } from "./cli/check";
 
 const root = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "skillopt-cli-check-"));
@@ -70,6 +70,8 @@ describe("skillopt check", () => {
       "configs/custom/sample.yaml",
       "--skill",
       skill,
+      "--skill",
+      join(tmp, ".", "best_skill.md"),
       "--cfg-options",
       "env.split_mode=split_dir",
       `env.split_dir=${dir}`,
@@ -79,6 +81,8 @@ describe("skillopt check", () => {
     expect(r.stdout).toContain("exact: train t0 ↔ selection v-dup");
     expect(r.stdout).toMatch(/best_skill\.md: 1 line\(s\) holding selection or test data/);
     expect(r.stdout).toContain('line 3: gold answer "code-152" of test item s0');
+    // The same file named twice is checked once: 1 duplicate + 1 memorised line, not 1 + 2.
+    expect(r.stdout.match(/best_skill\.md: /g)).toHaveLength(1);
     expect(r.stdout).toMatch(/leakage found: 2 finding\(s\)/);
     const report = checkLeakage(
       {
@@ -89,6 +93,16 @@ describe("skillopt check", () => {
       root,
     );
     expect(report.items).toEqual({ train: 3, val: 2, test: 2, compared: 7 });
+    const twice = checkLeakage(
+      {
+        config: "configs/custom/sample.yaml",
+        skills: [skill, skill],
+        overrides: ["env.split_mode=split_dir", `env.split_dir=${dir}`, "env.id_field=id"],
+      },
+      root,
+    );
+    expect(twice.skills.map((s) => s.path)).toHaveLength(2);
+    expect(findingCount(twice)).toBe(2);
   }, 90_000);
 
   it("bad input names the flag", () => {

@@ -50,6 +50,7 @@ export function SelectionChart({
   syncId,
   marks = [],
   noise = [],
+  noiseNote = null,
 }: {
   points: StepPoint[];
   baseline: number | null;
@@ -58,6 +59,8 @@ export function SelectionChart({
   marks?: ScoreMark[];
   /** A/A noise bands (`evaluation.noise_floor_repeats`), one per epoch. */
   noise?: NoiseBand[];
+  /** Said instead of drawing a band of zero width (a deterministic target has no run-to-run noise). */
+  noiseNote?: string | null;
   selectedStep: number | null;
   onSelectStep: (step: number) => void;
   syncId: string;
@@ -73,7 +76,18 @@ export function SelectionChart({
     <ChartCard
       title="Selection score"
       testId="chart-selection"
-      actions={<DecisionLegend />}
+      actions={
+        noiseNote ? (
+          <span className="flex items-center gap-3">
+            <span className="text-xs text-gray-500" data-testid="noise-note">
+              A/A band: {noiseNote}
+            </span>
+            <DecisionLegend />
+          </span>
+        ) : (
+          <DecisionLegend />
+        )
+      }
       empty={
         points.length === 0
           ? baseline === null

@@ -1,18 +1,24 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { formatP, verdictOf, type GateDecisionView, type RunEvidence } from "@/lib/contracts/evidence";
 import { formatScore } from "../format";
+import { api } from "../api-client";
 import { useStepDetail } from "../runs/use-run";
 import { ActionBadge } from "../ui/ActionBadge";
 import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
 import { ROW, TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
+import { slowUpdatePairs, type PairedRow } from "./slow-update-pairs";
 
 const signed = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
 const label = (d: GateDecisionView) =>
   d.kind === "step" ? `step ${d.step}` : d.kind === "slow_update" ? `slow update, epoch ${d.epoch}` : "final check";
 
-/** Every gate decision with its paired statistics; a step's row opens the per-item table current vs candidate. */
+/**
+ * Every gate decision with its paired statistics; a step's or a slow update's row opens the per-item table
+ * current vs candidate.
+ */
 export function GateEvidencePanel({ runId, evidence }: { runId: string; evidence: RunEvidence }) {
   const [open, setOpen] = useState<string | null>(null);
   const { decisions, noise } = evidence;
@@ -57,9 +63,9 @@ export function GateEvidencePanel({ runId, evidence }: { runId: string; evidence
                 return (
                   <Fragment key={key}>
                     <tr
-                      className={`${ROW} ${d.kind === "step" ? "cursor-pointer" : ""}`}
+                      className={`${ROW} ${d.kind !== "final" ? "cursor-pointer" : ""}`}
                       data-testid="gate-evidence-row"
-                      onClick={() => d.kind === "step" && setOpen(open === key ? null : key)}
+                      onClick={() => d.kind !== "final" && setOpen(open === key ? null : key)}
                     >
                       <td className={`${TD} whitespace-nowrap`}>{label(d)}</td>
                       <td className={TD}>
@@ -79,7 +85,11 @@ export function GateEvidencePanel({ runId, evidence }: { runId: string; evidence
                     {open === key && (
                       <tr>
                         <td colSpan={8} className="bg-gray-50 p-2">
-                          <PairedItems runId={runId} step={d.step} />
+                          {d.kind === "slow_update" ? (
+                            <SlowUpdateItems runId={runId} step={d.step} />
+                          ) : (
+                            <PairedItems runId={runId} step={d.step} />
+                          )}
                         </td>
                       </tr>
                     )}
@@ -94,12 +104,16 @@ export function GateEvidencePanel({ runId, evidence }: { runId: string; evidence
         <p className="text-xs text-gray-600" data-testid="noise-floor">
           A/A noise floor (current skill re-scored, nothing changed):{" "}
           {noise
-            .map(
-              (n) =>
-                `epoch ${n.epoch}: ${formatScore(n.low)}–${formatScore(n.high)} (sd ${formatScore(n.sd)}, ${n.scores.length} repeats)`,
+            .map((n) =>
+              n.high - n.low <= 1e-9
+                ? `epoch ${n.epoch}: ${formatScore(n.low)} on every one of ${n.scores.length} repeats`
+                : `epoch ${n.epoch}: ${formatScore(n.low)}–${formatScore(n.high)} (sd ${formatScore(n.sd)}, ${n.scores.length} repeats)`,
             )
             .join(" · ")}
-          . A gate gain inside this band is indistinguishable from the target&apos;s own noise.
+          .{" "}
+          {noise.every((n) => n.high - n.low <= 1e-9)
+            ? "No run-to-run noise measured: deterministic target, so the band has no width."
+            : "A gate gain inside this band is indistinguishable from the target's own noise."}
         </p>
       )}
     </Card>
@@ -111,7 +125,23 @@ function PairedItems({ runId, step }: { runId: string; step: number }) {
   const { data, isPending, error } = useStepDetail(runId, step);
   if (error) return <p className="text-xs text-red-700">{error.message}</p>;
   if (isPending || !data) return <p className="text-xs text-gray-500">Loading items…</p>;
-  const rows = data.selection;
+  return <PairedTable rows={data.selection} />;
+}
+
+/** A slow-update gate's items: its candidate's stored rows against the current skill after step `step`. */
+function SlowUpdateItems({ runId, step }: { runId: string; step: number }) {
+  const detail = useStepDetail(runId, step);
+  const slow = useQuery({
+    queryKey: ["run", runId, "evals", step, "slow_update"],
+    queryFn: () => api.listEvals(runId, { step, label: "slow_update" }),
+  });
+  const error = detail.error ?? slow.error;
+  if (error) return <p className="text-xs text-red-700">{error.message}</p>;
+  if (!detail.data || !slow.data) return <p className="text-xs text-gray-500">Loading items…</p>;
+  return <PairedTable rows={slowUpdatePairs(detail.data, slow.data)} />;
+}
+
+function PairedTable({ rows }: { rows: readonly PairedRow[] }) {
   if (rows.length === 0) return <p className="text-xs text-gray-500">No per-item results at this step.</p>;
   return (
     <table className={TABLE} data-testid="paired-items">

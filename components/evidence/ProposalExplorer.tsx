@@ -13,6 +13,29 @@ const STATUS_TONE: Record<string, string> = {
 };
 const uniq = (xs: string[]) => [...new Set(xs)].sort();
 
+/** The merged edit a proposal went into: recorded by the engine, or (older runs) a guess by words, said so. */
+function MergedCell({ row }: { row: ProposalRow }) {
+  if (row.mergedAs === null) return <>—</>;
+  const others = row.mergedInto.filter((i) => i !== row.mergedAs);
+  return (
+    <span data-testid="merged-into">
+      #{row.mergedAs}
+      {others.length > 0 && (
+        <span className="text-gray-500" title={`also combined into ${others.map((i) => `#${i}`).join(", ")}`}>
+          {" "}
+          (+{others.length})
+        </span>
+      )}
+      {row.mergeGuessed && (
+        <span className="text-amber-700" title="Run stored before merges were recorded: matched by words">
+          {" "}
+          guess
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** Every edit proposed in the run, followed to the gate, filterable; a row opens the trajectories it read. */
 export function ProposalExplorer({ runId, rows }: { runId: string; rows: ProposalRow[] }) {
   const [f, setF] = useState<ProposalFilter>({});
@@ -124,8 +147,7 @@ export function ProposalExplorer({ runId, rows }: { runId: string; rows: Proposa
                     )}
                   </td>
                   <td className={`${TD} text-xs whitespace-nowrap`}>
-                    {r.mergedAs === null ? "—" : `#${r.mergedAs}`} → {r.selectedAs === null ? "—" : `#${r.selectedAs}`}{" "}
-                    → {r.applyStatus ?? "—"}
+                    <MergedCell row={r} /> → {r.selectedAs === null ? "—" : `#${r.selectedAs}`} → {r.applyStatus ?? "—"}
                   </td>
                   <td className={`${TD} text-xs font-medium ${STATUS_TONE[r.status] ?? "text-gray-600"}`}>
                     {r.status.replaceAll("_", " ")}

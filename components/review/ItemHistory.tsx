@@ -90,7 +90,7 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
   const lastKnown = data.evaluations.filter((e) => e.source === "last_known").length;
   const what =
     data.split === "selection"
-      ? `${data.evaluations.length} evaluations (the baseline and every scored candidate)`
+      ? `${data.evaluations.length} evaluations (the baseline, every scored candidate and slow-update gate)`
       : `${data.evaluations.length} train rollouts (each step's batch)`;
   return (
     <div className="space-y-2">

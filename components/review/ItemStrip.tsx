@@ -12,6 +12,9 @@ export const CODE_WORD: Record<ResultCode, string> = {
 };
 
 const stepName = (s: number) => (s === 0 ? "baseline" : `step ${s}`);
+/** An evaluation's name: a slow update's gate is named after the step it followed. */
+const evalName = (ev: ItemEvaluation) =>
+  ev.label === "slow_update" ? `slow update after step ${ev.step}` : stepName(ev.step);
 
 /**
  * One item across the run: the current skill's result (thick band) over what each evaluation measured
@@ -60,7 +63,9 @@ export function ItemStrip({
       className="block h-3.5 w-full min-w-40 cursor-pointer [image-rendering:pixelated]"
       role="img"
       aria-label={
-        last ? `current skill ${CODE_WORD[last.code]} since ${stepName(evaluations[last.start]?.step ?? 0)}` : ""
+        last
+          ? `current skill ${CODE_WORD[last.code]} since ${evaluations[last.start] ? evalName(evaluations[last.start]!) : stepName(0)}`
+          : ""
       }
       title={hover}
       data-testid="item-strip"
@@ -71,7 +76,7 @@ export function ItemStrip({
         const cell = (cells[i] ?? ".") as ResultCode;
         const cur = (current[i] ?? ".") as ResultCode;
         setHover(
-          `${stepName(ev.step)}${ev.action ? ` (${ev.action})` : ""}: measured ${CODE_WORD[cell]}, current skill ${CODE_WORD[cur]}${ev.source === "reused" ? " · reused from the cache" : ev.source === "last_known" ? " · cached, last known results" : ""}`,
+          `${evalName(ev)}${ev.action ? ` (${ev.action})` : ""}: measured ${CODE_WORD[cell]}, current skill ${CODE_WORD[cur]}${ev.source === "reused" ? " · reused from the cache" : ev.source === "last_known" ? " · cached, last known results" : ""}`,
         );
       }}
       onClick={(e) => {

@@ -37,7 +37,8 @@ export function RunCharts({
         onSelectStep={onSelectStep}
         syncId={syncId}
         marks={marks}
-        noise={noise}
+        noise={noise.bands}
+        noiseNote={noise.note}
       />
       <TrainChart points={points} epochBounds={bounds.map((b) => b.step)} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />

@@ -31,9 +31,17 @@ export function TransferMatrixPanel({ runId, status }: { runId: string; status: 
   const [picked, setPicked] = useState<TransferTarget[]>([]);
   const [backend, setBackend] = useState("");
   const [model, setModel] = useState("");
+  const [maxCalls, setMaxCalls] = useState("");
+  const cap = maxCalls.trim() === "" ? undefined : Number(maxCalls);
   const queue = useMutation({
-    mutationFn: (list: TransferTarget[]) => request(url(runId), { method: "POST", json: { targets: list } }),
+    mutationFn: (list: TransferTarget[]) =>
+      request(url(runId), { method: "POST", json: { targets: list, ...(cap === undefined ? {} : { maxCalls: cap }) } }),
     onSuccess: () => setPicked([]),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(runId) }),
+  });
+  const retry = useMutation({
+    mutationFn: (cellId: string) =>
+      request(`${url(runId)}/cells/${encodeURIComponent(cellId)}/retry`, { method: "POST" }),
     onSettled: () => qc.invalidateQueries({ queryKey: key(runId) }),
   });
   if (status !== "succeeded") return null;
@@ -96,6 +104,17 @@ export function TransferMatrixPanel({ runId, status }: { runId: string; status: 
           >
             Add target
           </Button>
+          <label className="text-xs text-gray-700">
+            Max calls (optional)
+            <input
+              className="mt-1 block w-28 rounded-md border border-gray-300 px-2 py-1 text-sm"
+              inputMode="numeric"
+              value={maxCalls}
+              onChange={(e) => setMaxCalls(e.target.value)}
+              placeholder="no cap"
+              data-testid="transfer-max-calls"
+            />
+          </label>
           <Button
             variant="primary"
             disabled={picked.length === 0 || queue.isPending}
@@ -111,19 +130,30 @@ export function TransferMatrixPanel({ runId, status }: { runId: string; status: 
           </p>
         )}
         {queue.error && <Notice tone="error">{queue.error.message}</Notice>}
+        {retry.error && <Notice tone="error">Retry failed: {retry.error.message}</Notice>}
         {matrix.error && <Notice tone="error">Could not load the matrix: {matrix.error.message}</Notice>}
-        {rows.length > 0 && <MatrixTable rows={rows} source={matrix.data!.source} />}
+        {rows.length > 0 && <MatrixTable rows={rows} source={matrix.data!.source} onRetry={(id) => retry.mutate(id)} />}
       </div>
     </Card>
   );
 }
 
-function CellScore({ c }: { c: TransferCellView | null }) {
+function CellScore({ c, onRetry }: { c: TransferCellView | null; onRetry: (cellId: string) => void }) {
   if (!c) return <span className="text-gray-400">—</span>;
   if (c.status === "failed")
     return (
       <span className="text-red-700" title={c.errorMessage ?? ""}>
         failed
+        {c.id && (
+          <button
+            type="button"
+            className="ml-2 text-indigo-700 hover:underline"
+            onClick={() => onRetry(c.id!)}
+            data-testid="transfer-retry"
+          >
+            Retry
+          </button>
+        )}
       </span>
     );
   if (c.status !== "succeeded") return <span className="text-gray-500">{c.status}…</span>;
@@ -138,9 +168,11 @@ function CellScore({ c }: { c: TransferCellView | null }) {
 function MatrixTable({
   rows,
   source,
+  onRetry,
 }: {
   rows: TransferMatrixResponse["rows"];
   source: TransferMatrixResponse["source"];
+  onRetry: (cellId: string) => void;
 }) {
   return (
     <table className="w-full text-left text-xs" data-testid="transfer-table">
@@ -164,10 +196,10 @@ function MatrixTable({
               )}
             </td>
             <td className="px-2 py-1.5">
-              <CellScore c={r.seed} />
+              <CellScore c={r.seed} onRetry={onRetry} />
             </td>
             <td className="px-2 py-1.5">
-              <CellScore c={r.best} />
+              <CellScore c={r.best} onRetry={onRetry} />
             </td>
             <td className={`px-2 py-1.5 ${r.delta !== null && r.delta < 0 ? "text-red-700" : ""}`}>
               {r.delta === null ? "—" : formatDelta(r.delta)}

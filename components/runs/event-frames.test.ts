@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StreamFrame } from "@/lib/contracts/run-events";
-import { frameStep, mergeFrames, summarizeFrame } from "./event-frames";
+import { frameStep, frameTone, mergeFrames, summarizeFrame } from "./event-frames";
 
 const frame = (seq: number, type = "stepStarted", payload: Record<string, unknown> = {}): StreamFrame => ({
   seq,
@@ -115,6 +115,61 @@ describe("frame summaries", () => {
     expect(
       summarizeFrame(frame(7, "runQueued", { reason: "worker shut down; the run continues on the next worker" })),
     ).toBe("queued: worker shut down; the run continues on the next worker");
+  });
+  it("describes human review at the gate: the wait, who decided what with their note, and a timeout's fallback", () => {
+    expect(
+      summarizeFrame(
+        frame(10, "reviewRequested", {
+          step: 3,
+          mode: "ask",
+          automatic: "reject",
+          deadlineAt: "2026-12-02T04:05:00.000Z",
+        }),
+      ),
+    ).toBe(
+      "step 3 awaits human review (the gate would reject); if no one answers by 2026-12-02 04:05 UTC the fallback decision applies",
+    );
+    expect(
+      summarizeFrame(
+        frame(10, "reviewRequested", { step: 4, mode: "required", automatic: "accept", deadlineAt: null }),
+      ),
+    ).toBe("step 4 awaits human review (the gate would accept); the run waits for a reviewer");
+    expect(
+      summarizeFrame(
+        frame(11, "reviewDecided", { step: 3, decision: "accept", note: "units fixed, fine", author: "dana" }),
+      ),
+    ).toBe("step 3 review: accepted by dana — “units fixed, fine”");
+    expect(summarizeFrame(frame(11, "reviewDecided", { step: 3, decision: "edit", note: "", author: "" }))).toBe(
+      "step 3 review: edited, then accepted by a reviewer",
+    );
+    expect(summarizeFrame(frame(11, "reviewDecided", { step: 3, decision: "expired", note: "", author: "" }))).toBe(
+      "step 3 review timed out: the fallback decision applies",
+    );
+    const gate = (review: Record<string, unknown>) =>
+      summarizeFrame(
+        frame(12, "gateDecided", {
+          step: 3,
+          action: review.action,
+          candidateScore: 0.5,
+          currentScoreBefore: 0.6,
+          bestScore: 0.6,
+          review: { note: "", author: "", ...review },
+        }),
+      );
+    expect(
+      gate({
+        decision: "reject",
+        source: "reviewer",
+        automatic: "accept",
+        action: "reject",
+        author: "dana",
+        note: "too long",
+      }),
+    ).toBe("reject: candidate 0.500 vs current 0.600; best 0.600; rejected by dana (gate said accept) — “too long”");
+    expect(gate({ decision: "gate", source: "timeout", automatic: "reject", action: "reject" })).toBe(
+      "reject: candidate 0.500 vs current 0.600; best 0.600; review timed out → fallback to the gate's decision (gate said reject)",
+    );
+    expect(frameTone("reviewRequested")).toBe("warn");
   });
   it("falls back to scalar fields for unknown types", () => {
     expect(summarizeFrame(frame(9, "somethingNew", { a: 1, b: "x", c: { nested: true } }))).toBe("a=1, b=x");

@@ -83,6 +83,38 @@ function countApplied(p: Payload): string {
   return `, ${applied}/${report.length} edits applied`;
 }
 
+/** "2026-12-02 04:05 UTC" from an ISO time (no locale, so server and browser render the same text). */
+const utc = (iso: string): string =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 16).replace("T", " ")} UTC` : iso;
+const by = (author: string) => (author.trim() ? `by ${author.trim()}` : "by a reviewer");
+const quoted = (note: string) => (note.trim() ? ` — “${note.trim()}”` : "");
+const REVIEW_VERB: Record<string, string> = { accept: "accepted", reject: "rejected", edit: "edited, then accepted" };
+
+function reviewRequested(p: Payload): string {
+  const deadline = str(p, "deadlineAt");
+  const wait =
+    str(p, "mode") === "ask" && deadline
+      ? `; if no one answers by ${utc(deadline)} the fallback decision applies`
+      : "; the run waits for a reviewer";
+  return `step ${num(p, "step")} awaits human review (the gate would ${str(p, "automatic") || "decide"})${wait}`;
+}
+
+function reviewDecided(p: Payload): string {
+  const decision = str(p, "decision");
+  if (decision === "expired") return `step ${num(p, "step")} review timed out: the fallback decision applies`;
+  return `step ${num(p, "step")} review: ${REVIEW_VERB[decision] ?? decision} ${by(str(p, "author"))}${quoted(str(p, "note"))}`;
+}
+
+/** The human review behind a gate decision, when there was one. */
+function gateReview(p: Payload): string {
+  const r = p.review as Payload | undefined;
+  if (!r || typeof r !== "object") return "";
+  const gate = `gate said ${str(r, "automatic")}`;
+  if (str(r, "source") === "timeout")
+    return `; review timed out → fallback ${str(r, "decision") === "gate" ? "to the gate's decision" : str(r, "decision")} (${gate})`;
+  return `; ${REVIEW_VERB[str(r, "decision")] ?? str(r, "decision")} ${by(str(r, "author"))} (${gate})${quoted(str(r, "note"))}`;
+}
+
 const SUMMARIES: Record<string, (p: Payload) => string> = {
   runQueued: (p) => (str(p, "reason") ? `queued: ${str(p, "reason")}` : "queued"),
   runClaimed: (p) => (str(p, "workerId") ? `claimed by ${str(p, "workerId")}` : "claimed by a worker"),
@@ -111,8 +143,10 @@ const SUMMARIES: Record<string, (p: Payload) => string> = {
     const [cand, cur] = partial
       ? ["candidatePairedScore", "currentPairedScore"]
       : ["candidateScore", "currentScoreBefore"];
-    return `${str(p, "action")}: candidate ${sc(p, cand)} vs current ${sc(p, cur)}; best ${sc(p, "bestScore")}${partial}`;
+    return `${str(p, "action")}: candidate ${sc(p, cand)} vs current ${sc(p, cur)}; best ${sc(p, "bestScore")}${partial}${gateReview(p)}`;
   },
+  reviewRequested,
+  reviewDecided,
   stepCommitted: (p) => `committed (${str(p, "action")}): current ${sc(p, "currentScore")}, best ${sc(p, "bestScore")}`,
   slowUpdateApplied: (p) =>
     `epoch ${num(p, "epoch")} slow update: ${str(p, "action")}` +
@@ -157,7 +191,13 @@ export function summarizeFrame(frame: StreamFrame): string {
 /** Event types drawn in warning/error colours in the log. */
 export function frameTone(type: string): "error" | "warn" | "good" | "plain" {
   if (type === "runFailed") return "error";
-  if (type === "runInterrupted" || type === "runCancelled" || type === "cancelRequested" || type === "workerLost")
+  if (
+    type === "runInterrupted" ||
+    type === "runCancelled" ||
+    type === "cancelRequested" ||
+    type === "workerLost" ||
+    type === "reviewRequested"
+  )
     return "warn";
   if (type === "runCompleted" || type === "baselineScored" || type === "testScored") return "good";
   return "plain";

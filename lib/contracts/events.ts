@@ -83,6 +83,11 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     nMerged: z.number().int(),
     fallbacks: z.number().int(),
     edits: z.array(EditViewSchema),
+    /**
+     * Merge provenance, per merged edit: indices into this step's proposed edits that the merge calls combined
+     * into it. Kept in the stored payload (the edit lists live in their own rows); absent in older runs.
+     */
+    from: z.array(z.array(z.number().int())).optional(),
   }),
   z.object({
     type: z.literal("editsSelected"),
@@ -92,6 +97,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     ranked: z.boolean(),
     fallback: z.boolean(),
     edits: z.array(EditViewSchema),
+    /** Per selected edit, the index of the merged edit it is (merge provenance); absent in older runs. */
+    merged: z.array(z.number().int()).optional(),
   }),
   z.object({
     type: z.literal("candidateBuilt"),
@@ -166,6 +173,8 @@ export const EngineEventSchema = z.discriminatedUnion("type", [
     bestSkill: z.string().optional(),
     /** Paired statistics of the slow-update gate, when it ran one. */
     evidence: GateEvidenceSchema.nullable().optional(),
+    /** The slow-update gate's per-item results for its candidate (absent when the score came from the cache). */
+    gateScored: z.object({ candidateHash: z.string(), results: z.array(EvalItemSchema) }).optional(),
   }),
   z.object({
     type: z.literal("metaSkillUpdated"),

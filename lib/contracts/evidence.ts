@@ -79,8 +79,12 @@ export interface ProposalRow {
   rationale: string | null;
   /** Analyst minibatch that proposed it (null for events stored before sources were recorded). */
   source: { batch: number; kind: string; minibatch: number; itemIds: string[] } | null;
-  /** Index (1-based) of the merged edit it was carried into; null when it was dropped at the merge. */
+  /** Index (1-based) of the merged edit it was carried into (the closest of `mergedInto`); null when dropped. */
   mergedAs: number | null;
+  /** Every merged edit (1-based) that combined it. */
+  mergedInto: number[];
+  /** True when the merge link is a guess by words (a run stored before merge provenance was recorded). */
+  mergeGuessed: boolean;
   /** Rank (1-based) among the selected edits; null when not selected. */
   selectedAs: number | null;
   applyStatus: string | null;

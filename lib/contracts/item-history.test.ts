@@ -71,3 +71,39 @@ describe("buildItemHistory (train)", () => {
     expect(h.items[1]).toMatchObject({ cells: "0.", current: "00", changes: [] });
   });
 });
+
+describe("buildItemHistory (slow-update gates)", () => {
+  const steps: HistoryStep[] = [
+    { step: 1, action: "accept", candidateHash: "c1" },
+    { step: 2, action: "reject", candidateHash: "c2" },
+    { step: 3, action: "reject", candidateHash: "c3" },
+  ];
+  const rows = [
+    row("baseline", 0, "q1", 0, "seed"),
+    row("selection", 1, "q1", 0, "c1"),
+    row("selection", 2, "q1", 1, "c2"),
+    row("slow_update", 2, "q1", 1, "s2"),
+    row("selection", 3, "q1", 0, "c3"),
+  ];
+
+  it("a slow update's own rows are a column after the step it followed; an accepted one moves the current result", () => {
+    const h = buildItemHistory("selection", rows, steps, [{ step: 2, action: "accept" }]);
+    expect(h.evaluations.map((e) => [e.step, e.label, e.action, e.adopted])).toEqual([
+      [0, "baseline", null, true],
+      [1, "selection", "accept", true],
+      [2, "selection", "reject", false],
+      [2, "slow_update", "accept", true],
+      [3, "selection", "reject", false],
+    ]);
+    expect(h.items[0]).toMatchObject({ cells: "00110", current: "00011", changes: [{ step: 2, to: "fixed" }] });
+  });
+
+  it("a rejected slow update is measured but not adopted; one without rows adds no column", () => {
+    const rejected = buildItemHistory("selection", rows, steps, [{ step: 2, action: "reject" }]);
+    expect(rejected.items[0]).toMatchObject({ cells: "00110", current: "00000", changes: [] });
+    const forced = buildItemHistory("selection", rows.slice(0, 3).concat(rows[4]!), steps, [
+      { step: 2, action: "force_accept" },
+    ]);
+    expect(forced.evaluations.map((e) => e.label)).not.toContain("slow_update");
+  });
+});

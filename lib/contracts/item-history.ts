@@ -20,8 +20,11 @@ export type EvalSource =
 
 export interface ItemEvaluation {
   step: number;
-  /** baseline (the seed on the selection split), selection (a step's candidate), rollout (a train batch). */
-  label: "baseline" | "selection" | "rollout";
+  /**
+   * baseline (the seed on the selection split), selection (a step's candidate), slow_update (the epoch's
+   * slow-update candidate, scored by its gate after the epoch's last step), rollout (a train batch).
+   */
+  label: "baseline" | "selection" | "slow_update" | "rollout";
   /** The step's gate decision (null for the baseline). */
   action: string | null;
   source: EvalSource;
@@ -70,6 +73,12 @@ export interface HistoryStep {
   candidateHash: string | null;
 }
 
+/** A gated slow update: the step after which it ran and its gate's action. */
+export interface HistorySlowUpdate {
+  step: number;
+  action: string;
+}
+
 /** Gate decisions whose candidate became the current skill. */
 export const ADOPTING_ACTIONS: ReadonlySet<string> = new Set(["accept", "accept_new_best", "force_accept"]);
 
@@ -95,7 +104,11 @@ function groupBy(rows: readonly HistoryEvalRow[]): Map<string, Map<string, Histo
 }
 
 /** The selection split's evaluations: the baseline, then each step that scored a candidate. */
-function selectionColumns(rows: readonly HistoryEvalRow[], steps: readonly HistoryStep[]): Column[] {
+function selectionColumns(
+  rows: readonly HistoryEvalRow[],
+  steps: readonly HistoryStep[],
+  slowUpdates: readonly HistorySlowUpdate[],
+): Column[] {
   const byEval = groupBy(rows);
   const byHash = new Map<string, Map<string, HistoryEvalRow>>();
   for (const [, m] of [...byEval].sort(([a], [b]) => a.localeCompare(b))) {
@@ -115,6 +128,23 @@ function selectionColumns(rows: readonly HistoryEvalRow[], steps: readonly Histo
       ev: { step: s.step, label: "selection", action: s.action, source, adopted: ADOPTING_ACTIONS.has(s.action) },
       rows: own ?? reused ?? new Map(),
     });
+  }
+  // Slow-update gates with rows of their own, each after the column of the step it followed.
+  for (const u of slowUpdates) {
+    const own = byEval.get(`slow_update:${u.step}`);
+    if (!own) continue;
+    const col: Column = {
+      ev: {
+        step: u.step,
+        label: "slow_update",
+        action: u.action,
+        source: "measured",
+        adopted: ADOPTING_ACTIONS.has(u.action),
+      },
+      rows: own,
+    };
+    const after = cols.findLastIndex((c) => c.ev.step <= u.step);
+    cols.splice(after + 1, 0, col);
   }
   return cols;
 }
@@ -138,8 +168,9 @@ export function buildItemHistory(
   split: ItemSplit,
   rows: readonly HistoryEvalRow[],
   steps: readonly HistoryStep[],
+  slowUpdates: readonly HistorySlowUpdate[] = [],
 ): ItemHistoryResponse {
-  const cols = split === "selection" ? selectionColumns(rows, steps) : trainColumns(rows, steps);
+  const cols = split === "selection" ? selectionColumns(rows, steps, slowUpdates) : trainColumns(rows, steps);
   const ids = new Set<string>();
   for (const c of cols) for (const id of c.rows.keys()) ids.add(id);
   const items = [...ids].sort(byNatural).map((id) => itemRow(id, cols));

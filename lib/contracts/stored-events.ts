@@ -12,12 +12,15 @@ import { LifecycleEventSchema, type LifecycleEvent } from "./run-events";
 const COUNTED = { results: "nResults", edits: "nEdits" } as const;
 /** Skill texts stored in SkillVersion / RunArtifact rows instead. */
 const LEFT_OUT = ["candidate", "currentSkill", "bestSkill"] as const;
-type Bulky = keyof typeof COUNTED | (typeof LEFT_OUT)[number];
+type Bulky = keyof typeof COUNTED | (typeof LEFT_OUT)[number] | "gateScored";
+/** The slow-update gate's per-item results (stored as EvalResult rows): kept as their count. */
+const GateScoredLeanSchema = z.object({ candidateHash: z.string(), nResults: z.number().int().nonnegative() });
 
 type Lean<E> = E extends unknown
   ? Omit<E, Bulky> &
       (E extends { results: unknown[] } ? { nResults: number } : unknown) &
-      (E extends { edits: unknown[] } ? { nEdits: number } : unknown)
+      (E extends { edits: unknown[] } ? { nEdits: number } : unknown) &
+      (E extends { type: "slowUpdateApplied" } ? { gateScored?: z.infer<typeof GateScoredLeanSchema> } : unknown)
   : never;
 type StoredEngineEvent = Lean<EngineEvent>;
 type StoredRunEvent = StoredEngineEvent | LifecycleEvent;
@@ -31,6 +34,8 @@ export function leanPayload(e: EngineEvent): StoredEngineEvent {
     delete out[list];
   }
   for (const k of LEFT_OUT) delete out[k];
+  if (e.type === "slowUpdateApplied" && e.gateScored)
+    out.gateScored = { candidateHash: e.gateScored.candidateHash, nResults: e.gateScored.results.length };
   return out as StoredEngineEvent;
 }
 
@@ -45,6 +50,7 @@ function leanSchema(option: (typeof EngineEventSchema.options)[number]): z.ZodTy
     }
   }
   for (const k of LEFT_OUT) delete shape[k];
+  if ("gateScored" in shape) shape.gateScored = GateScoredLeanSchema.optional();
   return z.object(shape);
 }
 

@@ -16,11 +16,18 @@ export const TransferTargetSchema = z.strictObject({
 });
 export type TransferTarget = z.infer<typeof TransferTargetSchema>;
 
+/** A transfer cell's id in a URL (a UUID). */
+export const TransferCellIdSchema = z.uuid("cellId must be a transfer cell id");
+
 export const CreateTransferSchema = z.strictObject({
   targets: z.array(TransferTargetSchema).min(1, "pick at least one target").max(MAX_TRANSFER_TARGETS),
+  /** Budget cap: refuse the request when its estimated target calls exceed this (no cap when absent). */
+  maxCalls: z.number().int().positive("maxCalls must be a positive whole number").optional(),
 });
 
 export interface TransferCellView {
+  /** The stored cell's id (the Retry API names it); absent for the CLI's cells, which are not stored. */
+  id?: string;
   skill: TransferSkill;
   targetBackend: string;
   targetModel: string;

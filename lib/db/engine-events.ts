@@ -123,6 +123,11 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
         hash: hash(e.currentSkill),
         fields: { status: e.action, selectionHard: e.selectionHard },
       });
+      // The slow-update gate's per-item results, stored like a step's candidate evaluation (item history, evidence).
+      if (e.gateScored) {
+        const { candidateHash, results } = e.gateScored;
+        await replaceEvals(tx, runId, run.stepsDone, "slow_update", "selection", candidateHash, results);
+      }
       if (e.bestOrigin !== undefined && e.bestSkill !== undefined) {
         const h = hash(e.bestSkill);
         await tx.run.update({

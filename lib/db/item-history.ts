@@ -19,31 +19,34 @@ type TextRow = { itemId: string; prediction: string | null; reference: string | 
 /** Separates `<code><itemId>` entries in an aggregated cell list (item ids never hold control characters). */
 const SEP = "\u001e";
 
+/** The evaluation labels a split's history reads (three slots; repeated when a split has fewer). */
+type Labels = readonly [string, string, string];
+
 /**
  * Per-evaluation result codes, aggregated in SQL: 40,000 rows become one string per evaluation, which
  * keeps a 1,000-step run's history well under a second (materialising every row costs seconds).
  */
-async function evaluationCodes(db: DbTx, runId: string, l1: string, l2: string): Promise<CodeRow[]> {
+async function evaluationCodes(db: DbTx, runId: string, [l1, l2, l3]: Labels): Promise<CodeRow[]> {
   if (isSqlite(db))
     return db.$queryRaw<CodeRow[]>`
       SELECT "step", "label", MIN("skillHash") AS hash,
         group_concat(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}) AS cells
-      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
       GROUP BY "step", "label"`;
   return db.$queryRaw<CodeRow[]>`
     SELECT "step", "label", MIN("skillHash") AS hash,
       string_agg(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}::text) AS cells
-    FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+    FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
     GROUP BY "step", "label"`;
 }
 
 /** Each item's reference and the prediction of its latest stored evaluation. */
-async function latestTexts(db: DbTx, runId: string, l1: string, l2: string): Promise<TextRow[]> {
+async function latestTexts(db: DbTx, runId: string, [l1, l2, l3]: Labels): Promise<TextRow[]> {
   return db.$queryRaw<TextRow[]>`
     SELECT "itemId", "prediction", "reference" FROM (
       SELECT "itemId", "prediction", "reference",
         ROW_NUMBER() OVER (PARTITION BY "itemId" ORDER BY "step" DESC) AS rn
-      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2})
+      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
     ) latest WHERE rn = 1`;
 }
 
@@ -58,11 +61,13 @@ export async function getItemHistory(
   { db = getDb() }: { db?: DbTx } = {},
 ): Promise<ItemHistoryResponse> {
   await getRun(runId, { db }); // 404 for an unknown run
-  const [l1, l2] = split === "selection" ? ["baseline", "selection"] : ["rollout", "rollout"];
-  const [codes, texts, steps] = await Promise.all([
-    evaluationCodes(db, runId, l1, l2),
-    latestTexts(db, runId, l1, l2),
+  const labels: Labels =
+    split === "selection" ? ["baseline", "selection", "slow_update"] : ["rollout", "rollout", "rollout"];
+  const [codes, texts, steps, slow] = await Promise.all([
+    evaluationCodes(db, runId, labels),
+    latestTexts(db, runId, labels),
     db.step.findMany({ where: { runId }, select: { step: true, action: true, candidateHash: true } }),
+    db.skillVersion.findMany({ where: { runId, kind: "slow_update" }, select: { step: true, status: true } }),
   ]);
   const rows: HistoryEvalRow[] = [];
   for (const c of codes) {
@@ -81,7 +86,8 @@ export async function getItemHistory(
       });
     }
   }
-  const history = buildItemHistory(split, rows, steps);
+  const slowUpdates = slow.map((v) => ({ step: v.step, action: v.status ?? "" }));
+  const history = buildItemHistory(split, rows, steps, slowUpdates);
   const text = new Map(texts.map((t) => [t.itemId, t]));
   for (const item of history.items) {
     const t = text.get(item.id);

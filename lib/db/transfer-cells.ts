@@ -10,6 +10,7 @@ import { getBestSkill } from "./export";
 import { getRun } from "./runs";
 
 type Opts = { db?: Db };
+type CellKey = { runId: string; skill: TransferSkill; targetBackend: string; targetModel: string };
 const hash16 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16);
 
 /** The skill text a cell evaluates. */
@@ -24,7 +25,13 @@ export async function transferSkillText(runId: string, skill: TransferSkill, { d
 export async function createTransferCells(
   runId: string,
   targets: readonly TransferTarget[],
-  { db = getDb() }: Opts = {},
+  {
+    db = getDb(),
+    beforeQueue,
+  }: Opts & {
+    /** Called with the number of cells about to be (re)queued, before any write; throwing refuses the request. */
+    beforeQueue?: (cells: number) => void | Promise<void>;
+  } = {},
 ): Promise<string[]> {
   const run = await getRun(runId, { db });
   if (run.status !== "succeeded") {
@@ -33,7 +40,7 @@ export async function createTransferCells(
     });
   }
   const texts = { seed: run.seedSkill, best: await getBestSkill(runId, { db }) };
-  const ids: string[] = [];
+  const todo: { key: CellKey; id: string }[] = [];
   for (const t of targets) {
     for (const skill of TRANSFER_SKILLS) {
       const key = { runId, skill, targetBackend: t.backend, targetModel: t.model };
@@ -41,16 +48,18 @@ export async function createTransferCells(
         where: { runId_skill_targetBackend_targetModel: key },
       });
       if (old && old.status !== "failed") continue;
-      const id = old?.id ?? randomUUID();
-      await db.transferCell.upsert({
-        where: { runId_skill_targetBackend_targetModel: key },
-        create: { id, ...key, skillHash: hash16(texts[skill]) },
-        update: { status: "queued", errorMessage: null, finishedAt: null },
-      });
-      ids.push(id);
+      todo.push({ key, id: old?.id ?? randomUUID() });
     }
   }
-  return ids;
+  await beforeQueue?.(todo.length);
+  for (const { key, id } of todo) {
+    await db.transferCell.upsert({
+      where: { runId_skill_targetBackend_targetModel: key },
+      create: { id, ...key, skillHash: hash16(texts[key.skill]) },
+      update: { status: "queued", errorMessage: null, finishedAt: null },
+    });
+  }
+  return todo.map((t) => t.id);
 }
 
 export async function claimTransferCell(id: string, { db = getDb() }: Opts = {}) {
@@ -80,6 +89,29 @@ export async function failTransferCell(id: string, message: string, { db = getDb
   });
 }
 
+/**
+ * Queues one failed cell of the run again (the Retry button); returns its id to enqueue. Refused when the
+ * cell is not the run's (404) or not failed (409: a queued, running or finished cell is left alone).
+ */
+export async function retryTransferCell(runId: string, cellId: string, { db = getDb() }: Opts = {}): Promise<string> {
+  await getRun(runId, { db });
+  const res = await db.transferCell.updateMany({
+    where: { id: cellId, runId, status: "failed" },
+    data: { status: "queued", errorMessage: null, finishedAt: null },
+  });
+  if (res.count === 1) return cellId;
+  const cell = await db.transferCell.findFirst({ where: { id: cellId, runId }, select: { status: true } });
+  if (!cell)
+    throw new AppError("NOT_FOUND", `transfer cell ${cellId} of run ${runId} not found`, {
+      userMessage: "This transfer cell does not exist.",
+      field: "cellId",
+    });
+  throw new AppError("CONFLICT", `transfer cell ${cellId} is ${cell.status}`, {
+    userMessage: `Only a failed cell can be retried (this one is ${cell.status}).`,
+    field: "cellId",
+  });
+}
+
 /** Cells left queued (their add failed, or Redis lost them): the worker enqueues them again at start. */
 export async function listQueuedTransferCellIds({ db = getDb() }: Opts = {}): Promise<string[]> {
   return (await db.transferCell.findMany({ where: { status: "queued" }, select: { id: true } })).map((c) => c.id);
@@ -89,6 +121,7 @@ export async function listTransferCells(runId: string, { db = getDb() }: Opts = 
   await getRun(runId, { db });
   const rows = await db.transferCell.findMany({ where: { runId }, orderBy: { createdAt: "asc" } });
   return rows.map((c) => ({
+    id: c.id,
     skill: c.skill as TransferSkill,
     targetBackend: c.targetBackend,
     targetModel: c.targetModel,

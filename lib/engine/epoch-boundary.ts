@@ -19,12 +19,14 @@ import { decideGate } from "./gate";
 import { evidenceFromRecord, evidenceRecord, evidenceSeed, gateEvidence } from "./gate-evidence";
 import { formatComparison, type PairsResult } from "./longitudinal";
 import { compareOnSelection, gateScoreOf, scoreOnSelection } from "./phases/evaluate";
+import { toEvalItem } from "./phases/rollout";
 import { extractSlowUpdate, injectEmptySlowUpdate, replaceSlowUpdate } from "./protected";
 import { slowUpdateSystemPrompt, slowUpdateUserPrompt } from "./prompts/epoch";
 import { skillHash } from "./scoring";
 import { saveState, type TrainState } from "./state";
 import { coverageRecord } from "./step-gate";
 import { ARTIFACT } from "../contracts/artifacts";
+import type { EvalItem } from "../contracts/events";
 
 export type { BoundaryInput } from "./epoch-common";
 export { readMetaContent } from "./epoch-meta";
@@ -55,9 +57,16 @@ export async function runEpochBoundary(ctx: RunContext, st: TrainState, input: B
   return true;
 }
 
+/** The slow-update gate's own evaluation of its candidate, for the per-item rows (not part of slow_result.json). */
+interface GateScored {
+  candidateHash: string;
+  results: EvalItem[];
+}
+
 /** The slow update; it commits its part of the state (the caller saves it). */
 async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput, pairsOf: SharedPairs): Promise<true> {
   const { epoch } = input;
+  const scored: { gate?: GateScored } = {};
   const dir = epochDir("slow_update", epoch);
   const started = ctx.clock.now();
   let result: Record<string, unknown>;
@@ -89,7 +98,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput,
       result = { action: "no_content", epoch, time_s: timeS };
     } else {
       content = g.content;
-      result = await applyGuidance(ctx, st, { ...input, dir, g, pairs, timeS });
+      result = await applyGuidance(ctx, st, { ...input, dir, g, pairs, timeS, scored });
       selectionHard = typeof result.selection_hard === "number" ? result.selection_hard : null;
     }
   }
@@ -108,6 +117,7 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput,
     bestOrigin: st.bestOrigin,
     bestSkill: st.bestSkill,
     evidence: evidenceFromRecord(result.gate_evidence),
+    ...(scored.gate ? { gateScored: scored.gate } : {}),
   });
   return true;
 }
@@ -115,7 +125,13 @@ async function slowUpdate(ctx: RunContext, st: TrainState, input: BoundaryInput,
 async function applyGuidance(
   ctx: RunContext,
   st: TrainState,
-  opts: BoundaryInput & { dir: string; g: { reasoning: string; content: string }; pairs: PairsResult; timeS: number },
+  opts: BoundaryInput & {
+    dir: string;
+    g: { reasoning: string; content: string };
+    pairs: PairsResult;
+    timeS: number;
+    scored: { gate?: GateScored };
+  },
 ): Promise<Record<string, unknown>> {
   const candidate = replaceSlowUpdate(st.currentSkill, opts.g.content);
   await ctx.store.putText(`${opts.dir}/candidate_skill.md`, candidate);
@@ -146,7 +162,7 @@ async function applyGuidance(
 async function gateGuidance(
   ctx: RunContext,
   st: TrainState,
-  opts: BoundaryInput & { dir: string; candidate: string; origin: string },
+  opts: BoundaryInput & { dir: string; candidate: string; origin: string; scored: { gate?: GateScored } },
 ): Promise<Record<string, unknown>> {
   const { candidate, origin } = opts;
   const s = await scoreOnSelection(ctx, st, {
@@ -154,6 +170,8 @@ async function gateGuidance(
     dir: `${opts.dir}/selection_eval`,
     items: opts.selectionItems,
   });
+  // A cached score has no rows of its own (the earlier evaluation of the same skill stored them).
+  if (!s.cached) opts.scored.gate = { candidateHash: skillHash(candidate), results: s.results.map(toEvalItem) };
   const score = gateScoreOf(ctx, s, candidate);
   const cand = { sel: s, gate: score, skill: candidate };
   const cur = compareOnSelection(ctx, st, cand, {

@@ -93,6 +93,7 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     nMerged: mergedItems.length,
     fallbacks: merge.fallbacks,
     edits: editViews(mergedItems, mode),
+    from: merge.from,
   });
   ctx.checkAbort();
 
@@ -131,6 +132,7 @@ export async function runStep(ctx: RunContext, st: TrainState, input: StepInput)
     ranked: sel.rankingCalled,
     fallback: sel.fallback,
     edits: editViews(rankedItems, mode),
+    merged: sel.picked,
   });
   ctx.checkAbort();
 

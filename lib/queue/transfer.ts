@@ -48,3 +48,12 @@ export async function enqueueTransferCell(cellId: string, queue: Queue = getTran
     timeout,
   ]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Queues a cell again after its job finished (Retry): the finished job is kept under the same id for a
+ * while, and an add under a kept id is a no-op, so the old job is removed first.
+ */
+export async function requeueTransferCell(cellId: string, queue: Queue = getTransferQueue()): Promise<void> {
+  await queue.remove(`transfer-${cellId}`);
+  await enqueueTransferCell(cellId, queue);
+}

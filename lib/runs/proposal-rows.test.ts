@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { filterProposals } from "../contracts/evidence";
 import { buildProposalRows, wordJaccard, type EditInput } from "./proposal-rows";
-import { decisionsOf } from "./run-evidence";
+import { leanPayload } from "../contracts/stored-events";
+import { decisionsOf, lineageOf } from "./run-evidence";
+
 import { preflightSplitWarning, runSplitWarning } from "./split-warning";
 
 const edit = (e: Partial<EditInput> & Pick<EditInput, "step" | "ord" | "stage" | "content">): EditInput => ({
@@ -102,6 +104,84 @@ describe("proposal rows", () => {
       sources: new Map(),
     });
     expect(r.map((x) => x.status)).toEqual(["not_selected", "skipped"]);
+  });
+
+  it("without recorded provenance the merge link is a word match, marked as a guess", () => {
+    expect(rows.map((r) => r.mergeGuessed)).toEqual([true, true, true, true]);
+    expect(rows[0]!.mergedInto).toEqual([1]);
+  });
+
+  it("recorded provenance decides the merge link; a selected merged edit, then words, pick the one followed", () => {
+    const recorded = buildProposalRows({
+      edits,
+      steps,
+      sources,
+      lineage: lineageOf([
+        // Step 1: merged #1 combined proposals 0 and 2, merged #2 combined 1 and 2; the ranking kept #2 only.
+        {
+          type: "patchesMerged",
+          payload: {
+            step: 1,
+            nMerged: 2,
+            from: [
+              [0, 2],
+              [1, 2],
+            ],
+          },
+        },
+        { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
+        { type: "patchesMerged", payload: { step: 2, nMerged: 1, from: [[0]] } },
+        { type: "editsSelected", payload: { step: 2, nEdits: 1, merged: [0] } },
+      ]),
+    });
+    expect(recorded.map((r) => [r.key, r.mergedAs, r.mergedInto, r.selectedAs, r.status, r.mergeGuessed])).toEqual([
+      // Words alone would carry 1:0 into merged #1 (the same words) and select it; the record says #1 was not selected.
+      ["1:0", 1, [1], null, "not_selected", false],
+      ["1:1", 2, [2], 1, "rejected", false],
+      // "Mention the weather" was combined into both merged edits: the selected one (#2) is followed.
+      ["1:2", 2, [1, 2], 1, "rejected", false],
+      ["2:0", 1, [1], 1, "accepted", false],
+    ]);
+  });
+
+  it("the stored (lean) event payloads keep the lineage while the edit lists go to their own rows", () => {
+    const edits = [{ origin: "failure" as const, op: "append", content: "x" }];
+    const merged: Record<string, unknown> = leanPayload({
+      ...{ type: "patchesMerged" as const, step: 1, nMerged: 1, fallbacks: 0, edits, from: [[0, 1]] },
+    });
+    const picked: Record<string, unknown> = leanPayload({
+      ...{ type: "editsSelected" as const, step: 1, budget: 1, lrControlMode: "fixed" },
+      ...{ ranked: false, fallback: false, edits, merged: [0] },
+    });
+    expect([merged.edits, merged.from, picked.edits, picked.merged]).toEqual([undefined, [[0, 1]], undefined, [0]]);
+    expect(
+      lineageOf([
+        { type: "patchesMerged", payload: merged },
+        { type: "editsSelected", payload: picked },
+      ]).get(1),
+    ).toEqual({ merged: [[0, 1]], selected: [0] });
+  });
+
+  it("a slow update's stored payload keeps its candidate hash and a count, not the per-item results", () => {
+    const results = [{ id: "q1", hard: 1, soft: 1, status: "ok" as const }];
+    const lean: Record<string, unknown> = leanPayload({
+      ...{ type: "slowUpdateApplied" as const, epoch: 2, action: "accept", content: "- g", currentSkill: "# S" },
+      ...{ selectionHard: 1, gateScored: { candidateHash: "abc", results } },
+    });
+    expect(lean.gateScored).toEqual({ candidateHash: "abc", nResults: 1 });
+  });
+
+  it("lineage is read only from steps whose events carry it; a resumed step's later record wins", () => {
+    const lin = lineageOf([
+      { type: "patchesMerged", payload: { step: 1, nMerged: 1, from: [[0]] } },
+      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [0] } },
+      { type: "patchesMerged", payload: { step: 2, nMerged: 1 } },
+      { type: "editsSelected", payload: { step: 2, nEdits: 1 } },
+      { type: "patchesMerged", payload: { step: 1, nMerged: 2, from: [[1], [0]] } },
+      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
+    ]);
+    expect([...lin.keys()]).toEqual([1]);
+    expect(lin.get(1)).toEqual({ merged: [[1], [0]], selected: [1] });
   });
 
   it("filters by status, op, origin, step and text", () => {

@@ -1,10 +1,12 @@
 /**
  * The proposal explorer's rows (pure): every edit an analyst proposed, followed through the step —
- * carried into a merged edit (same op and text, or the merged edit sharing most of its words), selected by
- * the ranking within the budget, applied or skipped by the edit application, accepted or rejected by the
- * gate. A merge may rewrite and combine edits, so "carried into" is a best match by words, not a record of
- * the merge call. A rejected edit goes back to the analysts through the step buffer for the rest of its
- * epoch; it is linked to the first later edit of that epoch with the same target or mostly the same words.
+ * carried into a merged edit, selected by the ranking within the budget, applied or skipped by the edit
+ * application, accepted or rejected by the gate. Runs recorded with merge provenance say which proposed
+ * edits each merged edit combines and which merged edit each selected one is; a proposal follows a selected
+ * one of its merged edits, else the closest by words. Runs stored before that are matched by words alone
+ * (same op and text, or the merged edit sharing most of its words) and the row says it is a guess. A
+ * rejected edit goes back to the analysts through the step buffer for the rest of its epoch; it is linked
+ * to the first later edit of that epoch with the same target or mostly the same words.
  */
 import type { ProposalRow, ProposalStatus } from "../contracts/evidence";
 import type { ProposalSource } from "../contracts/events";
@@ -20,6 +22,14 @@ export interface EditInput {
   rationale: string | null;
   applyStatus: string | null;
   gateStatus: string | null;
+}
+
+/** Recorded merge provenance of one step (events' `from` / `merged`). */
+export interface StepLineage {
+  /** Per merged edit (by ord): indices of the proposed edits it combines. */
+  merged: readonly (readonly number[])[];
+  /** Per selected edit (by ord): the index of the merged edit it is. */
+  selected: number[];
 }
 
 export interface StepInput {
@@ -61,6 +71,17 @@ function mergedIndex(p: EditInput, merged: readonly EditInput[], min = 0.5): num
   return best >= 0 ? best : null;
 }
 
+/**
+ * The merged edits a proposal went into by the record, the one to follow first: a selected one (by rank),
+ * then the closest by words (ties: lower index).
+ */
+function recordedMerges(p: EditInput, merged: readonly EditInput[], lin: StepLineage): number[] {
+  const into = lin.merged.flatMap((from, i) => (from.includes(p.ord) && merged[i] ? [i] : []));
+  const rank = (i: number) => (lin.selected.includes(i) ? lin.selected.indexOf(i) : Infinity);
+  const score = (i: number) => (same(p, merged[i]!) ? 2 : wordJaccard(p.content, merged[i]!.content));
+  return [...into].sort((a, b) => rank(a) - rank(b) || score(b) - score(a) || a - b);
+}
+
 function statusOf(
   step: StepInput | undefined,
   mergedAs: number | null,
@@ -89,6 +110,7 @@ export function buildProposalRows(input: {
   edits: readonly EditInput[];
   steps: readonly StepInput[];
   sources: ReadonlyMap<number, readonly ProposalSource[]>;
+  lineage?: ReadonlyMap<number, StepLineage>;
 }): ProposalRow[] {
   const stepOf = new Map(input.steps.map((s) => [s.step, s]));
   const byStep = new Map<number, EditInput[]>();
@@ -100,10 +122,17 @@ export function buildProposalRows(input: {
     const selected = stage("selected");
     const src = expandSources(input.sources.get(stepNo));
     const step = stepOf.get(stepNo);
+    const lin = input.lineage?.get(stepNo);
     for (const p of stage("proposed")) {
-      const mergedAs = mergedIndex(p, merged);
-      const selIdx = mergedAs === null ? -1 : selected.findIndex((s) => same(s, merged[mergedAs]!));
-      const sel = selIdx >= 0 ? selected[selIdx]! : null;
+      const into = lin ? recordedMerges(p, merged, lin) : [mergedIndex(p, merged)].filter((i) => i !== null);
+      const mergedAs = into[0] ?? null;
+      const selIdx =
+        mergedAs === null
+          ? -1
+          : lin
+            ? lin.selected.indexOf(mergedAs)
+            : selected.findIndex((s) => same(s, merged[mergedAs]!));
+      const sel = selIdx >= 0 ? (selected[selIdx] ?? null) : null;
       rows.push({
         key: `${stepNo}:${p.ord}`,
         step: stepNo,
@@ -115,6 +144,8 @@ export function buildProposalRows(input: {
         rationale: p.rationale,
         source: src[p.ord] ?? null,
         mergedAs: mergedAs === null ? null : mergedAs + 1,
+        mergedInto: into.map((i) => i + 1).sort((a, b) => a - b),
+        mergeGuessed: !lin && merged.length > 0,
         selectedAs: sel ? selIdx + 1 : null,
         applyStatus: sel?.applyStatus ?? null,
         gateStatus: sel?.gateStatus ?? null,

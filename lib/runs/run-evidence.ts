@@ -4,12 +4,13 @@
  * proposal explorer's rows and the blame of the best skill.
  */
 import type { BlameLineView, GateDecisionView, NoiseFloorView, ProposalRow, RunEvidence } from "../contracts/evidence";
+import { z } from "zod";
 import { GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
 import { listEventPayloads, listRunEdits, listSkillVersionTexts, listStepActions } from "../db/evidence-rows";
 import { getBestSkill } from "../db/export";
 import { getRun } from "../db/runs";
 import { blameChain, describeOrigin, renderBlameMarkdown, type BlameChange } from "../engine/blame";
-import { buildProposalRows } from "./proposal-rows";
+import { buildProposalRows, type StepLineage } from "./proposal-rows";
 import { runSplitWarning } from "./split-warning";
 
 const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
@@ -76,19 +77,45 @@ export async function getRunEvidence(runId: string): Promise<RunEvidence> {
   };
 }
 
+const intLists = z.array(z.array(z.number().int()));
+const ints = z.array(z.number().int());
+
+/**
+ * Recorded merge provenance per step, from the `from` of patchesMerged and the `merged` of editsSelected; a
+ * step whose events lack them (stored before provenance was recorded) has none, and its rows fall back to words.
+ */
+export function lineageOf(events: { type: string; payload: Record<string, unknown> }[]): Map<number, StepLineage> {
+  const out = new Map<number, StepLineage>();
+  // Events come in order; a step re-run after a resume replaces what its earlier attempt recorded.
+  for (const { type, payload } of events) {
+    const step = num(payload.step) ?? 0;
+    if (type === "patchesMerged") {
+      const from = intLists.safeParse(payload.from);
+      if (from.success) out.set(step, { merged: from.data, selected: [] });
+      else out.delete(step);
+    } else if (type === "editsSelected") {
+      const lin = out.get(step);
+      const merged = ints.safeParse(payload.merged);
+      if (lin && merged.success) lin.selected = merged.data;
+      else out.delete(step);
+    }
+  }
+  return out;
+}
+
 export async function getRunProposals(runId: string): Promise<ProposalRow[]> {
   await getRun(runId);
   const [edits, steps, events] = await Promise.all([
     listRunEdits(runId),
     listStepActions(runId),
-    listEventPayloads(runId, ["patchesProposed"]),
+    listEventPayloads(runId, ["patchesProposed", "patchesMerged", "editsSelected"]),
   ]);
   const sources = new Map<number, ProposalSource[]>();
-  for (const e of events) {
+  for (const e of events.filter((x) => x.type === "patchesProposed")) {
     const parsed = ProposalSourceSchema.array().safeParse(e.payload.sources);
     if (parsed.success) sources.set(num(e.payload.step) ?? 0, parsed.data);
   }
-  return buildProposalRows({ edits, steps, sources });
+  return buildProposalRows({ edits, steps, sources, lineage: lineageOf(events) });
 }
 
 /** The chain of versions of a stored run that ends at its best skill (as `skillopt blame` reads a run folder). */

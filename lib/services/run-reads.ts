@@ -12,6 +12,7 @@ export { deleteRunWithFiles } from "../runs/delete";
 export { staleAfterMs } from "../runs/liveness";
 export { getRunBlame, getRunEvidence, getRunProposals, runBlameMarkdown } from "../runs/run-evidence";
 export { getRunLeakage } from "../runs/run-leakage";
+export { transferBudgetCheck } from "../runs/transfer-budget";
 export { transferCsv } from "../runs/transfer-csv";
 
 /** One step's detail: its row, the skill it started from and its candidate, with their results. */

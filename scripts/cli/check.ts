@@ -51,7 +51,8 @@ export function checkLeakage(args: CheckArgs, cwd = process.cwd()): CheckReport 
   const splits = loadSplits(benchmarkSplitOptions(config, cwd));
   const texts = itemTexts({ train: splits.train, val: splits.val, test: splits.test });
   const seedPath = resolve(cwd, config.env.skill_init || initialSkillPath(config.env.name));
-  const skillPaths = [seedPath, ...args.skills.map((s) => resolve(cwd, s))];
+  // A skill named twice (or the seed passed again as --skill) is checked once: its lines count once in the total.
+  const skillPaths = [...new Set([seedPath, ...args.skills.map((s) => resolve(cwd, s))])];
   return {
     items: { train: splits.train.length, val: splits.val.length, test: splits.test.length, compared: texts.length },
     threshold,
@@ -61,6 +62,11 @@ export function checkLeakage(args: CheckArgs, cwd = process.cwd()): CheckReport 
       lines: findMemorisedLines(readSkillFile(path, i === 0 ? "env.skill_init" : "--skill"), texts),
     })),
   };
+}
+
+/** Findings in a report: each duplicate pair once, each flagged line of each distinct skill file once. */
+export function findingCount(r: CheckReport): number {
+  return r.duplicates.length + r.skills.reduce((n, s) => n + s.lines.length, 0);
 }
 
 export function formatCheckReport(r: CheckReport): string {
@@ -81,7 +87,7 @@ export function formatCheckReport(r: CheckReport): string {
       out.push(`  line ${l.line}: ${what} of ${SPLIT_LABEL[l.split]} item ${l.itemId}: ${l.text.trim().slice(0, 160)}`);
     }
   }
-  const found = r.duplicates.length + r.skills.reduce((n, s) => n + s.lines.length, 0);
+  const found = findingCount(r);
   out.push(found === 0 ? "no leakage found" : `leakage found: ${found} finding(s)`);
   return `${out.join("\n")}\n`;
 }
@@ -89,6 +95,5 @@ export function formatCheckReport(r: CheckReport): string {
 export function runCheckCommand(args: CheckArgs, cwd = process.cwd()): number {
   const report = checkLeakage(args, cwd);
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
-  const found = report.duplicates.length + report.skills.reduce((n, s) => n + s.lines.length, 0);
-  return found === 0 ? 0 : 1;
+  return findingCount(report) === 0 ? 0 : 1;
 }

@@ -50,6 +50,8 @@ export function describeItem(item: UpdateItem, mode: UpdateMode): string {
 
 export interface SelectResult {
   ranked: Patch;
+  /** Per ranked item, the index of the merged item it is (merge provenance carried to the selected edits). */
+  picked: number[];
   budget: number | null;
   rankingCalled: boolean;
   fallback: boolean;
@@ -66,10 +68,18 @@ export interface SelectInput {
   metaBlock: string;
 }
 
+const indicesOf = (p: Patch, mode: UpdateMode): number[] => patchItems(p, mode).map((_, i) => i);
+
 export async function selectEdits(ctx: RunContext, input: SelectInput): Promise<SelectResult> {
   const mode = ctx.plan.updateMode;
   if (mode === "full_rewrite_minibatch")
-    return { ranked: input.merged, budget: null, rankingCalled: false, fallback: false };
+    return {
+      ranked: input.merged,
+      picked: indicesOf(input.merged, mode),
+      budget: null,
+      rankingCalled: false,
+      fallback: false,
+    };
   let budget: number;
   let lrDecision: Record<string, unknown> | undefined;
   if (ctx.plan.lrControl === "autonomous") {
@@ -89,7 +99,8 @@ async function rankAndSelect(
   const mode = ctx.plan.updateMode;
   const key = payloadKey(mode);
   const items = patchItems(input.merged, mode);
-  if (items.length <= input.budget) return { ranked: input.merged, rankingCalled: false, fallback: false };
+  if (items.length <= input.budget)
+    return { ranked: input.merged, picked: items.map((_, i) => i), rankingCalled: false, fallback: false };
   const label = MODE_PAYLOAD[mode].plural;
   const original = str(input.merged.reasoning);
   const answer = await ctx.askOptimizer({
@@ -117,6 +128,7 @@ async function rankAndSelect(
         [key]: selected.map((i) => items[i]!),
         ranking_details: parsed,
       },
+      picked: selected,
       rankingCalled: true,
       fallback: false,
     };
@@ -127,6 +139,7 @@ async function rankAndSelect(
       reasoning: `${original} [fallback truncated ${items.length}->${input.budget} ${label}]`,
       [key]: items.slice(0, input.budget),
     },
+    picked: items.slice(0, input.budget).map((_, i) => i),
     rankingCalled: true,
     fallback: true,
   };

@@ -7,7 +7,7 @@ import { createTransferCells, listTransferCells } from "@/lib/db/transfer-cells"
 import { AppError } from "@/lib/errors";
 import { handle, jsonBody } from "@/lib/http/errors";
 import { enqueueTransferCell } from "@/lib/queue/transfer";
-import { transferCsv } from "@/lib/services/run-reads";
+import { transferBudgetCheck, transferCsv } from "@/lib/services/run-reads";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -32,7 +32,10 @@ export function GET(req: Request, { params }: Ctx) {
   });
 }
 
-/** Queues the best skill and the seed of a finished run on each target's test split (one job per cell). */
+/**
+ * Queues the best skill and the seed of a finished run on each target's test split (one job per cell);
+ * with `maxCalls`, refused (422 on maxCalls, nothing queued) when the cells' estimated target calls exceed it.
+ */
 export function POST(req: Request, { params }: Ctx) {
   return handle("queue transfer matrix", async () => {
     const id = RunIdSchema.parse((await params).runId);
@@ -47,7 +50,9 @@ export function POST(req: Request, { params }: Ctx) {
       if (!b.available)
         throw new AppError("INVALID_REQUEST", `${field}: '${t.backend}' is unavailable (${b.note})`, { field });
     });
-    const ids = await createTransferCells(id, body.targets);
+    // The budget cap is checked on the cells about to be queued, before any of them is written.
+    const beforeQueue = await transferBudgetCheck(id, body.maxCalls);
+    const ids = await createTransferCells(id, body.targets, { beforeQueue });
     let queued = 0;
     for (const cellId of ids) {
       try {
