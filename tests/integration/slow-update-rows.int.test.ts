@@ -22,6 +22,8 @@ const OVERRIDES = [
   "train.num_epochs=2",
   "optimizer.use_slow_update=true",
   "optimizer.slow_update_gate_with_selection=true",
+  // A seed whose epoch-2 slow update writes guidance, so its gate runs (on others the sim returns none).
+  "train.seed=12",
 ];
 
 describe.each(PROVIDERS)("slow-update gate rows on %s", (provider) => {
