@@ -35,7 +35,7 @@ describe("skill placement matches the original", () => {
   it.each([
     ["searchqa", buildSearchQaSystemPrompt(SKILL), SEARCHQA_ROLE, /^## Task Format\n/],
     ["docvqa", buildDocVqaSystemPrompt(SKILL), DOCVQA_ROLE, /^You will get the image of a document page/],
-    ["livemath", buildLiveMathSystemPrompt(SKILL), LIVEMATH_ROLE, /^Exactly one option is correct/],
+    ["livemath", buildLiveMathSystemPrompt(SKILL), LIVEMATH_ROLE, /^## Task Format\nYou get one mathematics question/],
     ["officeqa (tools)", buildOfficeQaSystemPrompt(SKILL, true), OFFICEQA_TOOLS_ROLE, /^The documents are plain-text/],
     ["custom (as the QA benchmarks)", buildCustomSystemPrompt(SKILL), CUSTOM_ROLE, /^When a "## Context" section/],
   ])("%s: right after the role line, before the task and answer format", (_name, system, role, next) => {

@@ -13,6 +13,12 @@ describe("target prompts carry the original's information", () => {
     expect(p).toMatch(/hypotheses/);
     expect(p).toMatch(/extremal wording/);
     expect(p).toMatch(/exact equality conditions/);
+    // Step-by-step reasoning, only the label in the tags, an example — and no claims the original does not
+    // make (about a published theorem, or that the other options are near-copies).
+    expect(p).toMatch(/step by step/);
+    expect(p).toMatch(/nothing in them but the label of one choice/);
+    expect(p).toContain("<answer>B</answer>");
+    expect(p).not.toMatch(/published theorem|Exactly one option|close variations|Reason briefly/);
   });
 
   it("officeqa (tools): narrow to the most relevant file, short targeted searches then small reads, operands before arithmetic", () => {

@@ -7,14 +7,23 @@ import { withSkillSection } from "../common/skill-prompt";
 import type { Choice } from "./normalise";
 
 /** The role line; the skill section follows it, as in the original. */
-export const LIVEMATH_ROLE =
-  "You are a careful research mathematician answering a multiple-choice question about a published theorem.";
+export const LIVEMATH_ROLE = "You are an expert at mathematical reasoning, answering multiple-choice questions.";
 
-/** The instructions after the skill section. */
+/**
+ * The instructions after the skill section: what the task looks like, what to weigh, and the answer
+ * format — the information of the original's target prompt, no more (it claims nothing about how the
+ * options were made or where the question comes from).
+ */
 const LIVEMATH_INSTRUCTIONS = [
-  "Exactly one option is correct; the others are close variations of it.",
-  "Pay attention to quantifiers, hypotheses, extremal wording (at most, at least, the largest, the only) and exact equality conditions, and to how strong each option's claim is, before you decide.",
-  "Reason briefly, then output only the label of the chosen option inside <answer></answer>, for example <answer>C</answer>.",
+  "## Task Format",
+  "You get one mathematics question with its answer choices.",
+  "Before you choose, weigh the quantifiers, the hypotheses, extremal wording and exact equality conditions with care.",
+  "",
+  "## Answer Format",
+  "Work through the problem step by step, then give your final answer inside <answer></answer> tags, with nothing in them but the label of one choice (such as A or C).",
+  "",
+  "Example:",
+  "<answer>B</answer>",
 ].join("\n");
 
 /** The system prompt of a blank skill: the role line, then the instructions. */
