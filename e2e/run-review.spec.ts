@@ -12,7 +12,8 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(420_000);
   worker = startWorker("e2e-review");
   await worker.ready;
-  runId = await createRunViaApi(request, { "model.sim_latency_ms": 0 }, "e2e review");
+  // Seed 2: under the simulated model this run's final skill repeats a line (the version browser flags it).
+  runId = await createRunViaApi(request, { "model.sim_latency_ms": 0, "train.seed": 2 }, "e2e review");
   await waitForStatus(request, runId, "succeeded", 400_000);
 });
 test.afterAll(async () => {

@@ -76,7 +76,12 @@ export async function seedBigRun(db: Db, steps: number, evals: number): Promise<
           candidateScore: score,
           currentScore: score,
           bestScore: score,
-          recordJson: JSON.stringify({ step, action: actions[step % actions.length] }),
+          recordJson: JSON.stringify({
+            step,
+            epoch: Math.ceil(step / 100),
+            step_in_epoch: (step - 1) % 100,
+            action: actions[step % actions.length],
+          }),
         };
       }),
     });
