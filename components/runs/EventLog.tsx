@@ -1,6 +1,6 @@
 "use client";
 import { useMemo, useState } from "react";
-import type { StreamFrame } from "@/lib/contracts/run-events";
+import type { EventFrame } from "@/lib/contracts/stored-events-stream";
 import { Card } from "../ui/Card";
 import { ShowMore } from "../ui/ShowMore";
 import { frameStep, frameTone, summarizeFrame } from "./event-frames";
@@ -19,7 +19,7 @@ function time(iso: string): string {
 }
 
 /** The run's events as they stream in, latest first (kept in the ["run-events", id] cache). */
-export function EventLog({ frames, total }: { frames: StreamFrame[]; total: number }) {
+export function EventLog({ frames, total }: { frames: EventFrame[]; total: number }) {
   const [limit, setLimit] = useState(PAGE);
   const latestFirst = useMemo(() => [...frames].reverse(), [frames]);
   return (
@@ -46,7 +46,7 @@ export function EventLog({ frames, total }: { frames: StreamFrame[]; total: numb
                 <li key={f.seq} className="grid grid-cols-[3.5rem_4.5rem_9.5rem_1fr] gap-2 px-3 py-1 hover:bg-gray-50">
                   <span className="text-right text-gray-400">#{f.seq}</span>
                   <span className="text-gray-500">{time(f.createdAt)}</span>
-                  <span className={`truncate font-medium ${TONE[frameTone(f.type)]}`} title={f.type}>
+                  <span className={`truncate font-medium ${TONE[frameTone(f)]}`} title={f.type}>
                     {f.type}
                   </span>
                   <span className="min-w-0 break-words text-gray-700">

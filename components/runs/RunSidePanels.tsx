@@ -1,5 +1,5 @@
 import type { RunDetail } from "@/lib/contracts/api";
-import type { StreamFrame } from "@/lib/contracts/run-events";
+import type { EventFrame } from "@/lib/contracts/stored-events-stream";
 import { Card } from "../ui/Card";
 import { DatasetPanel } from "./DatasetPanel";
 import { EventLog } from "./EventLog";
@@ -8,7 +8,7 @@ import { BackendUsageTable } from "./BackendUsageTable";
 import { UsageTable } from "./UsageTable";
 
 /** Below the steps: the event log, skill versions, tokens by stage and the run's configuration. */
-export function RunSidePanels({ run, frames }: { run: RunDetail; frames: StreamFrame[] }) {
+export function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFrame[] }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">

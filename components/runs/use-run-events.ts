@@ -2,7 +2,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
-import { StreamFrameSchema, type StreamFrame } from "@/lib/contracts/run-events";
+import { parseStreamFrame, type EventFrame } from "@/lib/contracts/stored-events-stream";
 import { eventsUrl } from "../api-client";
 import { isActiveStatus, queryKeys } from "../query-keys";
 import { createCoalescedRunner } from "./coalesce";
@@ -19,7 +19,8 @@ const REFETCH_GAP_MS = 400;
 const RETRY_MS = 5_000;
 
 /**
- * Tails `/api/runs/{id}/events` with EventSource. Each frame is parsed with `StreamFrameSchema`, appended to
+ * Tails `/api/runs/{id}/events` with EventSource. Each frame's event is parsed with its stored schema
+ * (`parseStreamFrame`; one that does not parse is kept as a problem line), appended to
  * `["run-events", id]`, and triggers a coalesced refetch of `["run", id]` (and of the selected step when the
  * frame is about it). A finished run's stream is read once for its history, then closed; it reopens on resume.
  */
@@ -54,7 +55,7 @@ export function useRunEvents(
     useQuery({
       queryKey: queryKeys.runEvents(runId),
       // Never fetched: the stream below writes it. Should TanStack call this anyway, keep what we hold.
-      queryFn: () => qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId)) ?? [],
+      queryFn: () => qc.getQueryData<EventFrame[]>(queryKeys.runEvents(runId)) ?? [],
       staleTime: Infinity,
       gcTime: 10 * 60_000,
     }).data ?? [];
@@ -69,13 +70,13 @@ export function useRunEvents(
         ? Promise.resolve()
         : qc.refetchQueries({ queryKey: queryKeys.step(runId, stepRef.current), exact: true }),
     );
-    let buffer: StreamFrame[] = [];
+    let buffer: EventFrame[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
       timer = null;
       const batch = buffer;
       buffer = [];
-      qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, batch));
+      qc.setQueryData<EventFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, batch));
       // Replayed history the loaded detail already reflects (seq ≤ its lastEventSeq) needs no refetch.
       const seen = qc.getQueryData<RunDetail>(queryKeys.run(runId))?.lastEventSeq ?? 0;
       const fresh = batch.filter((f) => f.seq > seen);
@@ -84,7 +85,7 @@ export function useRunEvents(
       if (fresh.some((f) => frameStep(f) !== null && frameStep(f) === stepRef.current)) stepRefetch.request();
     };
     // Resume after what we hold; on a first visit skip history the log would drop anyway (it keeps MAX_FRAMES).
-    const cached = qc.getQueryData<StreamFrame[]>(queryKeys.runEvents(runId));
+    const cached = qc.getQueryData<EventFrame[]>(queryKeys.runEvents(runId));
     const cursor = cached?.at(-1)?.seq ?? Math.max(0, lastSeqRef.current - MAX_FRAMES);
     const es = new EventSource(eventsUrl(runId, cursor));
     let retry: ReturnType<typeof setTimeout> | null = null;
@@ -93,12 +94,13 @@ export function useRunEvents(
       runRefetch.request(); // after an outage the detail may be behind what the stream replays
     };
     es.onmessage = (ev: MessageEvent<string>) => {
-      const parsed = StreamFrameSchema.safeParse(safeJson(ev.data));
-      if (!parsed.success) {
-        console.warn(`[run ${runId}] ignored a malformed event frame`, parsed.error.issues[0]);
+      // A frame whose payload does not parse is kept with its problem line; only a non-frame is dropped.
+      const parsed = parseStreamFrame(ev.data);
+      if (!parsed) {
+        console.warn(`[run ${runId}] ignored a malformed event frame (id ${ev.lastEventId || "none"})`);
         return;
       }
-      buffer.push(parsed.data);
+      buffer.push(parsed);
       timer ??= setTimeout(flush, FLUSH_MS);
     };
     // The server sends `event: end` once a finished run's history is out; it will never add more.
@@ -129,7 +131,7 @@ export function useRunEvents(
       if (timer) clearTimeout(timer);
       if (retry) clearTimeout(retry);
       if (buffer.length > 0)
-        qc.setQueryData<StreamFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, buffer));
+        qc.setQueryData<EventFrame[]>(queryKeys.runEvents(runId), (old) => mergeFrames(old, buffer));
       runRefetch.cancel();
       stepRefetch.cancel();
     };
@@ -153,12 +155,4 @@ function useOffline(): boolean {
     };
   }, []);
   return offline;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null; // reported by the schema check as a malformed frame
-  }
 }

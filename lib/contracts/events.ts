@@ -1,7 +1,7 @@
 /**
  * Engine events: past tense, discriminated by `type`. The engine emits them in order and the worker stores
- * them as RunEvent rows. The browser checks each SSE frame's envelope with `StreamFrameSchema`
- * (run-events.ts) and reads the payload's fields where it needs them; `EngineEventSchema` types the engine side.
+ * them lean as RunEvent rows; every reader, the browser included, parses a stored event with the lean schema
+ * of its type (stored-events.ts). `EngineEventSchema` types the engine side.
  */
 import { z } from "zod";
 import {

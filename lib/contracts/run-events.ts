@@ -1,7 +1,7 @@
 /**
- * What the SSE stream carries: stored RunEvent rows. Engine events are stored lean (per-item results,
- * skill texts and edit lists live in their own tables and are fetched by the page); lifecycle events
- * come from the worker and the API. The browser parses every frame with `StreamFrameSchema`.
+ * Lifecycle run events: stored as RunEvent rows next to the engine's (lean) events, and streamed with them
+ * (./stored-events-stream.ts). Engine events are stored lean (per-item results, skill texts and edit lists
+ * live in their own tables and are fetched by the page); lifecycle events come from the worker and the API.
  */
 import { z } from "zod";
 
@@ -50,11 +50,3 @@ export const LifecycleEventSchema = z.discriminatedUnion("type", [
   }),
 ]);
 export type LifecycleEvent = z.infer<typeof LifecycleEventSchema>;
-
-export const StreamFrameSchema = z.object({
-  seq: z.number().int().min(1),
-  type: z.string().min(1),
-  payload: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-});
-export type StreamFrame = z.infer<typeof StreamFrameSchema>;

@@ -23,7 +23,8 @@ type Lean<E> = E extends unknown
       (E extends { type: "slowUpdateApplied" } ? { gateScored?: z.infer<typeof GateScoredLeanSchema> } : unknown)
   : never;
 type StoredEngineEvent = Lean<EngineEvent>;
-type StoredRunEvent = StoredEngineEvent | LifecycleEvent;
+/** Every event a run stores and streams: the engine's (lean) and the lifecycle ones. */
+export type StoredRunEvent = StoredEngineEvent | LifecycleEvent;
 export type StoredRunEventOf<T extends StoredRunEvent["type"]> = Extract<StoredRunEvent, { type: T }>;
 
 /** The event as stored and streamed: bulky parts (skills, per-item results, edit lists) live in their own rows. */
@@ -65,7 +66,7 @@ export class StoredEventError extends Error {
     readonly seq: number,
     readonly type: string,
     readonly field: string,
-    problem: string,
+    readonly problem: string,
   ) {
     super(`stored run event #${seq} (${type})${field ? `: field ${field}` : ""}: ${problem}`);
     this.name = "StoredEventError";

@@ -3,6 +3,8 @@
  * (a Redis notice after each commit) or at most `pollMs`, with keep-alive comments, and end after
  * `maxMs` so the browser reconnects with Last-Event-ID. Time and waiting are injected for tests.
  */
+import { streamFrameData } from "../contracts/stored-events-stream";
+
 export interface TailRow {
   seq: number;
   type: string;
@@ -27,14 +29,13 @@ export interface TailOptions {
   maxMs?: number;
 }
 
-export function frame(row: TailRow): string {
-  const data = JSON.stringify({
-    seq: row.seq,
-    type: row.type,
-    payload: JSON.parse(row.payload),
-    createdAt: row.createdAt.toISOString(),
-  });
-  return `id: ${row.seq}\ndata: ${data}\n\n`;
+/**
+ * One row as an SSE frame. The payload goes out as the stored JSON text, unread: the browser parses it with
+ * the stored schema of its type, so a row that does not parse reaches the page as a readable problem line
+ * instead of breaking the stream here.
+ */
+function frame(row: TailRow): string {
+  return `id: ${row.seq}\ndata: ${streamFrameData(row)}\n\n`;
 }
 
 export async function* tailEvents(deps: TailDeps, opts: TailOptions): AsyncGenerator<string> {
