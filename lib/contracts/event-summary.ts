@@ -137,7 +137,7 @@ type LifecycleType =
 function describeLife(e: Extract<StoredRunEvent, { type: LifecycleType | EndType }>): string {
   switch (e.type) {
     case "runCompleted":
-      return `completed: ${e.stopReason || "done"}`;
+      return e.stopReason && e.stopReason !== "completed" ? `completed early: ${e.stopReason}` : "completed";
     case "runFailed":
       return `failed${e.step !== null ? ` at step ${e.step}` : ""}: ${e.message}`;
     case "runCancelled":

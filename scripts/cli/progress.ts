@@ -1,11 +1,11 @@
 /**
  * Progress on stderr: live bars (overall steps and the current phase's items) on a terminal, one plain
- * line per phase otherwise (CI logs, pipes).
+ * line per event otherwise (CI logs, pipes), worded as the dashboard's event log words it.
  */
 import cliProgress from "cli-progress";
-import { originPhrase } from "../../lib/contracts/best";
-import { describeCoverage, describeUnanswered } from "../../lib/contracts/coverage";
+import { describeStoredEvent, eventStep } from "../../lib/contracts/event-summary";
 import type { EngineEvent } from "../../lib/contracts/events";
+import { leanPayload } from "../../lib/contracts/stored-events";
 import type { RolloutPhase } from "../../lib/engine";
 
 const PHASE_LABEL: Record<RolloutPhase, string> = {
@@ -17,55 +17,26 @@ const PHASE_LABEL: Record<RolloutPhase, string> = {
 
 const f3 = (x: number) => x.toFixed(3);
 
-/** " (1 error, 2 truncated not answered)" or "". */
-function notAnswered(c: { nErrors: number; nTimeouts: number; nTruncated: number }): string {
-  const text = describeUnanswered(c);
-  return text ? ` (${text} not answered)` : "";
+/**
+ * The line for an event, for logs: the sentence the dashboard's event log shows for the stored event
+ * (lib/contracts/event-summary.ts), after "[step n/N]" when the event names a step.
+ */
+export function describeEvent(e: EngineEvent, totalSteps: number): string {
+  const stored = leanPayload(e);
+  const step = eventStep(stored);
+  const text = describeStoredEvent(stored);
+  return step === null ? text : `[step ${step}/${totalSteps}] ${text}`;
 }
 
-/** One-line description of an event for logs, or null for events not worth a line. */
-export function describeEvent(e: EngineEvent, totalSteps: number): string | null {
-  const s = (step: number) => `[step ${step}/${totalSteps}]`;
-  switch (e.type) {
-    case "runStarted":
-      return e.resumedFromStep > 0
-        ? `resuming after step ${e.resumedFromStep} of ${e.totalSteps}`
-        : `training: ${e.numEpochs} epochs × ${e.stepsPerEpoch} steps, ${e.trainSize} train / ${e.selectionSize} selection / ${e.testSize} test items`;
-    case "baselineScored":
-      return `baseline selection score ${f3(e.score)} (hard ${f3(e.hard)}, soft ${f3(e.soft)})`;
-    case "rolloutCompleted":
-      return `${s(e.step)} rollout hard ${f3(e.hard)} soft ${f3(e.soft)} on ${e.n} items${notAnswered(e)}`;
-    case "patchesProposed":
-      return `${s(e.step)} analysts: ${e.nFailurePatches} failure + ${e.nSuccessPatches} success patches${e.nInvalid ? `, ${e.nInvalid} unusable answers` : ""}`;
-    case "patchesMerged":
-      return `${s(e.step)} merged into ${e.nMerged} updates${e.fallbacks ? ` (${e.fallbacks} merge fallbacks)` : ""}`;
-    case "editsSelected":
-      return `${s(e.step)} selected ${e.edits.length} (budget ${e.budget ?? "none"}${e.ranked ? ", ranked" : ""}${e.fallback ? ", ranking fallback" : ""})`;
-    case "gateDecided": {
-      if (e.nPaired >= e.nItems)
-        return `${s(e.step)} gate: ${e.action} (candidate ${f3(e.candidateScore)} vs current ${f3(e.currentScoreBefore)}, best ${f3(e.bestScore)})`;
-      // Some items went unanswered: the comparison was over the items both skills answered.
-      const basis = `candidate ${f3(e.candidatePairedScore)} vs current ${f3(e.currentPairedScore)}, ${describeCoverage(e)}`;
-      return `${s(e.step)} gate: ${e.action} (${basis}${e.reason ? `; ${e.reason}` : ""})`;
-    }
-    case "stepCommitted":
-      return e.action.startsWith("skip") ? `${s(e.step)} ${e.action}` : null;
-    case "slowUpdateApplied":
-      return `epoch ${e.epoch}: slow update ${e.action}${e.selectionHard !== null ? `, selection ${f3(e.selectionHard)}` : ""}`;
-    case "finalSelectionChecked":
-      return e.skipReason !== null
-        ? `final selection check (${originPhrase(e.origin)}): ${f3(e.gateScore)}, not compared: ${e.skipReason}`
-        : `final selection check (${originPhrase(e.origin)}): ${f3(e.gateScore)}${e.promoted ? " — new best" : `, best stays ${e.bestScore === null ? "n/a" : f3(e.bestScore)}`}`;
-    case "metaSkillUpdated":
-      return `epoch ${e.epoch}: meta skill ${e.action}`;
-    case "testScored":
-      return `test (${e.which} skill): hard ${f3(e.hard)} soft ${f3(e.soft)}${notAnswered(e)}`;
-    case "runFailed":
-      return `run failed: ${e.message}`;
-    default:
-      return null;
-  }
-}
+/** Events logged above the live bars on a terminal (the bars show the rest). */
+const LOGGED_ABOVE_BARS: ReadonlySet<EngineEvent["type"]> = new Set([
+  "gateDecided",
+  "slowUpdateApplied",
+  "finalSelectionChecked",
+  "testScored",
+  "runFailed",
+  "runPaused",
+]);
 
 export interface Progress {
   onEvent(e: EngineEvent): void;
@@ -83,8 +54,7 @@ export function createProgress(opts: {
     return {
       onEvent(e) {
         if (e.type === "runStarted") totalSteps = e.totalSteps;
-        const line = describeEvent(e, totalSteps);
-        if (line) stream.write(`${line}\n`);
+        stream.write(`${describeEvent(e, totalSteps)}\n`);
       },
       onItem() {},
       stop() {},
@@ -120,16 +90,7 @@ export function createProgress(opts: {
         best = f3(e.bestScore);
         steps.update({ info: `best ${best}` });
       }
-      const line = describeEvent(e, totalSteps);
-      if (
-        line &&
-        (e.type === "gateDecided" ||
-          e.type === "slowUpdateApplied" ||
-          e.type === "finalSelectionChecked" ||
-          e.type === "testScored" ||
-          e.type === "runFailed")
-      )
-        multi.log(`${line}\n`);
+      if (LOGGED_ABOVE_BARS.has(e.type)) multi.log(`${describeEvent(e, totalSteps)}\n`);
     },
     onItem(p) {
       if (p !== current) {
