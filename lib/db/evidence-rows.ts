@@ -1,24 +1,29 @@
 /**
  * Reads for the run page's evidence views (gate statistics, noise floor, blame, proposal explorer): the
- * stored events of some types (their lean payloads keep the statistics and the proposal sources), the
+ * typed stored events of some types (their lean payloads keep the statistics and the proposal sources), the
  * edits of every stage, the steps and the skill versions. Plain rows; the views are assembled in lib/runs.
  */
+import { parseStoredEvent, type StoredRunEvent, type StoredRunEventOf } from "../contracts/stored-events";
 import { getDb, type DbTx } from "./client";
 
 type Opts = { db?: DbTx };
 
-/** Parsed payloads of the run's events of these types, oldest first; superseded copies are left out. */
-export async function listEventPayloads(
+/**
+ * The run's events of these types, oldest first, each parsed with the stored schema of its type (a row
+ * that does not parse is an error naming the event and the field); superseded copies are left out.
+ */
+export async function listStoredEvents<T extends StoredRunEvent["type"]>(
   runId: string,
-  types: readonly string[],
+  types: readonly T[],
   { db = getDb() }: Opts = {},
-): Promise<{ seq: number; type: string; payload: Record<string, unknown> }[]> {
+): Promise<StoredRunEventOf<T>[]> {
   const rows = await db.runEvent.findMany({
     where: { runId, type: { in: [...types] }, superseded: false },
     orderBy: { seq: "asc" },
     select: { seq: true, type: true, payload: true },
   });
-  return rows.map((r) => ({ seq: r.seq, type: r.type, payload: JSON.parse(r.payload) as Record<string, unknown> }));
+  // Selected by type, and the schema is chosen by the row's type: each event is of one of `types`.
+  return rows.map((r) => parseStoredEvent(r) as StoredRunEventOf<T>);
 }
 
 export async function listRunEdits(runId: string, { db = getDb() }: Opts = {}) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { filterProposals } from "../contracts/evidence";
 import { buildProposalRows, wordJaccard, type EditInput } from "./proposal-rows";
-import { leanPayload } from "../contracts/stored-events";
+import type { GateEvidenceView as GateEvidence } from "../contracts/evidence";
+import { leanPayload, type StoredRunEvent } from "../contracts/stored-events";
 import { decisionsOf, lineageOf } from "./run-evidence";
 
 import { preflightSplitWarning, runSplitWarning } from "./split-warning";
@@ -14,6 +15,57 @@ const edit = (e: Partial<EditInput> & Pick<EditInput, "step" | "ord" | "stage" |
   applyStatus: null,
   gateStatus: null,
   ...e,
+});
+
+/** Stored (lean) events as the evidence reads get them, with only the fields a test is about varied. */
+const merged = (step: number, from?: number[][]): StoredRunEvent => ({
+  type: "patchesMerged",
+  step,
+  nMerged: from?.length ?? 1,
+  fallbacks: 0,
+  nEdits: from?.length ?? 1,
+  ...(from ? { from } : {}),
+});
+const selected = (step: number, picked?: number[]): StoredRunEvent => ({
+  type: "editsSelected",
+  step,
+  budget: null,
+  lrControlMode: "fixed",
+  ranked: false,
+  fallback: false,
+  nEdits: 1,
+  ...(picked ? { merged: picked } : {}),
+});
+const gateAt = (
+  step: number,
+  action: "accept_new_best" | "accept" | "reject",
+  evidence: GateEvidence,
+): StoredRunEvent => ({
+  type: "gateDecided",
+  step,
+  action,
+  candidateScore: 0.5,
+  currentScoreBefore: 0.5,
+  currentScore: 0.5,
+  bestScore: 0.5,
+  bestStep: step,
+  nItems: 6,
+  nPaired: 6,
+  nErrors: 0,
+  nTimeouts: 0,
+  nTruncated: 0,
+  candidatePairedScore: 0.5,
+  currentPairedScore: 0.5,
+  reason: null,
+  evidence,
+});
+const slowAt = (epoch: number, action: string, evidence?: GateEvidence): StoredRunEvent => ({
+  type: "slowUpdateApplied",
+  epoch,
+  action,
+  content: null,
+  selectionHard: null,
+  ...(evidence ? { evidence } : {}),
 });
 
 describe("proposal rows", () => {
@@ -118,20 +170,13 @@ describe("proposal rows", () => {
       sources,
       lineage: lineageOf([
         // Step 1: merged #1 combined proposals 0 and 2, merged #2 combined 1 and 2; the ranking kept #2 only.
-        {
-          type: "patchesMerged",
-          payload: {
-            step: 1,
-            nMerged: 2,
-            from: [
-              [0, 2],
-              [1, 2],
-            ],
-          },
-        },
-        { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
-        { type: "patchesMerged", payload: { step: 2, nMerged: 1, from: [[0]] } },
-        { type: "editsSelected", payload: { step: 2, nEdits: 1, merged: [0] } },
+        merged(1, [
+          [0, 2],
+          [1, 2],
+        ]),
+        selected(1, [1]),
+        merged(2, [[0]]),
+        selected(2, [0]),
       ]),
     });
     expect(recorded.map((r) => [r.key, r.mergedAs, r.mergedInto, r.selectedAs, r.status, r.mergeGuessed])).toEqual([
@@ -146,20 +191,16 @@ describe("proposal rows", () => {
 
   it("the stored (lean) event payloads keep the lineage while the edit lists go to their own rows", () => {
     const edits = [{ origin: "failure" as const, op: "append", content: "x" }];
-    const merged: Record<string, unknown> = leanPayload({
+    const leanMerged = leanPayload({
       ...{ type: "patchesMerged" as const, step: 1, nMerged: 1, fallbacks: 0, edits, from: [[0, 1]] },
     });
-    const picked: Record<string, unknown> = leanPayload({
+    const picked = leanPayload({
       ...{ type: "editsSelected" as const, step: 1, budget: 1, lrControlMode: "fixed" },
       ...{ ranked: false, fallback: false, edits, merged: [0] },
     });
-    expect([merged.edits, merged.from, picked.edits, picked.merged]).toEqual([undefined, [[0, 1]], undefined, [0]]);
-    expect(
-      lineageOf([
-        { type: "patchesMerged", payload: merged },
-        { type: "editsSelected", payload: picked },
-      ]).get(1),
-    ).toEqual({ merged: [[0, 1]], selected: [0] });
+    const raw = [leanMerged, picked].map((e) => e as Record<string, unknown>);
+    expect([raw[0]!.edits, raw[0]!.from, raw[1]!.edits, raw[1]!.merged]).toEqual([undefined, [[0, 1]], undefined, [0]]);
+    expect(lineageOf([leanMerged, picked]).get(1)).toEqual({ merged: [[0, 1]], selected: [0] });
   });
 
   it("a slow update's stored payload keeps its candidate hash and a count, not the per-item results", () => {
@@ -173,12 +214,12 @@ describe("proposal rows", () => {
 
   it("lineage is read only from steps whose events carry it; a resumed step's later record wins", () => {
     const lin = lineageOf([
-      { type: "patchesMerged", payload: { step: 1, nMerged: 1, from: [[0]] } },
-      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [0] } },
-      { type: "patchesMerged", payload: { step: 2, nMerged: 1 } },
-      { type: "editsSelected", payload: { step: 2, nEdits: 1 } },
-      { type: "patchesMerged", payload: { step: 1, nMerged: 2, from: [[1], [0]] } },
-      { type: "editsSelected", payload: { step: 1, nEdits: 1, merged: [1] } },
+      merged(1, [[0]]),
+      selected(1, [0]),
+      merged(2),
+      selected(2),
+      merged(1, [[1], [0]]),
+      selected(1, [1]),
     ]);
     expect([...lin.keys()]).toEqual([1]);
     expect(lin.get(1)).toEqual({ merged: [[1], [0]], selected: [1] });
@@ -213,11 +254,15 @@ describe("gate decisions and the small-split warning", () => {
   });
   it("reads step gates, slow-update gates and the final check from the stored events", () => {
     const d = decisionsOf([
-      { type: "stepStarted", payload: { step: 1, epoch: 1 } },
-      { type: "gateDecided", payload: { step: 1, action: "accept", evidence: ev(1 / 6) } },
-      { type: "slowUpdateApplied", payload: { epoch: 1, action: "inject_placeholder" } },
-      { type: "slowUpdateApplied", payload: { epoch: 2, action: "reject", evidence: ev(-1 / 6) } },
-      { type: "finalSelectionChecked", payload: { step: 1, promoted: true, skipReason: null, evidence: ev(0.5) } },
+      { type: "stepStarted", step: 1, epoch: 1, stepInEpoch: 1 },
+      gateAt(1, "accept", ev(1 / 6)),
+      slowAt(1, "inject_placeholder"),
+      slowAt(2, "reject", ev(-1 / 6)),
+      {
+        ...{ type: "finalSelectionChecked", step: 1, hard: 1, soft: 1, gateScore: 1, origin: "step_0001" },
+        ...{ skillHash: "h", promoted: true, skipReason: null, bestScore: 1, bestOrigin: "step_0001" },
+        evidence: ev(0.5),
+      },
     ]);
     expect(d.map((x) => [x.kind, x.step, x.action])).toEqual([
       ["step", 1, "accept"],
@@ -229,9 +274,9 @@ describe("gate decisions and the small-split warning", () => {
 
   it("warns when accepted steps gained less than the split can detect (6 items: only 6 of 6 is significant)", () => {
     const d = decisionsOf([
-      { type: "gateDecided", payload: { step: 1, action: "accept_new_best", evidence: ev(1) } },
-      { type: "gateDecided", payload: { step: 2, action: "accept", evidence: ev(1 / 6) } },
-      { type: "gateDecided", payload: { step: 3, action: "reject", evidence: ev(0) } },
+      gateAt(1, "accept_new_best", ev(1)),
+      gateAt(2, "accept", ev(1 / 6)),
+      gateAt(3, "reject", ev(0)),
     ]);
     expect(runSplitWarning(6, d)).toMatch(/^1 of 2 accepted .* 100\.0 points .* Steps 2\.$/);
     expect(runSplitWarning(6, d.slice(0, 1))).toBeNull();

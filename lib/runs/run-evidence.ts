@@ -4,50 +4,36 @@
  * proposal explorer's rows and the blame of the best skill.
  */
 import type { BlameLineView, GateDecisionView, NoiseFloorView, ProposalRow, RunEvidence } from "../contracts/evidence";
-import { z } from "zod";
-import { GateEvidenceSchema, ProposalSourceSchema, type ProposalSource } from "../contracts/events";
-import { listEventPayloads, listRunEdits, listSkillVersionTexts, listStepActions } from "../db/evidence-rows";
+import type { ProposalSource } from "../contracts/events";
+import type { StoredRunEvent } from "../contracts/stored-events";
+import { listRunEdits, listSkillVersionTexts, listStepActions, listStoredEvents } from "../db/evidence-rows";
 import { getBestSkill } from "../db/export";
 import { getRun } from "../db/runs";
 import { blameChain, describeOrigin, renderBlameMarkdown, type BlameChange } from "../engine/blame";
 import { buildProposalRows, type StepLineage } from "./proposal-rows";
 import { runSplitWarning } from "./split-warning";
 
-const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
-const evidenceOf = (v: unknown) => {
-  const r = GateEvidenceSchema.safeParse(v);
-  return r.success ? r.data : null;
-};
-
-export function decisionsOf(events: { type: string; payload: Record<string, unknown> }[]): GateDecisionView[] {
+/**
+ * Every gate decision with its paired statistics, from the stored events in order: step gates, gated slow
+ * updates and the final selection check (a slow update or check is placed after the last step started).
+ */
+export function decisionsOf(events: readonly StoredRunEvent[]): GateDecisionView[] {
   const out: GateDecisionView[] = [];
   let step = 0;
   let epoch: number | null = null;
-  for (const { type, payload: p } of events) {
-    if (type === "stepStarted") [step, epoch] = [num(p.step) ?? step, num(p.epoch)];
-    else if (type === "gateDecided")
-      out.push({
-        kind: "step",
-        step: num(p.step) ?? 0,
-        epoch,
-        action: String(p.action),
-        evidence: evidenceOf(p.evidence),
-      });
-    else if (type === "slowUpdateApplied" && p.evidence)
-      out.push({
-        kind: "slow_update",
-        step,
-        epoch: num(p.epoch),
-        action: String(p.action),
-        evidence: evidenceOf(p.evidence),
-      });
-    else if (type === "finalSelectionChecked")
+  for (const e of events) {
+    if (e.type === "stepStarted") [step, epoch] = [e.step, e.epoch];
+    else if (e.type === "gateDecided")
+      out.push({ kind: "step", step: e.step, epoch, action: e.action, evidence: e.evidence ?? null });
+    else if (e.type === "slowUpdateApplied" && e.evidence)
+      out.push({ kind: "slow_update", step, epoch: e.epoch, action: e.action, evidence: e.evidence });
+    else if (e.type === "finalSelectionChecked")
       out.push({
         kind: "final",
-        step: num(p.step) ?? step,
+        step: e.step,
         epoch: null,
-        action: p.skipReason ? "skip_errors" : p.promoted ? "promoted" : "kept_best",
-        evidence: evidenceOf(p.evidence),
+        action: e.skipReason ? "skip_errors" : e.promoted ? "promoted" : "kept_best",
+        evidence: e.evidence ?? null,
       });
   }
   return out;
@@ -55,7 +41,7 @@ export function decisionsOf(events: { type: string; payload: Record<string, unkn
 
 export async function getRunEvidence(runId: string): Promise<RunEvidence> {
   await getRun(runId);
-  const events = await listEventPayloads(runId, [
+  const events = await listStoredEvents(runId, [
     "runStarted",
     "stepStarted",
     "gateDecided",
@@ -64,10 +50,13 @@ export async function getRunEvidence(runId: string): Promise<RunEvidence> {
     "noiseFloorMeasured",
   ]);
   const noise = new Map<number, NoiseFloorView>();
-  for (const e of events.filter((x) => x.type === "noiseFloorMeasured"))
-    noise.set(num(e.payload.epoch) ?? 0, e.payload as unknown as NoiseFloorView);
-  const started = events.filter((e) => e.type === "runStarted").at(-1);
-  const selectionSize = started ? num(started.payload.selectionSize) : null;
+  let selectionSize: number | null = null;
+  for (const e of events) {
+    if (e.type === "noiseFloorMeasured") {
+      const { epoch, scores, mean, sd, low, high, nItems } = e;
+      noise.set(epoch, { epoch, scores, mean, sd, low, high, nItems });
+    } else if (e.type === "runStarted") selectionSize = e.selectionSize;
+  }
   const decisions = decisionsOf(events);
   return {
     decisions,
@@ -77,27 +66,21 @@ export async function getRunEvidence(runId: string): Promise<RunEvidence> {
   };
 }
 
-const intLists = z.array(z.array(z.number().int()));
-const ints = z.array(z.number().int());
-
 /**
  * Recorded merge provenance per step, from the `from` of patchesMerged and the `merged` of editsSelected; a
  * step whose events lack them (stored before provenance was recorded) has none, and its rows fall back to words.
  */
-export function lineageOf(events: { type: string; payload: Record<string, unknown> }[]): Map<number, StepLineage> {
+export function lineageOf(events: readonly StoredRunEvent[]): Map<number, StepLineage> {
   const out = new Map<number, StepLineage>();
   // Events come in order; a step re-run after a resume replaces what its earlier attempt recorded.
-  for (const { type, payload } of events) {
-    const step = num(payload.step) ?? 0;
-    if (type === "patchesMerged") {
-      const from = intLists.safeParse(payload.from);
-      if (from.success) out.set(step, { merged: from.data, selected: [] });
-      else out.delete(step);
-    } else if (type === "editsSelected") {
-      const lin = out.get(step);
-      const merged = ints.safeParse(payload.merged);
-      if (lin && merged.success) lin.selected = merged.data;
-      else out.delete(step);
+  for (const e of events) {
+    if (e.type === "patchesMerged") {
+      if (e.from) out.set(e.step, { merged: e.from, selected: [] });
+      else out.delete(e.step);
+    } else if (e.type === "editsSelected") {
+      const lin = out.get(e.step);
+      if (lin && e.merged) lin.selected = e.merged;
+      else out.delete(e.step);
     }
   }
   return out;
@@ -108,13 +91,10 @@ export async function getRunProposals(runId: string): Promise<ProposalRow[]> {
   const [edits, steps, events] = await Promise.all([
     listRunEdits(runId),
     listStepActions(runId),
-    listEventPayloads(runId, ["patchesProposed", "patchesMerged", "editsSelected"]),
+    listStoredEvents(runId, ["patchesProposed", "patchesMerged", "editsSelected"]),
   ]);
   const sources = new Map<number, ProposalSource[]>();
-  for (const e of events.filter((x) => x.type === "patchesProposed")) {
-    const parsed = ProposalSourceSchema.array().safeParse(e.payload.sources);
-    if (parsed.success) sources.set(num(e.payload.step) ?? 0, parsed.data);
-  }
+  for (const e of events) if (e.type === "patchesProposed" && e.sources) sources.set(e.step, e.sources);
   return buildProposalRows({ edits, steps, sources, lineage: lineageOf(events) });
 }
 
@@ -158,7 +138,7 @@ export async function runBlameChain(runId: string): Promise<BlameChange[]> {
 export async function getRunBlame(runId: string): Promise<BlameLineView[]> {
   const chain = await runBlameChain(runId);
   const evidence = new Map(
-    decisionsOf(await listEventPayloads(runId, ["stepStarted", "gateDecided"])).map((d) => [d.step, d.evidence]),
+    decisionsOf(await listStoredEvents(runId, ["stepStarted", "gateDecided"])).map((d) => [d.step, d.evidence]),
   );
   return blameChain(chain).map((l) => {
     const o = l.origin;

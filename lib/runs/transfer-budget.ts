@@ -3,7 +3,7 @@
  * when it started) and its benchmark's calls per item, checked before any cell is queued.
  */
 import type { Db } from "../db/client";
-import { listEventPayloads } from "../db/evidence-rows";
+import { listStoredEvents } from "../db/evidence-rows";
 import { getRun, runConfigOf } from "../db/runs";
 import { getBenchmark } from "../envs";
 import { AppError } from "../errors";
@@ -17,8 +17,7 @@ export async function transferBudgetCheck(
 ): Promise<((cells: number) => void) | undefined> {
   if (maxCalls === undefined) return undefined;
   const config = runConfigOf(await getRun(runId, { db }));
-  const started = (await listEventPayloads(runId, ["runStarted"], { db })).at(-1)?.payload;
-  const testItems = typeof started?.testSize === "number" ? started.testSize : null;
+  const testItems = (await listStoredEvents(runId, ["runStarted"], { db })).at(-1)?.testSize ?? null;
   if (testItems === null)
     throw new AppError("INVALID_REQUEST", `maxCalls: run ${runId} recorded no test split size to estimate from`, {
       field: "maxCalls",
