@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseStreamFrame } from "../contracts/stored-events-stream";
 import { parseCursor, tailEvents, type TailRow } from "./sse-tail";
 
 function fakeDeps(rows: TailRow[], opts: { finishedAfter?: number } = {}) {
@@ -57,6 +58,22 @@ describe("tailEvents", () => {
     );
     expect(out.filter((s) => s === ": keep-alive\n\n").length).toBe(3);
     expect(out.some((s) => s.startsWith("event: end"))).toBe(false);
+  });
+
+  it("sends each row's stored payload unread: the browser parses it with the stored schema, a bad row included", async () => {
+    const good = { type: "runCancelled", step: 2 };
+    const rows: TailRow[] = [
+      { seq: 1, type: "runCancelled", payload: JSON.stringify(good), createdAt: new Date(0) },
+      { seq: 2, type: "runCancelled", payload: "{not json", createdAt: new Date(0) },
+      { seq: 3, type: "runCancelled", payload: JSON.stringify({ type: "runCancelled" }), createdAt: new Date(0) },
+    ];
+    const { deps } = fakeDeps(rows, { finishedAfter: 3 });
+    const out = await collect(tailEvents(deps, { cursor: 0, signal: new AbortController().signal }));
+    const frames = out.flatMap((s) => [...s.matchAll(/^data: (.*)$/gm)].map((m) => m[1]!)).slice(0, 3);
+    const parsed = frames.map((d) => parseStreamFrame(d));
+    expect(parsed[0]).toMatchObject({ seq: 1, event: good, problem: null });
+    expect(parsed[1]).toMatchObject({ seq: 2, event: null, problem: expect.stringMatching(/payload is not JSON/) });
+    expect(parsed[2]).toMatchObject({ seq: 3, event: null, problem: expect.stringMatching(/field step/) });
   });
 
   it("stops when the client goes away", async () => {
