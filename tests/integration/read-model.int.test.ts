@@ -2,8 +2,14 @@
  * The run's read model: every surface (API run detail, runs list, compare) shows the totals summed from
  * the per-call usage rows, which count every call the backends made — including the last slow update,
  * the meta skill, the final selection check and the test evaluations that come after the last step commit.
+ * Every surface, summary.json and the CLI's summary name the same best skill in the same sentence, for a
+ * worker's run and for a `skillopt train` run recorded in the dashboard's database.
  */
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compareRoute from "../../app/api/runs/compare/route";
 import * as runRoute from "../../app/api/runs/[runId]/route";
@@ -11,13 +17,15 @@ import * as runsRoute from "../../app/api/runs/route";
 import { loadRunConfig } from "../../lib/config";
 import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
 import { bestSentence } from "../../lib/contracts/best";
+import { parseStoredEventsOf } from "../../lib/contracts/stored-events";
 import { sumUsage } from "../../lib/contracts/usage-totals";
 import { getBestSkill } from "../../lib/db/export";
 import { skillHash } from "../../lib/engine";
-import type { Db } from "../../lib/db/client";
+import { createDb, type Db } from "../../lib/db/client";
 import { listRunsToReconcile, resumeRun } from "../../lib/db/run-recovery";
 import { createRun } from "../../lib/db/runs";
 import { prepareRun } from "../../lib/runs/prepare";
+import { formatSummary } from "../../scripts/cli/summary";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
 
@@ -73,7 +81,10 @@ async function surfaces(id: string, other: string) {
     completionTokens: r.completionTokens,
     costUsd: r.costUsd,
   });
+  const metric = detail.config.evaluation.gate_metric;
   return {
+    /** The one sentence each surface shows for its best skill. */
+    sentences: Object.values(best).map((b) => bestSentence({ ...b, metric })),
     detail: pick(detail),
     list: pick(list.runs.find((r) => r.id === id)!),
     compare: pick(cmp0),
@@ -133,14 +144,12 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
       completionTokens: total.completion_tokens,
     }).toEqual({ calls: truth.calls, promptTokens: truth.promptTokens, completionTokens: truth.completionTokens });
     // The last step commit saw fewer calls: the end-of-run work (test evaluations, final slow update …) is counted too.
-    const lastCommit = await db.runEvent.findFirst({
-      where: { runId: id, type: "stepCommitted" },
-      orderBy: { seq: "desc" },
-    });
-    const atLastCommit = Object.values(
-      (JSON.parse(lastCommit!.payload) as { tokens: Record<string, { calls: number }> }).tokens,
+    const commits = parseStoredEventsOf(
+      "stepCommitted",
+      await db.runEvent.findMany({ where: { runId: id, type: "stepCommitted" }, orderBy: { seq: "asc" } }),
     );
-    expect(truth.calls).toBeGreaterThan(atLastCommit.reduce((n, t) => n + t.calls, 0));
+    const atLastCommit = Object.values(commits.at(-1)!.tokens);
+    expect(truth.calls).toBeGreaterThan(atLastCommit.reduce((n, t) => n + (t?.calls ?? 0), 0));
     const stages = new Set(rows.map((r) => r.stage));
     for (const stage of ["rollout", "analyst", "slow_update", "meta_skill"]) expect(stages).toContain(stage);
   });
@@ -160,19 +169,29 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
       score: 1,
       origin: "slow_update_epoch_02",
     });
-    // The page's sentence; scripts/cli.test.ts checks that the CLI prints the same one for this run.
-    expect(bestSentence({ ...s.best.detail, metric: s.raw.config.evaluation.gate_metric })).toBe(
-      "Best skill: slow update after epoch 2, selection 1.000 (final selection check)",
+    // One sentence on every surface, and in the CLI's summary of the same summary.json, with the check's promotion
+    // read from the stored event as the CLI reads it from the engine's.
+    const sentence = "Best skill: slow update after epoch 2, selection 1.000 (final selection check)";
+    expect(s.sentences).toEqual([sentence, sentence, sentence]);
+    const [check] = parseStoredEventsOf(
+      "finalSelectionChecked",
+      await db.runEvent.findMany({ where: { runId: id, type: "finalSelectionChecked" } }),
     );
+    const cliSummary = formatSummary(summary, {
+      outDir: "out",
+      simulated: true,
+      bestMeasuredBy: check?.promoted ? "final_check" : undefined,
+      metric: s.raw.config.evaluation.gate_metric,
+    });
+    expect(cliSummary.split("\n").map((l) => l.trim())).toContain(sentence);
     const best = await getBestSkill(id);
     expect(s.raw.bestSkillHash).toBe(skillHash(best));
     expect(s.raw.bestBytes).toBe(Buffer.byteLength(best, "utf8"));
     // The skill version that is best carries the score the check measured (not "—").
     const slow = s.raw.skillVersions.find((v) => v.kind === "slow_update" && v.contentHash === s.raw.bestSkillHash)!;
     expect(slow.selectionHard).toBe(1);
-    const check = await db.runEvent.findFirstOrThrow({ where: { runId: id, type: "finalSelectionChecked" } });
-    expect(JSON.parse(check.payload)).toMatchObject({ promoted: true, origin: "slow_update_epoch_02", gateScore: 1 });
-    expect(JSON.parse(check.payload)).not.toHaveProperty("bestSkill");
+    expect(check).toMatchObject({ promoted: true, origin: "slow_update_epoch_02", gateScore: 1 });
+    expect(check).not.toHaveProperty("bestSkill");
   });
 
   it("a run stopped mid-step and resumed by another worker counts every call once: never fewer than an uninterrupted run", async () => {
@@ -206,4 +225,53 @@ describe.each(PROVIDERS)("the run read model on %s", (provider) => {
     });
     expect((await db.run.findUniqueOrThrow({ where: { id } })).status).toBe("interrupted");
   });
+});
+
+describe("a CLI run in the dashboard", () => {
+  it("`skillopt train` on a fresh SQLite DATABASE_URL: GET /api/runs lists it with summary.json's totals, and the CLI and every surface name the same best", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "skillopt-read-model-cli-"));
+    const url = `file:${join(dir, "dashboard.db")}`;
+    const out = join(dir, "run");
+    // The CLI migrates the fresh database itself, as `npm start` does.
+    const r = spawnSync(
+      process.execPath,
+      [
+        ...["--import", "tsx", "scripts/cli.ts", "train", "--config", "configs/searchqa/sample.yaml", "--out", out],
+        ...["--cfg-options", "train.num_epochs=2", "train.seed=12"],
+      ],
+      { cwd: process.cwd(), encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", DATABASE_URL: url } },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const db = createDb(url);
+    try {
+      useAsDefaultDb(db);
+      const listed = ((await (await runsRoute.GET(local("/api/runs"))).json()) as RunListResponse).runs;
+      expect(listed.map((x) => x.source)).toEqual(["cli"]);
+      const id = listed[0]!.id;
+      const s = await surfaces(id, await newRun(db, ["train.num_epochs=1"]));
+      const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, unknown> & {
+        token_summary: { _total: { calls: number; prompt_tokens: number } };
+      };
+      const total = {
+        calls: summary.token_summary._total.calls,
+        promptTokens: summary.token_summary._total.prompt_tokens,
+      };
+      for (const surface of [s.detail, s.list, s.compare])
+        expect({ calls: surface.calls, promptTokens: surface.promptTokens }).toEqual(total);
+      // The CLI's own summary line is the sentence every surface shows; summary.json names the same score and origin.
+      const printed = r.stdout
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith("Best skill:"));
+      expect(printed).toEqual(["Best skill: slow update after epoch 2, selection 1.000 (final selection check)"]);
+      expect(s.sentences).toEqual([printed[0], printed[0], printed[0]]);
+      expect({ score: summary.best_selection_hard, origin: summary.best_origin }).toEqual({
+        score: s.best.detail.score,
+        origin: s.best.detail.origin,
+      });
+    } finally {
+      await db.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -4,9 +4,11 @@
  * database for this). Nothing here loads a page: every recovery must happen by itself.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import * as compareRoute from "../../app/api/runs/compare/route";
 import * as runRoute from "../../app/api/runs/[runId]/route";
 import * as runsRoute from "../../app/api/runs/route";
 import { resetEnvCache } from "../../lib/config/env";
+import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
 import { COMMIT_POINT_TYPES, STEP_EVENT_TYPES } from "../../lib/contracts/events";
 import { holdMessage } from "../../lib/contracts/run-recovery";
 import { sumUsage } from "../../lib/contracts/usage-totals";
@@ -217,15 +219,32 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     expect(run).toMatchObject({ workerId: "a5", autoRestarts: 5, stepsDone: 6 });
     expect(await bestSkill(victim)).toBe(await bestSkill(reference));
     expect(await db.step.count({ where: { runId: victim } })).toBe(6);
-    // The read model's totals are the usage rows' sum, and no call a checkpoint kept is lost to a SIGKILL.
+    // The read model's totals are the usage rows' sum, and no call a checkpoint kept is lost to a SIGKILL:
+    // the row and every surface that shows it (API run detail, runs list, compare).
+    const list = (await (await runsRoute.GET(new Request(`${base}/api/runs?limit=1000`))).json()) as RunListResponse;
+    const cmp = (await (
+      await compareRoute.GET(new Request(`${base}/api/runs/compare?ids=${reference},${victim}`))
+    ).json()) as CompareResponse;
     for (const id of [reference, victim]) {
       const sum = sumUsage(await db.llmUsage.findMany({ where: { runId: id } }));
-      const row = (await findRun(id))!;
-      expect({ calls: row.calls, promptTokens: row.promptTokens, completionTokens: row.completionTokens }).toEqual({
-        calls: sum.calls,
-        promptTokens: sum.promptTokens,
-        completionTokens: sum.completionTokens,
-      });
+      const detail = (await (
+        await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))
+      ).json()) as RunDetail;
+      const surfaces = {
+        row: (await findRun(id))!,
+        detail,
+        list: list.runs.find((r) => r.id === id)!,
+        cmp: cmp.runs.find((r) => r.id === id)!,
+      };
+      for (const [name, r] of Object.entries(surfaces))
+        expect(
+          { calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens },
+          `${name} of ${id}`,
+        ).toEqual({
+          calls: sum.calls,
+          promptTokens: sum.promptTokens,
+          completionTokens: sum.completionTokens,
+        });
     }
     expect((await findRun(victim))!.calls).toBeGreaterThanOrEqual((await findRun(reference))!.calls);
   }, 600_000);
