@@ -17,7 +17,6 @@ import {
 export {
   GateEvidenceSchema,
   GateReviewSchema,
-  ProposalSourceSchema,
   type EditView,
   type EvalItem,
   type GateReviewOutcome,
