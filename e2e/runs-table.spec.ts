@@ -124,3 +124,31 @@ test("[RUNS-TABLE]: a run created or finished elsewhere shows up without a reloa
   await expect(page.getByTestId(`run-row-${first}`)).toContainText(/succeeded/i, { timeout: 10_000 });
   await db.$disconnect();
 });
+
+test("[RUNS-TABLE]: the first page is in the server's HTML, and the browser does not ask for it again at once", async ({
+  page,
+  request,
+}) => {
+  const p = prefix();
+  const db = testDb();
+  const id = await seedRun(db, { name: `${p} served`, testInitial: 0.3, testBest: 0.5 });
+  await db.$disconnect();
+  // Without any script: the rows are rendered by the server.
+  const html = await (await request.get(`/?q=${p}`)).text();
+  expect(html).toContain(`data-testid="run-row-${id}"`);
+  expect(html).toContain(`${p} served`);
+  // In the browser: the rows show and the table works before it ever fetched /api/runs (it refreshes later).
+  const listCalls: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/runs") listCalls.push(r.url());
+  });
+  await page.goto(`/?q=${p}`);
+  await expect(page.getByTestId(`run-row-${id}`).getByTestId("test-gain")).toHaveText("+0.200");
+  await expect(page.getByTestId("runs-range")).toHaveText(/1–1 of 1 runs/);
+  expect(listCalls).toEqual([]);
+  // Sorting still goes to the API (a view the server did not render), and the URL follows.
+  await page.getByTestId("sort-name").click();
+  await expect(page).toHaveURL(/sort=name&dir=asc/);
+  await expect.poll(() => listCalls.length).toBeGreaterThan(0);
+  await expect(page.getByTestId(`run-row-${id}`)).toBeVisible();
+});
