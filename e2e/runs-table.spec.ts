@@ -22,6 +22,7 @@ const tableLive = (page: Page) =>
 test("[RUNS-TABLE]: sorts by test gain and cost, searches, edits tags and a note, and deletes after confirming", async ({
   page,
 }) => {
+  test.setTimeout(240_000); // many steps, each a round trip to a busy server
   const p = prefix();
   const db = testDb();
   const low = await seedRun(db, { name: `${p} low`, createdAt: past(1), testInitial: 0.5, testBest: 0.55, costUsd: 3 });
