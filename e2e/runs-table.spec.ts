@@ -12,10 +12,17 @@ import { shot, testDb } from "./helpers";
 const prefix = () => `tbl-${Math.random().toString(36).slice(2, 8)}`;
 const past = (s: number) => new Date(Date.UTC(2020, 0, 1, 0, 0, s));
 const rowNames = (page: Page) => page.locator('[data-testid^="run-row-"] td:nth-child(3) a').allTextContents();
+/**
+ * The first page comes in the server's HTML, before the page's scripts run: a click then would do nothing.
+ * The table's first refresh of its own (every 3 s) says the scripts are running.
+ */
+const tableLive = (page: Page) =>
+  page.waitForResponse((r) => new URL(r.url()).pathname === "/api/runs", { timeout: 60_000 });
 
 test("[RUNS-TABLE]: sorts by test gain and cost, searches, edits tags and a note, and deletes after confirming", async ({
   page,
 }) => {
+  test.setTimeout(240_000); // many steps, each a round trip to a busy server
   const p = prefix();
   const db = testDb();
   const low = await seedRun(db, { name: `${p} low`, createdAt: past(1), testInitial: 0.5, testBest: 0.55, costUsd: 3 });
@@ -32,8 +39,10 @@ test("[RUNS-TABLE]: sorts by test gain and cost, searches, edits tags and a note
     status: "running",
     heartbeatAt: new Date(2100, 0, 1),
   });
+  const live = tableLive(page);
   await page.goto(`/?q=${p}`);
   await expect(page.getByTestId("runs-range")).toHaveText(/1–3 of 3 runs/);
+  await live;
   await page.getByTestId("sort-testGain").click();
   await expect.poll(() => rowNames(page)).toEqual([`${p} high`, `${p} low`, `${p} busy`]);
   await expect(page.getByTestId(`run-row-${high}`).getByTestId("test-gain")).toHaveText("+0.400");
@@ -102,8 +111,10 @@ test("[RUNS-TABLE]: pages through more than 1,000 runs with a total, to the last
     })),
   });
   await db.$disconnect();
+  const live = tableLive(page);
   await page.goto(`/?q=${encodeURIComponent(p)}&limit=200&sort=name&dir=asc`);
   await expect(page.getByTestId("runs-range")).toHaveText("1–200 of 1,030 runs · page 1 of 6");
+  await live;
   await page.getByTestId("page-last").click();
   await expect(page.getByTestId("runs-range")).toHaveText("1,001–1,030 of 1,030 runs · page 6 of 6");
   await expect.poll(async () => (await rowNames(page)).at(-1)).toBe(`${p} #1029`);
@@ -118,9 +129,39 @@ test("[RUNS-TABLE]: a run created or finished elsewhere shows up without a reloa
   const first = await seedRun(db, { name: `${p} first`, status: "running", heartbeatAt: new Date(2100, 0, 1) });
   await page.goto(`/?q=${p}`);
   await expect(page.getByTestId(`run-row-${first}`)).toContainText(/running/i);
+  await tableLive(page);
   const later = await seedRun(db, { name: `${p} later` });
   await expect(page.getByTestId(`run-row-${later}`)).toBeVisible({ timeout: 10_000 });
   await db.run.update({ where: { id: first }, data: { status: "succeeded", finishedAt: new Date() } });
   await expect(page.getByTestId(`run-row-${first}`)).toContainText(/succeeded/i, { timeout: 10_000 });
   await db.$disconnect();
+});
+
+test("[RUNS-TABLE]: the first page is in the server's HTML, and the browser does not ask for it again at once", async ({
+  page,
+  request,
+}) => {
+  const p = prefix();
+  const db = testDb();
+  const id = await seedRun(db, { name: `${p} served`, testInitial: 0.3, testBest: 0.5 });
+  await db.$disconnect();
+  // Without any script: the rows are rendered by the server.
+  const html = await (await request.get(`/?q=${p}`)).text();
+  expect(html).toContain(`data-testid="run-row-${id}"`);
+  expect(html).toContain(`${p} served`);
+  // In the browser: the rows show and the table works before it ever fetched /api/runs (it refreshes later).
+  const listCalls: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/runs") listCalls.push(r.url());
+  });
+  await page.goto(`/?q=${p}`);
+  await expect(page.getByTestId(`run-row-${id}`).getByTestId("test-gain")).toHaveText("+0.200");
+  await expect(page.getByTestId("runs-range")).toHaveText(/1–1 of 1 runs/);
+  expect(listCalls).toEqual([]);
+  // Once the scripts run the table refreshes by itself; sorting asks the API for the new view, and the URL follows.
+  await tableLive(page);
+  await page.getByTestId("sort-name").click();
+  await expect(page).toHaveURL(/sort=name&dir=asc/);
+  await expect.poll(() => listCalls.some((u) => u.includes("sort=name"))).toBe(true);
+  await expect(page.getByTestId(`run-row-${id}`)).toBeVisible();
 });

@@ -81,7 +81,9 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "skillopt-benchui-"));
   const dbUrl = `file:${join(dir, "bench.db")}`;
   const procs: ChildProcess[] = [];
-  const redis = await ensureRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { explicit: false, say });
+  // A Redis of its own: on a shared one, another worker (another bench, a dashboard) takes this bench's
+  // run from the queue, and the SSE figures then measure nothing.
+  const redis = await ensureRedis(`redis://127.0.0.1:${await freePort()}`, { explicit: false, say });
   try {
     spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], {
       env: { ...process.env, DATABASE_URL: dbUrl },

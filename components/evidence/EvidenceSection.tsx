@@ -4,18 +4,17 @@ import { isApiError } from "../api-client";
 import { isActiveStatus } from "../query-keys";
 import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
-import { BlameView } from "./BlameView";
+import { BlamePanel } from "./BlamePanel";
 import { GateEvidencePanel } from "./GateEvidencePanel";
 import { LeakagePanel } from "./LeakagePanel";
 import { ProposalExplorer } from "./ProposalExplorer";
-import { useRunBlame, useRunEvidence, useRunLeakage, useRunProposals } from "./use-evidence";
+import { useRunEvidence, useRunLeakage, useRunProposals } from "./use-evidence";
 
 /** The run's evidence: gate statistics, every proposed edit, the blame of the best skill and leakage. */
 export function EvidenceSection({ run }: { run: RunDetail }) {
   const active = isActiveStatus(run.status);
   const evidence = useRunEvidence(run.id, active);
   const proposals = useRunProposals(run.id, active);
-  const blame = useRunBlame(run.id, active);
   const leakage = useRunLeakage(run.id, active);
   // An unreachable server is reported once, at the top of the run page; the panels only say they wait.
   const failed = (what: string, e: Error | null) =>
@@ -34,11 +33,7 @@ export function EvidenceSection({ run }: { run: RunDetail }) {
       {failed("the proposals", proposals.error)}
       {proposals.data && <ProposalExplorer runId={run.id} rows={proposals.data} />}
       <div className="grid gap-4 lg:grid-cols-2">
-        {blame.data ? (
-          <BlameView lines={blame.data} />
-        ) : (
-          (failed("the blame", blame.error) ?? <p className="text-gray-500">Loading blame…</p>)
-        )}
+        <BlamePanel run={run} active={active} failed={failed} />
         <Card title="Leakage" testId="run-leakage">
           {leakage.data ? (
             <LeakagePanel report={leakage.data} />

@@ -25,11 +25,13 @@ export function useRunProposals(id: string, active: boolean) {
   });
 }
 
-export function useRunBlame(id: string, active: boolean) {
+/** `enabled` false until the run has a best skill (before that the blame is a 409, not an answer). */
+export function useRunBlame(id: string, active: boolean, enabled = true) {
   return useQuery({
     queryKey: ["run", id, "blame"],
     queryFn: async () => (await request<{ lines: BlameLineView[] }>(path(id, "blame"))).lines,
     refetchInterval: poll(active),
+    enabled,
   });
 }
 

@@ -7,6 +7,12 @@ export const SIM_LATENCY_KEY = "model.sim_latency_ms";
 /** Per simulated call: slow enough to watch steps arrive one by one, a sample run still ends in under a minute. */
 export const WATCH_LATENCY_MS = 250;
 
+/** One preset as its option reads (and its tooltip): path, title, and whether it runs offline or at all. */
+function optionLabel(p: PresetInfo): string {
+  const sim = p.simulated ? " (simulated, offline)" : "";
+  return `${p.path} — ${p.title}${sim}${p.error ? ` — unavailable: ${p.error}` : ""}`;
+}
+
 /**
  * Preset select (samples first) with the preset's YAML in a collapsible, read-only code block, and — when
  * the simulated model plays a role — the "watch it unfold" switch (a latency per simulated call).
@@ -27,24 +33,27 @@ export function PresetPicker({
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex min-w-72 flex-1 flex-col gap-1">
+        <div className="flex min-w-0 flex-[1_1_18rem] flex-col gap-1">
           <label htmlFor="preset" className="text-xs font-medium text-gray-800">
             Preset
           </label>
           <select
             id="preset"
-            className="rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none"
+            className="w-full min-w-0 truncate rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none"
             value={selected.path}
+            title={optionLabel(selected)}
             onChange={(e) => onSelect(e.target.value)}
           >
             {presets.map((p) => (
-              <option key={p.path} value={p.path} disabled={Boolean(p.error)}>
-                {p.path} — {p.title}
-                {p.simulated ? " (simulated, offline)" : ""}
-                {p.error ? ` — unavailable: ${p.error}` : ""}
+              <option key={p.path} value={p.path} disabled={Boolean(p.error)} title={optionLabel(p)}>
+                {optionLabel(p)}
               </option>
             ))}
           </select>
+          {/* A closed select cuts a long title at its edge: the chosen one is also written out in full. */}
+          <p className="text-xs break-words text-gray-600" data-testid="preset-title">
+            {selected.title}
+          </p>
         </div>
         <div className="flex items-center gap-2 pb-1.5 text-xs text-gray-600">
           benchmark <b className="text-gray-800">{selected.env}</b>

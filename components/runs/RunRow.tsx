@@ -94,7 +94,11 @@ export function RunRow({
       <td className={TD_NUM} title={r.costUsd === null ? "Unknown: a model without a known price was used" : undefined}>
         {r.costUsd === null ? "—" : formatCost(r.costUsd)}
       </td>
-      <td className={`${TD} whitespace-nowrap text-gray-700`} title={formatTimestamp(r.startedAt ?? r.createdAt)}>
+      <td
+        className={`${TD} whitespace-nowrap text-gray-700`}
+        title={formatTimestamp(r.startedAt ?? r.createdAt)}
+        suppressHydrationWarning // the tooltip is local time: the server's time zone may not be the browser's
+      >
         {formatRelative(r.startedAt ?? r.createdAt, now)}
       </td>
       <td className={TD_NUM}>{formatDuration(runDuration(r, now))}</td>

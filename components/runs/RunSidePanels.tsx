@@ -11,8 +11,11 @@ import { UsageTable } from "./UsageTable";
 export function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFrame[] }) {
   return (
     <div className="space-y-4">
-      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <EventLog frames={frames} total={Math.max(run.lastEventSeq, frames.at(-1)?.seq ?? 0)} />
+      <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
+        {/* A bounded height: the log scrolls inside its card instead of growing with the page. */}
+        <div className="flex h-[32rem] flex-col *:min-h-0 *:flex-1" data-testid="event-log-frame">
+          <EventLog frames={frames} total={Math.max(run.lastEventSeq, frames.at(-1)?.seq ?? 0)} />
+        </div>
         <div className="space-y-4">
           <UsageTable usage={run.usage} costUsd={run.costUsd} />
           <BackendUsageTable rows={run.backendUsage} />

@@ -16,23 +16,28 @@ import {
   withFilter,
   type RunsView,
 } from "./runs-view";
-import { useRuns } from "./use-runs";
+import { useRuns, type RunsSeed } from "./use-runs";
 
-/** `/` — every run: search, filters, sort and page live in the URL; the table refreshes by itself. */
-export function RunsPage() {
+/**
+ * `/` — every run: search, filters, sort and page live in the URL; the table refreshes by itself. `seed`
+ * is the page the server rendered (shown at once, without a client fetch).
+ */
+export function RunsPage({ seed }: { seed?: RunsSeed }) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const view = useMemo(() => parseRunsView(params), [params]);
-  const { runs, total, envs, tags, isPending, isPlaceholderData, error, data } = useRuns(view);
+  const { runs, total, envs, tags, isPending, isPlaceholderData, error, data } = useRuns(view, seed);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
 
+  // The browser's history API, not router.replace: the URL and useSearchParams follow, the table fetches
+  // the new view itself, and the server does not render the page again for every sort or page click.
   const go = useCallback(
     (next: RunsView) => {
       const q = runsQueryString(next);
-      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+      window.history.replaceState(null, "", q ? `${pathname}?${q}` : pathname);
     },
-    [router, pathname],
+    [pathname],
   );
   const setFilter = useCallback(
     (key: "status" | "env" | "tag" | "q", value: string) => go(withFilter(view, key, value)),
@@ -101,10 +106,11 @@ export function RunsPage() {
           loading={isPending}
           filtered={isFiltered(view)}
           view={view}
+          now={seed?.at}
           onSort={(key: RunSortKey) => go(toggleSort(view, key))}
           selected={selected}
           onToggle={toggle}
-          onClearFilters={() => router.replace(pathname, { scroll: false })}
+          onClearFilters={() => window.history.replaceState(null, "", pathname)}
         />
       )}
       {data && total > 0 && (

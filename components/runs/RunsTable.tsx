@@ -33,6 +33,7 @@ export function RunsTable({
   loading,
   filtered,
   view,
+  now: start,
   onSort,
   selected,
   onToggle,
@@ -42,12 +43,14 @@ export function RunsTable({
   loading: boolean;
   filtered: boolean;
   view: RunsView;
+  /** The time the server rendered the rows at, so relative times hydrate unchanged. */
+  now?: number;
   onSort: (key: RunSortKey) => void;
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onClearFilters: () => void;
 }) {
-  const now = useNow(10_000);
+  const now = useNow(10_000, start);
   const [dialog, setDialog] = useState<Dialog>(null);
   if (!loading && runs.length === 0) return <EmptyRuns filtered={filtered} onClearFilters={onClearFilters} />;
   return (

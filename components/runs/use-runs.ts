@@ -1,9 +1,10 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { RunListResponse } from "@/lib/contracts/api";
 import type { RunAnnotationsInput } from "@/lib/contracts/run-list";
 import { api } from "../api-client";
 import { queryKeys } from "../query-keys";
-import type { RunsView } from "./runs-view";
+import { runsQueryString, type RunsView } from "./runs-view";
 
 /**
  * How often the table asks again while the tab is visible: runs created from another tab, the CLI or
@@ -12,13 +13,26 @@ import type { RunsView } from "./runs-view";
  */
 export const RUNS_REFRESH_MS = 3_000;
 
-/** One page of the runs table; the previous page stays on screen while the next loads. */
-export function useRuns(view: RunsView) {
+/** A page the server rendered: its API query string, the answer, and when it was read (ms since epoch). */
+export interface RunsSeed {
+  key: string;
+  data: RunListResponse;
+  at: number;
+}
+
+/**
+ * One page of the runs table; the previous page stays on screen while the next loads. The page the server
+ * rendered seeds the cache for its own view, so the client shows it without asking again at once.
+ */
+export function useRuns(view: RunsView, seed?: RunsSeed) {
+  const own = seed && seed.key === runsQueryString(view, { forApi: true }) ? seed : undefined;
   const query = useQuery({
     queryKey: queryKeys.runs(view),
     queryFn: () => api.listRuns(view),
     placeholderData: keepPreviousData,
     refetchInterval: RUNS_REFRESH_MS,
+    initialData: own?.data,
+    initialDataUpdatedAt: own?.at,
   });
   return {
     ...query,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RunsTableQuerySchema } from "../contracts/run-list";
-import { containsPattern, countQuery, pageIdsQuery, sortExpr } from "./run-list-sql";
+import { containsPattern, countQuery, pageQuery, runColumns, sortExpr, tagsOfQuery } from "./run-list-sql";
+
+const ID = runColumns(["id"]);
 
 describe("runs table SQL", () => {
   it("escapes LIKE wildcards so a search for 50% finds the text 50%", () => {
@@ -15,7 +17,7 @@ describe("runs table SQL", () => {
       page: "3",
       limit: "25",
     });
-    const sql = pageIdsQuery(q, "sqlite");
+    const sql = pageQuery(q, "sqlite", ID);
     expect(sql.sql).not.toContain("DROP");
     expect(sql.values).toContain("failed");
     expect(sql.values).toContain("t");
@@ -25,10 +27,18 @@ describe("runs table SQL", () => {
   });
 
   it("orders missing values last, then newest first and by id, so pages never overlap", () => {
-    const sql = pageIdsQuery(RunsTableQuerySchema.parse({ sort: "testGain", dir: "asc" }), "postgresql").sql;
+    const sql = pageQuery(RunsTableQuerySchema.parse({ sort: "testGain", dir: "asc" }), "postgresql", ID).sql;
     expect(sql).toMatch(
       /ORDER BY CASE WHEN \(r\."testBest" - r\."testInitial"\) IS NULL THEN 1 ELSE 0 END, \(r\."testBest" - r\."testInitial"\) ASC, r\."createdAt" DESC, r\."id" DESC/,
     );
+  });
+
+  it("selects the named columns and reads the tags of the page's ids as parameters", () => {
+    const sql = pageQuery(RunsTableQuerySchema.parse({}), "sqlite", runColumns(["id", "name"])).sql;
+    expect(sql).toMatch(/^SELECT r\."id", r\."name" FROM "Run" r/);
+    const tags = tagsOfQuery(["a", "b'"]);
+    expect(tags.values).toEqual(["a", "b'"]);
+    expect(tags.sql).not.toContain("b'");
   });
 
   it("computes the duration with each database's date arithmetic", () => {

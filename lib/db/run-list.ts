@@ -1,14 +1,17 @@
 /**
- * The runs table's page: filtered, searched and sorted ids from SQL (./run-list-sql.ts), then the rows
- * and their tags through Prisma; plus the tags and note a user edits. Pages are numbered (offset), so a
- * table of any size can jump to any page and show "page 3 of 205".
+ * The runs table's page: filtered, searched and sorted rows from SQL (./run-list-sql.ts) and their tags;
+ * the whole answer of GET /api/runs (also rendered by `/` on the server); and the tags and note a user
+ * edits. Pages are numbered (offset), so a table of any size can jump to any page and show "page 3 of 205".
  */
+import type { Prisma } from "../../generated/prisma-sqlite/client";
+import type { RunListResponse } from "../contracts/api";
 import type { RunAnnotations, RunsTableQuery } from "../contracts/run-list";
 import { env } from "../config/env";
 import { AppError } from "../errors";
 import { getDb, providerOf, type DbProvider, type DbTx } from "./client";
-import { RUN_LIST_SELECT } from "./runs";
-import { countQuery, pageIdsQuery } from "./run-list-sql";
+import { listRunEnvs, RUN_LIST_SELECT } from "./runs";
+import { countQuery, pageQuery, runColumns, tagsOfQuery } from "./run-list-sql";
+import { toListItem } from "./run-views";
 
 type Opts = { db?: DbTx };
 
@@ -19,31 +22,40 @@ export function providerOfDb(db: DbTx): DbProvider {
   return providerOf(env().DATABASE_URL);
 }
 
-export type RunListRow = Awaited<ReturnType<typeof readRows>>[number];
+const LIST_SELECT = { ...RUN_LIST_SELECT, note: true } as const;
+const LIST_COLUMNS = runColumns(Object.keys(LIST_SELECT));
 
-async function readRows(db: DbTx, ids: string[]) {
-  const rows = await db.run.findMany({
-    where: { id: { in: ids } },
-    select: { ...RUN_LIST_SELECT, note: true, tags: { select: { tag: true }, orderBy: { tag: "asc" } } },
-  });
-  return rows.map(({ tags, ...r }) => ({ ...r, tags: tags.map((t) => t.tag) }));
-}
+export type RunListRow = Prisma.RunGetPayload<{ select: typeof LIST_SELECT }> & { tags: string[] };
 
 /** One page of the runs table and how many runs match in all. */
 export async function listRunsPage(
   q: RunsTableQuery,
   { db = getDb() }: Opts = {},
 ): Promise<{ runs: RunListRow[]; total: number }> {
-  const provider = providerOfDb(db);
-  const [idRows, countRows] = await Promise.all([
-    db.$queryRaw<Array<{ id: string }>>(pageIdsQuery(q, provider)),
+  const [rows, countRows] = await Promise.all([
+    db.$queryRaw<Array<Omit<RunListRow, "tags">>>(pageQuery(q, providerOfDb(db), LIST_COLUMNS)),
     db.$queryRaw<Array<{ n: number | bigint }>>(countQuery(q)),
   ]);
-  const ids = idRows.map((r) => r.id);
-  const byId = new Map((await readRows(db, ids)).map((r) => [r.id, r]));
-  // A run deleted between the two reads is simply absent from this page.
-  const runs = ids.map((id) => byId.get(id)).filter((r): r is RunListRow => r !== undefined);
-  return { runs, total: Number(countRows[0]?.n ?? 0) };
+  const tagRows =
+    rows.length === 0
+      ? []
+      : await db.$queryRaw<Array<{ runId: string; tag: string }>>(tagsOfQuery(rows.map((r) => r.id)));
+  const tags = new Map<string, string[]>();
+  for (const t of tagRows) tags.set(t.runId, [...(tags.get(t.runId) ?? []), t.tag]);
+  return {
+    runs: rows.map((r) => ({ ...r, simulated: Boolean(r.simulated), tags: tags.get(r.id) ?? [] })),
+    total: Number(countRows[0]?.n ?? 0),
+  };
+}
+
+/** GET /api/runs: one page of the table, with the benchmarks and tags its filters offer. */
+export async function listRunsTable(q: RunsTableQuery, opts: Opts = {}): Promise<RunListResponse> {
+  const [{ runs, total }, envs, tags] = await Promise.all([
+    listRunsPage(q, opts),
+    listRunEnvs(opts),
+    listRunTags(opts),
+  ]);
+  return { runs: runs.map(toListItem), total, page: q.page, limit: q.limit, envs, tags };
 }
 
 /** Every tag in use, for the table's tag filter. */

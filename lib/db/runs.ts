@@ -79,6 +79,11 @@ export async function findRunByRequestKey(requestKey: string, { db = getDb() }: 
   return db.run.findUnique({ where: { requestKey }, select: { id: true, status: true, requestHash: true } });
 }
 
+/** Only the run's status (the SSE tail asks after every quiet read), or null for an unknown run. */
+export async function findRunStatus(id: string, { db = getDb() }: Opts = {}): Promise<string | null> {
+  return (await db.run.findUnique({ where: { id }, select: { status: true } }))?.status ?? null;
+}
+
 export async function getRun(id: string, opts: Opts = {}) {
   const run = await findRun(id, opts);
   if (!run) throw new AppError("NOT_FOUND", `run ${id} not found`, { userMessage: "This run does not exist." });

@@ -109,6 +109,17 @@ describe.each(PROVIDERS)("runs table on %s", (provider) => {
     expect(all.runs.find((r) => r.name === "delta")!.tags).toEqual(["baseline", "seed-2"]);
   });
 
+  it("lists each run with exactly the values of its detail (the page is read in one SQL query)", async () => {
+    for (const item of (await list("")).runs) {
+      const detail = (await (
+        await runRoute.GET(new Request(`${base}/api/runs/${item.id}`), params(item.id))
+      ).json()) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(item)) expect([key, value]).toEqual([key, detail[key]]);
+      expect(typeof item.simulated).toBe("boolean");
+      expect(item.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
   it("pages by number with a total, beyond what one page holds", async () => {
     const p1 = await list("limit=3&sort=name&dir=asc");
     const p2 = await list("limit=3&sort=name&dir=asc&page=2");

@@ -5,10 +5,8 @@ import {
   type RunListResponse,
 } from "@/lib/contracts/api";
 import { RunsTableQuerySchema } from "@/lib/contracts/run-list";
-import { listRunEnvs } from "@/lib/db/runs";
-import { listRunsPage, listRunTags } from "@/lib/db/run-list";
+import { listRunsTable } from "@/lib/db/run-list";
 import { markStaleRunsInterrupted } from "@/lib/db/run-recovery";
-import { toListItem } from "@/lib/db/run-views";
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { AppError } from "@/lib/errors";
 import { handle, jsonBody } from "@/lib/http/errors";
@@ -22,9 +20,7 @@ export function GET(req: Request) {
   return handle("list runs", async () => {
     const q = RunsTableQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     await markStaleRunsInterrupted(staleAfterMs());
-    const [{ runs, total }, envs, tags] = await Promise.all([listRunsPage(q), listRunEnvs(), listRunTags()]);
-    const body = { runs: runs.map(toListItem), total, page: q.page, limit: q.limit, envs, tags };
-    return Response.json(body satisfies RunListResponse);
+    return Response.json((await listRunsTable(q)) satisfies RunListResponse);
   });
 }
 
