@@ -5,7 +5,7 @@
  */
 import { errorLine } from "@/lib/contracts/error-line";
 import { markDeadNightsInterrupted } from "@/lib/db/sleep-night-liveness";
-import { staleAfterMs } from "@/lib/runs/liveness";
+import { staleAfterMs } from "@/lib/services/run-reads";
 
 export async function noticeDeadNights(): Promise<void> {
   try {
