@@ -60,7 +60,7 @@ export function useStack(opts: StackOptions = {}): Stack {
       process.env.DATABASE_URL = dbUrl;
       resetEnvCache();
     }
-  });
+  }, 180_000); // a first migration plus a redis-server start can pass a minute on a loaded machine
   // A test that fails halfway must not leave workers that take the next test's jobs.
   if (opts.redis) afterEach(stopWorkers);
   afterAll(async () => {
