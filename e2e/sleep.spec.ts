@@ -173,8 +173,9 @@ test("[SLEEP]: discarding a staged night removes its staging folder and leaves t
   expect(existsSync(join(f.claude, "projects"))).toBe(true);
 });
 
-test("[SLEEP]: a CLI handoff night that stops for answers shows as waiting, with its prompts file and what to do", async ({
+test("[SLEEP]: a CLI handoff night that stops for answers shows as waiting, with its prompts file and what to do; it can be discarded from the dashboard", async ({
   page,
+  request,
 }) => {
   const f = fixture();
   const r = spawnSync(
@@ -215,4 +216,19 @@ test("[SLEEP]: a CLI handoff night that stops for answers shows as waiting, with
   await expect(notice).toContainText(`--project ${f.project} --backend handoff`);
   await expect(page.getByText("The night failed")).toHaveCount(0);
   await shot(page, "sleep-handoff-waiting");
+
+  // Discard the waiting night, asked first like every delete; the prompts it waited on stay on disk.
+  await page.getByRole("button", { name: "Discard" }).click();
+  const dialog = page.getByTestId("discard-dialog");
+  await expect(dialog).toContainText("The prompts it is waiting on stay where they are");
+  await shot(page, "sleep-handoff-discard-dialog");
+  await page.getByTestId("confirm-discard").click();
+  await expect(page.getByTestId("night-status")).toHaveText("discarded");
+  await expect(page.getByTestId("discarded")).toBeVisible();
+  await expect(page.getByTestId("handoff-waiting")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Discard" })).toHaveCount(0);
+  const night = await nightJson(request, page);
+  expect(night.status).toBe("discarded");
+  expect(existsSync(out.prompts)).toBe(true);
+  await shot(page, "sleep-handoff-discarded");
 });

@@ -5,7 +5,9 @@
  */
 import { Worker } from "bullmq";
 import { errorLine } from "../lib/contracts/error-line";
+import { markDeadNightsInterrupted } from "../lib/db/sleep-night-liveness";
 import { listQueuedNightIds } from "../lib/db/sleep-nights";
+import { staleAfterMs } from "../lib/runs/liveness";
 import { listScheduledSleepProjects } from "../lib/db/sleep-projects";
 import { redisOptions } from "../lib/queue";
 import { SLEEP_QUEUE } from "../lib/queue/contracts";
@@ -23,7 +25,8 @@ export async function reconcileSleep(log: Logger): Promise<void> {
   const projects = await listScheduledSleepProjects();
   const r = await reconcileSleepSchedules(projects);
   for (const id of await listQueuedNightIds()) await enqueueSleepNight(id);
-  log.info(`sleep: ${r.upserted} schedule(s) active, ${r.removed} stale removed`);
+  const dead = await markDeadNightsInterrupted({ staleAfterMs: staleAfterMs(), detectedBy: "the worker" });
+  log.info(`sleep: ${r.upserted} schedule(s) active, ${r.removed} stale removed, ${dead} dead night(s) interrupted`);
 }
 
 export async function startSleepWorker(log: Logger): Promise<SleepWorker> {

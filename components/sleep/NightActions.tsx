@@ -1,38 +1,40 @@
 "use client";
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { Dialog } from "@/components/ui/Dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/ConfirmDeleteDialog";
 import { Notice } from "@/components/ui/Notice";
-import type { SleepNightDetail } from "@/lib/contracts/sleep";
+import { SLEEP_DISCARDABLE_STATUSES, type SleepNightDetail } from "@/lib/contracts/sleep";
 import { useNightAction } from "./sleep-api";
 
-function DiscardDialog({
-  night,
-  onConfirm,
-  onClose,
-}: {
-  night: SleepNightDetail;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
+type NightAction = ReturnType<typeof useNightAction>;
+
+/** Asks before a discard, with the dialog every delete uses; the mutation is the night's action set to discard. */
+function DiscardDialog({ night, act, onClose }: { night: SleepNightDetail; act: NightAction; onClose: () => void }) {
+  const handoff = night.status === "handoff_pending";
   return (
-    <Dialog title="Discard this night?" onClose={onClose} testId="discard-dialog">
-      <p className="text-gray-700">
-        {night.stagingDir ? (
-          <>
-            Its staging folder <code className="wrap-anywhere">{night.stagingDir}</code> is deleted, with the staged
-            proposals, report and evidence log in it.{" "}
-          </>
-        ) : null}
-        The night stays in the list as discarded. Your live skill and memory files are not changed.
-      </p>
-      <div className="flex justify-end gap-2">
-        <Button onClick={onClose}>Keep it</Button>
-        <Button variant="danger" data-testid="confirm-discard" onClick={onConfirm}>
-          Discard night
-        </Button>
-      </div>
-    </Dialog>
+    <ConfirmDeleteDialog
+      title="Discard this night?"
+      testId="discard-dialog"
+      confirmTestId="confirm-discard"
+      confirmLabel="Discard night"
+      blocked={null}
+      consequences={
+        <>
+          {night.stagingDir ? (
+            <>
+              Its staging folder <code className="wrap-anywhere">{night.stagingDir}</code> is deleted, with the staged
+              proposals, report and evidence log in it.{" "}
+            </>
+          ) : null}
+          {handoff
+            ? "The prompts it is waiting on stay where they are; running the night again starts a new record. "
+            : null}
+          The night stays in the list as discarded. Your live skill and memory files are not changed.
+        </>
+      }
+      del={{ error: act.error, isPending: act.isPending, mutate: (_v, o) => act.mutate("discard", o) }}
+      onClose={onClose}
+    />
   );
 }
 
@@ -41,7 +43,7 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
   const act = useNightAction(night.id);
   const [confirming, setConfirming] = useState(false);
   const adoptable = night.status === "staged" && night.proposals.some((p) => !p.adopted);
-  const discardable = ["staged", "dry_run", "no_tasks"].includes(night.status);
+  const discardable = SLEEP_DISCARDABLE_STATUSES.includes(night.status);
   const changed = night.proposals.filter((p) => p.liveChanged && !p.adopted);
   return (
     <div className="space-y-2">
@@ -51,7 +53,7 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
           edit, so it will be refused. Run a new night instead.
         </Notice>
       )}
-      {act.error && (
+      {act.error && !confirming && (
         <Notice tone="error" testId="action-error">
           {(act.error as Error).message}
         </Notice>
@@ -78,16 +80,7 @@ export function NightActions({ night }: { night: SleepNightDetail }) {
           )}
         </div>
       )}
-      {confirming && (
-        <DiscardDialog
-          night={night}
-          onClose={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            act.mutate("discard");
-          }}
-        />
-      )}
+      {confirming && <DiscardDialog night={night} act={act} onClose={() => setConfirming(false)} />}
     </div>
   );
 }

@@ -10,6 +10,7 @@ const TONE: Record<string, Tone> = {
   dry_run: "amber",
   no_tasks: "gray",
   handoff_pending: "orange",
+  interrupted: "red",
 };
 
 /** A Sleep night's status; a pulsing dot while it runs. */

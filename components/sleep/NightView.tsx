@@ -85,7 +85,7 @@ export function NightView({ id }: { id: string }) {
       <Summary n={n} />
       {n.status === "handoff_pending" && <HandoffNotice n={n} />}
       {n.error && n.status !== "handoff_pending" && (
-        <Notice tone="error" title="The night failed">
+        <Notice tone="error" title={n.status === "interrupted" ? "The night was interrupted" : "The night failed"}>
           {n.error}
         </Notice>
       )}

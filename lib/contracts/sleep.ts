@@ -43,10 +43,19 @@ export const SLEEP_NIGHT_STATUSES = [
   "dry_run",
   "no_tasks",
   "handoff_pending",
+  "interrupted",
 ] as const;
 export type SleepNightStatus = (typeof SLEEP_NIGHT_STATUSES)[number];
 /** Statuses of a night that is not over yet. */
 export const SLEEP_ACTIVE_STATUSES: readonly SleepNightStatus[] = ["queued", "running"];
+/** Statuses a night can be discarded from (its staging folder removed, the row kept as discarded). */
+export const SLEEP_DISCARDABLE_STATUSES: readonly SleepNightStatus[] = [
+  "staged",
+  "dry_run",
+  "no_tasks",
+  "handoff_pending",
+  "interrupted",
+];
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -4,9 +4,11 @@
  * Every string that came from a night (report, notes, edits, errors) is redacted before it is written.
  */
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { redactDeep, redactText } from "../contracts/redact";
 import type { SleepNightStatus } from "../contracts/sleep";
 import { AppError } from "../errors";
+import type { NightOwner } from "../sleep/liveness";
 import type { NightFinish, NightRecorder, NightStart } from "../sleep/recorder";
 import { getDb, type Db, type DbTx } from "./client";
 
@@ -135,44 +137,74 @@ export interface RecorderOptions {
   /** The queued row a dashboard request created; absent for CLI nights (a row is created at the start). */
   nightId?: string;
   trigger: "cli" | "manual" | "schedule";
+  /** Who runs the night (this process by default) and how often it refreshes its heartbeat (5 s). */
+  owner?: { pid: number; host: string };
+  heartbeatMs?: number;
+}
+
+/**
+ * While a night runs, its owner and heartbeat ride in reportJson (the report replaces them when the night
+ * ends); lib/sleep/liveness.ts decides from them when the night's process is dead.
+ */
+function startHeartbeat(db: Db, id: string, owner: { pid: number; host: string }, everyMs: number) {
+  const json = (): string => JSON.stringify({ owner: { ...owner, heartbeatAt: Date.now() } satisfies NightOwner });
+  const timer = setInterval(() => {
+    db.sleepNight.updateMany({ where: { id, status: "running" }, data: { reportJson: json() } }).catch(() => {}); // a missed beat is harmless; the next one (or the night's end) writes again
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /** The recorder the cycle writes through. A CLI night joins the project registered for its folder, if any. */
 export function createNightRecorder(opts: RecorderOptions): NightRecorder & { nightId: () => string | undefined } {
   const db = opts.db ?? getDb();
   let id = opts.nightId;
+  let beat: ReturnType<typeof startHeartbeat> | null = null;
+  const owner = opts.owner ?? { pid: process.pid, host: hostname() };
+  const stopBeat = () => {
+    beat?.stop();
+    beat = null;
+  };
   const started = async (s: NightStart) => {
+    stopBeat();
     const data = {
       night: s.night,
       dryRun: s.dryRun,
       backend: s.backend,
       startedAt: new Date(s.startedAt),
       status: "running",
+      reportJson: JSON.stringify({ owner: { ...owner, heartbeatAt: Date.now() } satisfies NightOwner }),
+    };
+    const begin = (nightId: string) => {
+      id = nightId;
+      beat = startHeartbeat(db, nightId, owner, opts.heartbeatMs ?? 5_000);
     };
     if (id) {
       await db.sleepNight.update({ where: { id }, data });
-      return;
+      return begin(id);
     }
-    // A handoff night is re-run once per round of answers with the same night number: one row, not one per round.
+    // A handoff night is re-run once per round of answers with the same night number: one row, not one per
+    // round. An interrupted night (its process died) had its state left unsaved: the re-run is that night again.
     const waiting = await db.sleepNight.findFirst({
-      where: { projectDir: s.project, night: s.night, status: "handoff_pending" },
+      where: { projectDir: s.project, night: s.night, status: { in: ["handoff_pending", "interrupted"] } },
       select: { id: true },
     });
     if (waiting) {
-      id = waiting.id;
-      await db.sleepNight.update({ where: { id }, data: { ...data, error: "" } });
-      return;
+      await db.sleepNight.update({ where: { id: waiting.id }, data: { ...data, error: "", endedAt: null } });
+      return begin(waiting.id);
     }
     const project = await db.sleepProject.findUnique({ where: { directory: s.project }, select: { id: true } });
-    id = randomUUID();
+    const newId = randomUUID();
     await db.sleepNight.create({
-      data: { id, projectId: project?.id ?? null, projectDir: s.project, trigger: opts.trigger, ...data },
+      data: { id: newId, projectId: project?.id ?? null, projectDir: s.project, trigger: opts.trigger, ...data },
     });
+    begin(newId);
   };
   return {
     nightId: () => id,
     started,
     async finished(f) {
+      stopBeat();
       if (!id) throw new Error("finished before started");
       const nightId = id;
       await db.$transaction(async (tx) => {
@@ -183,6 +215,7 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
       });
     },
     async failed(f) {
+      stopBeat();
       if (!id) return;
       const status = f.pending ? "handoff_pending" : "failed";
       // A waiting handoff night keeps where its prompts are in reportJson (the night's report replaces it when it completes).
@@ -192,7 +225,7 @@ export function createNightRecorder(opts: RecorderOptions): NightRecorder & { ni
           status,
           error: redactText(f.message).slice(0, 2000),
           endedAt: new Date(f.endedAt),
-          ...(f.pending && f.handoff ? { reportJson: JSON.stringify({ handoff: redactDeep(f.handoff) }) } : {}),
+          reportJson: f.pending && f.handoff ? JSON.stringify({ handoff: redactDeep(f.handoff) }) : "{}",
         },
       });
     },

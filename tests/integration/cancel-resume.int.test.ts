@@ -3,37 +3,14 @@
  * continues from its last committed step with a real worker process, ending with exactly the best skill
  * of an uninterrupted run and every step once.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as runRoute from "../../app/api/runs/[runId]/route";
-import { resetEnvCache } from "../../lib/config/env";
-import type { Db } from "../../lib/db/client";
 import { findRun } from "../../lib/db/runs";
-import { closeQueue } from "../../lib/queue/producer";
 import { createRunFromRequest } from "../../lib/runs/create";
-import { freshDb, useAsDefaultDb } from "../helpers/db";
-import { startRedisServer, startWorkerProcess, stopWorkers, until, type RedisServer } from "../helpers/processes";
+import { until } from "../helpers/processes";
+import { useStack } from "../helpers/stack";
 
-let redis: RedisServer;
-let db: Db;
-let dbUrl: string;
-const savedRedisUrl = process.env.REDIS_URL;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  process.env.REDIS_URL = redis.url;
-  resetEnvCache();
-  await closeQueue();
-  ({ db, url: dbUrl } = await freshDb("sqlite"));
-  useAsDefaultDb(db);
-});
-afterAll(async () => {
-  await stopWorkers();
-  await closeQueue();
-  await redis.kill();
-  await db.$disconnect();
-  process.env.REDIS_URL = savedRedisUrl;
-  resetEnvCache();
-});
+const stack = useStack({ redis: true, defaultDb: true });
 
 const act = (id: string, action: "cancel" | "resume") =>
   runRoute.PATCH(
@@ -47,12 +24,11 @@ const act = (id: string, action: "cancel" | "resume") =>
 const waitFor = (id: string, ok: (r: Awaited<ReturnType<typeof findRun>>) => boolean, what: string) =>
   until(() => findRun(id), ok, 180_000, what);
 const bestSkill = async (runId: string) =>
-  (await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
+  (await stack.db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
 
 describe("cancel, then resume", () => {
   it("a cancelled run resumes from its last step and ends like an uninterrupted run", async () => {
-    const w = startWorkerProcess("cr0", { DATABASE_URL: dbUrl, REDIS_URL: redis.url });
-    onTestFailed(() => console.log(w.log()));
+    const w = stack.worker("cr0");
     await w.ready;
     const overrides = { "train.num_epochs": 2, "model.sim_latency_ms": 20 };
     const make = async (name: string) =>
@@ -70,8 +46,10 @@ describe("cancel, then resume", () => {
     const done = await waitFor(id, (r) => r?.status === "succeeded", "the resumed run");
     expect(done).toMatchObject({ stepsDone: 6, stopReason: "completed", cancelRequested: false });
     expect(await bestSkill(id)).toBe(await bestSkill(reference));
-    expect(await db.step.count({ where: { runId: id } })).toBe(6);
-    const types = (await db.runEvent.findMany({ where: { runId: id }, orderBy: { seq: "asc" } })).map((e) => e.type);
+    expect(await stack.db.step.count({ where: { runId: id } })).toBe(6);
+    const types = (await stack.db.runEvent.findMany({ where: { runId: id }, orderBy: { seq: "asc" } })).map(
+      (e) => e.type,
+    );
     expect(types.indexOf("runResumeRequested")).toBeGreaterThan(types.indexOf("runCancelled"));
     await w.kill("SIGTERM");
   }, 400_000);
@@ -83,7 +61,7 @@ describe("cancel, then resume", () => {
         process.cwd(),
       )
     ).id;
-    await db.run.update({ where: { id }, data: { status: "succeeded" } });
+    await stack.db.run.update({ where: { id }, data: { status: "succeeded" } });
     const res = await act(id, "resume");
     expect(res.status).toBe(409);
     expect(JSON.stringify(await res.json())).toMatch(/Only interrupted, failed, cancelled or budget-exhausted runs/);

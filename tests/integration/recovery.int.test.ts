@@ -3,63 +3,26 @@
  * private redis-server killed and restarted empty, on a private SQLite file (the default and the hardest
  * database for this). Nothing here loads a page: every recovery must happen by itself.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as compareRoute from "../../app/api/runs/compare/route";
 import * as runRoute from "../../app/api/runs/[runId]/route";
 import * as runsRoute from "../../app/api/runs/route";
-import { resetEnvCache } from "../../lib/config/env";
 import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
 import { COMMIT_POINT_TYPES, STEP_EVENT_TYPES } from "../../lib/contracts/events";
 import { holdMessage } from "../../lib/contracts/run-recovery";
 import { sumUsage } from "../../lib/contracts/usage-totals";
-import type { Db } from "../../lib/db/client";
 import { createRun, findRun } from "../../lib/db/runs";
 import { listEventsAfter } from "../../lib/db/engine-events";
-import { closeQueue, getRunQueue, listRunsWithLiveJobs } from "../../lib/queue/producer";
+import { getRunQueue, listRunsWithLiveJobs } from "../../lib/queue/producer";
 import { createRunFromRequest, validateRunRequest } from "../../lib/runs/create";
 import { reconcileOnce } from "../../worker/reconcile";
-import { freshDb, useAsDefaultDb } from "../helpers/db";
-import {
-  startRedisServer,
-  startWorkerProcess,
-  stopWorkers,
-  until,
-  type RedisServer,
-  type WorkerProcess,
-} from "../helpers/processes";
+import { until, type WorkerProcess } from "../helpers/processes";
+import { useStack } from "../helpers/stack";
 
 const SAMPLE = "searchqa/sample.yaml";
 const quiet = { info: () => {}, warn: () => {} };
-let redis: RedisServer;
-let db: Db;
-let dbUrl: string;
-const savedRedisUrl = process.env.REDIS_URL;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  process.env.REDIS_URL = redis.url;
-  resetEnvCache();
-  await closeQueue();
-  ({ db, url: dbUrl } = await freshDb("sqlite"));
-  useAsDefaultDb(db);
-});
-// A test that fails halfway must not leave workers that take the next test's jobs.
-afterEach(stopWorkers);
-afterAll(async () => {
-  await stopWorkers();
-  await closeQueue();
-  await redis.kill();
-  await db.$disconnect();
-  process.env.REDIS_URL = savedRedisUrl;
-  resetEnvCache();
-});
-
-/** Starts a worker process on this file's database and Redis; its log is printed if the test fails. */
-function worker(id: string, env: Record<string, string> = {}): WorkerProcess {
-  const w = startWorkerProcess(id, { DATABASE_URL: dbUrl, REDIS_URL: redis.url, ...env });
-  onTestFailed(() => console.log(`--- worker ${id} ---\n${w.log()}`));
-  return w;
-}
+const stack = useStack({ redis: true, defaultDb: true });
+const worker = (id: string, env: Record<string, string> = {}) => stack.worker(id, env);
 
 async function newRun(overrides: Record<string, number | string>, name: string): Promise<string> {
   return (await createRunFromRequest({ preset: SAMPLE, overrides, name }, process.cwd())).id;
@@ -67,7 +30,9 @@ async function newRun(overrides: Record<string, number | string>, name: string):
 
 /** Stored memo rows: they only grow when new work is done (a replay from memos adds none). */
 async function progress(runId: string): Promise<number> {
-  return (await db.checkpoint.count({ where: { runId } })) + (await db.checkpointRow.count({ where: { runId } }));
+  return (
+    (await stack.db.checkpoint.count({ where: { runId } })) + (await stack.db.checkpointRow.count({ where: { runId } }))
+  );
 }
 
 const waitStatus = (id: string, status: string, ms = 150_000) =>
@@ -78,9 +43,9 @@ const waitStatus = (id: string, status: string, ms = 150_000) =>
     `run ${id} to be ${status}`,
   );
 const eventTypes = async (runId: string) =>
-  (await db.runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => e.type);
+  (await stack.db.runEvent.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((e) => e.type);
 const bestSkill = async (runId: string) =>
-  (await db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
+  (await stack.db.checkpoint.findUnique({ where: { runId_key: { runId, key: "best_skill.md" } } }))?.value;
 
 /** Waits until `w` owns the run and made `minNew` new memo rows after its claim (and `minSteps` steps), then kills it. */
 async function killAfterProgress(
@@ -119,7 +84,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     };
     const queued = await createRun({ ...base, id: crypto.randomUUID() });
     const lost = await createRun({ ...base, id: crypto.randomUUID() });
-    await db.run.update({
+    await stack.db.run.update({
       where: { id: lost.id },
       data: { status: "running", workerId: "ghost", heartbeatAt: new Date(Date.now() - 60_000), startedAt: new Date() },
     });
@@ -137,7 +102,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       "runQueued",
     ]);
     // Out of the way of the workers the next tests start.
-    await db.run.updateMany({ where: { id: { in: [queued.id, lost.id] } }, data: { status: "cancelled" } });
+    await stack.db.run.updateMany({ where: { id: { in: [queued.id, lost.id] } }, data: { status: "cancelled" } });
     await getRunQueue().obliterate({ force: true });
   });
 
@@ -155,7 +120,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       simulated: true,
       stepsTotal: 9,
     });
-    await db.run.update({
+    await stack.db.run.update({
       where: { id },
       data: { status: "running", workerId: "dead", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date() },
     });
@@ -170,7 +135,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
         .filter((j) => (j.data as { runId: string }).runId === id)
         .map((j) => j.id),
     ).toEqual([`${id}-j1`]);
-    await db.run.update({ where: { id }, data: { status: "cancelled" } });
+    await stack.db.run.update({ where: { id }, data: { status: "cancelled" } });
     await getRunQueue().obliterate({ force: true });
   });
 
@@ -190,7 +155,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     });
     // What an older build stored: Prisma's whole invocation dump.
     const dump = `\nInvalid \`tx.runEvent.create()\` invocation in\n${process.cwd()}/lib/db/engine-events.ts:204:26\n\n  201 \n→ 204     await tx.runEvent.create(\nOperation has timed out`;
-    await db.run.update({ where: { id }, data: { status: "failed", errorMessage: dump } });
+    await stack.db.run.update({ where: { id }, data: { status: "failed", errorMessage: dump } });
     const detail = (await (await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))).json()) as {
       errorMessage: string;
     };
@@ -218,7 +183,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     await w.kill("SIGTERM");
     expect(run).toMatchObject({ workerId: "a5", autoRestarts: 5, stepsDone: 6 });
     expect(await bestSkill(victim)).toBe(await bestSkill(reference));
-    expect(await db.step.count({ where: { runId: victim } })).toBe(6);
+    expect(await stack.db.step.count({ where: { runId: victim } })).toBe(6);
     // The read model's totals are the usage rows' sum, and no call a checkpoint kept is lost to a SIGKILL:
     // the row and every surface that shows it (API run detail, runs list, compare).
     const list = (await (await runsRoute.GET(new Request(`${base}/api/runs?limit=1000`))).json()) as RunListResponse;
@@ -226,7 +191,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       await compareRoute.GET(new Request(`${base}/api/runs/compare?ids=${reference},${victim}`))
     ).json()) as CompareResponse;
     for (const id of [reference, victim]) {
-      const sum = sumUsage(await db.llmUsage.findMany({ where: { runId: id } }));
+      const sum = sumUsage(await stack.db.llmUsage.findMany({ where: { runId: id } }));
       const detail = (await (
         await runRoute.GET(new Request(`${base}/api/runs/${id}`), params(id))
       ).json()) as RunDetail;
@@ -266,7 +231,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     }
     expect(log.filter((e) => e.type === "stepCommitted")).toHaveLength(6);
     // The kills landed mid-step: the interrupted attempts' partial steps were there to be superseded.
-    expect(await db.runEvent.count({ where: { runId: victim, superseded: true } })).toBeGreaterThan(0);
+    expect(await stack.db.runEvent.count({ where: { runId: victim, superseded: true } })).toBeGreaterThan(0);
     expect(log.filter((e) => e.type === "testScored")).toHaveLength(3);
     expect(log.map((e) => e.seq)).toEqual([...log.map((e) => e.seq)].sort((a, b) => a - b));
   });
@@ -286,7 +251,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       "automatic restart on b2",
     );
     expect(Date.now() - killedAt).toBeLessThan(45_000);
-    const lost = (await db.runEvent.findMany({ where: { runId: id, type: "workerLost" } })).map(
+    const lost = (await stack.db.runEvent.findMany({ where: { runId: id, type: "workerLost" } })).map(
       (e) => JSON.parse(e.payload) as { detectedBy: string; workerId: string },
     );
     // Whichever recovery path notices first — BullMQ failing the stalled job, or b2's start-up reconcile seeing a
@@ -297,7 +262,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
         detectedBy: expect.stringMatching(/stalled more than allowable limit|^reconcile: no heartbeat/),
       }),
     ]);
-    const requeued = await db.runEvent.findFirst({ where: { runId: id, type: "runQueued" } });
+    const requeued = await stack.db.runEvent.findFirst({ where: { runId: id, type: "runQueued" } });
     expect(JSON.parse(requeued!.payload)).toMatchObject({ autoRestart: { count: 1, limit: 1 } });
 
     await killAfterProgress(w2, id);
@@ -334,7 +299,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     let types = await eventTypes(id);
     expect(types).not.toContain("runCancelled");
     expect(types.filter((t) => t === "runClaimed")).toHaveLength(1); // the stopping worker did not take it back
-    const shutdownEvent = await db.runEvent.findFirst({
+    const shutdownEvent = await stack.db.runEvent.findFirst({
       where: { runId: id, type: "runQueued" },
       orderBy: { seq: "desc" },
     });
@@ -359,9 +324,9 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
       60_000,
       "one running",
     );
-    await redis.kill();
+    await stack.redis.kill();
     await new Promise((r) => setTimeout(r, 1_000));
-    await redis.start();
+    await stack.redis.start();
     for (const id of ids) await waitStatus(id, "succeeded", 240_000);
     expect(w.log()).not.toContain("exited");
     for (const id of ids) expect((await eventTypes(id)).filter((t) => t === "runClaimed")).toHaveLength(1);
@@ -375,7 +340,7 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
   it("(d) with Redis down, creating and resuming answer within 5 s; a retried create makes no second run", async () => {
     const w = worker("d1", { SKILLOPT_RECONCILE_MS: "600000" });
     await w.ready;
-    await redis.kill();
+    await stack.redis.kill();
     const key = `retry-${crypto.randomUUID()}`;
     const body = { preset: SAMPLE, overrides: { "train.num_epochs": 1 }, name: "created while Redis is down" };
     const timed = async (req: () => Promise<Response>) => {
@@ -391,18 +356,18 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     expect(retry.ms).toBeLessThan(5_000);
     expect(retry.res.status).toBe(200);
     expect(retry.json.id).toBe(first.json.id);
-    expect(await db.run.count({ where: { name: body.name } })).toBe(1);
+    expect(await stack.db.run.count({ where: { name: body.name } })).toBe(1);
     const other = await timed(() =>
       runsRoute.POST(post("/api/runs", { ...body, name: "resumed while Redis is down" })),
     );
-    await db.run.update({ where: { id: other.json.id }, data: { status: "failed", errorMessage: "boom" } });
+    await stack.db.run.update({ where: { id: other.json.id }, data: { status: "failed", errorMessage: "boom" } });
     const resumed = await timed(() =>
       runRoute.PATCH(patch(other.json.id, { action: "resume" }), params(other.json.id)),
     );
     expect(resumed.ms).toBeLessThan(5_000);
     expect(resumed.res.status).toBe(202);
 
-    await redis.start();
+    await stack.redis.start();
     for (const id of [first.json.id, other.json.id]) {
       await waitStatus(id, "succeeded", 240_000);
       expect((await eventTypes(id)).filter((t) => t === "runClaimed")).toHaveLength(1);

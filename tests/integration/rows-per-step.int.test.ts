@@ -4,16 +4,10 @@
  * depends on the batch and the selection split, never on how many steps ran before. The README's
  * "Rows per step" table comes from this measurement.
  */
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRunConfig } from "../../lib/config";
+import { describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client";
-import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
-import { persistEngineEvent } from "../../lib/db/engine-events";
-import { createRun } from "../../lib/db/runs";
-import { runTraining, skillHash } from "../../lib/engine";
-import { prepareRun } from "../../lib/runs/prepare";
-import { freshDb } from "../helpers/db";
+import { trainSimulatedRun } from "../helpers/sim-run";
+import { useStack } from "../helpers/stack";
 
 const PRESET = "configs/searchqa/sample.yaml";
 const TABLES = [
@@ -39,53 +33,26 @@ async function countRows(db: Db, runId: string): Promise<Counts> {
 }
 
 describe("database rows per step (sqlite, simulated run)", () => {
-  let db: Db;
-  beforeAll(async () => {
-    db = (await freshDb("sqlite")).db;
-  });
-  afterAll(async () => {
-    await db.$disconnect();
-  });
+  const stack = useStack();
 
   it("writes a bounded number of rows per step, not growing with the step", async () => {
-    const overrides = ["train.num_epochs=3"];
-    const { config, resolvedYaml } = loadRunConfig(PRESET, overrides);
-    const run = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-    const id = randomUUID();
-    await createRun(
-      {
-        id,
-        name: "rows-per-step",
-        config,
-        sourceYaml: resolvedYaml,
-        seedSkill: run.initialSkill,
-        optimizerBackend: "sim",
-        targetBackend: "sim",
-        simulated: true,
-        stepsTotal: 9,
-      },
-      { db },
-    );
+    const db = stack.db;
     const perStep: Array<{ step: number; delta: Counts }> = [];
-    let last = await countRows(db, id);
-    await runTraining({
-      config,
-      splits: run.splits,
-      initialSkill: run.initialSkill,
-      env: run.env,
-      optimizer: run.optimizer,
-      target: run.target,
-      store: new DbCheckpointStore(id, db),
-      events: {
-        emit: async (e) => {
-          await persistEngineEvent(id, e, skillHash, db);
-          if (e.type !== "stepCommitted") return;
-          const now = await countRows(db, id);
-          perStep.push({ step: e.step, delta: Object.fromEntries(TABLES.map((t) => [t, now[t] - last[t]])) as Counts });
-          last = now;
-        },
+    let last = {} as Counts;
+    const { config, run } = await trainSimulatedRun(db, {
+      preset: PRESET,
+      overrides: ["train.num_epochs=3"],
+      name: "rows-per-step",
+      stepsTotal: 9,
+      onCreated: async (id) => {
+        last = await countRows(db, id);
       },
-      clock: { now: () => Date.now() },
+      onEvent: async (e, id) => {
+        if (e.type !== "stepCommitted") return;
+        const now = await countRows(db, id);
+        perStep.push({ step: e.step, delta: Object.fromEntries(TABLES.map((t) => [t, now[t] - last[t]])) as Counts });
+        last = now;
+      },
     });
     const batch = config.train.batch_size * config.train.accumulation;
     const selection = run.splits.val.length;

@@ -3,19 +3,12 @@
  * evaluation: rows under the label `slow_update`, a column in the item history after the step it followed.
  * The SearchQA sample on the simulated backend, 2 epochs, on both databases.
  */
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRunConfig } from "../../lib/config";
-import { resetEnvCache } from "../../lib/config/env";
+import { describe, expect, it } from "vitest";
 import type { EngineEvent, EngineEventOf } from "../../lib/contracts/events";
-import type { Db } from "../../lib/db/client";
-import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
-import { persistEngineEvent } from "../../lib/db/engine-events";
 import { getItemHistory } from "../../lib/db/item-history";
-import { createRun } from "../../lib/db/runs";
-import { runTraining, skillHash } from "../../lib/engine";
-import { prepareRun } from "../../lib/runs/prepare";
-import { PROVIDERS, freshDb } from "../helpers/db";
+import { PROVIDERS } from "../helpers/db";
+import { trainSimulatedRun } from "../helpers/sim-run";
+import { useStack } from "../helpers/stack";
 
 const PRESET = "configs/searchqa/sample.yaml";
 const OVERRIDES = [
@@ -27,56 +20,20 @@ const OVERRIDES = [
 ];
 
 describe.each(PROVIDERS)("slow-update gate rows on %s", (provider) => {
-  let db: Db;
-  const savedUrl = process.env.DATABASE_URL;
-  beforeAll(async () => {
-    const fresh = await freshDb(provider);
-    db = fresh.db;
-    // The item history picks its SQL dialect from DATABASE_URL for a PostgreSQL client, as the dashboard does.
-    process.env.DATABASE_URL = fresh.url;
-    resetEnvCache();
-  });
-  afterAll(async () => {
-    if (savedUrl === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = savedUrl;
-    resetEnvCache();
-    await db.$disconnect();
-  });
+  // The item history picks its SQL dialect from DATABASE_URL for a PostgreSQL client, as the dashboard does.
+  const stack = useStack({ provider, databaseUrlEnv: true });
 
   it("stores the slow-update gate's per-item results and shows them in the item history", async () => {
-    const { config, resolvedYaml } = loadRunConfig(PRESET, OVERRIDES);
-    const run = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-    const id = randomUUID();
-    await createRun(
-      {
-        id,
-        name: "slow update rows",
-        config,
-        sourceYaml: resolvedYaml,
-        seedSkill: run.initialSkill,
-        optimizerBackend: "sim",
-        targetBackend: "sim",
-        simulated: true,
-        stepsTotal: 6,
-      },
-      { db },
-    );
+    const db = stack.db;
     const events: EngineEvent[] = [];
-    await runTraining({
-      config,
-      splits: run.splits,
-      initialSkill: run.initialSkill,
-      env: run.env,
-      optimizer: run.optimizer,
-      target: run.target,
-      store: new DbCheckpointStore(id, db),
-      events: {
-        emit: async (e) => {
-          events.push(e);
-          await persistEngineEvent(id, e, skillHash, db);
-        },
+    const { id } = await trainSimulatedRun(db, {
+      preset: PRESET,
+      overrides: OVERRIDES,
+      name: "slow update rows",
+      stepsTotal: 6,
+      onEvent: (e) => {
+        events.push(e);
       },
-      clock: { now: () => Date.now() },
     });
     const slow = events
       .filter((e): e is EngineEventOf<"slowUpdateApplied"> => e.type === "slowUpdateApplied")

@@ -4,6 +4,7 @@
  * and removes the night's staging folder (checked first: only a night folder inside the project's
  * staging root, never through a symbolic link). The live files are never touched by either path of discard.
  */
+import { SLEEP_DISCARDABLE_STATUSES } from "@/lib/contracts/sleep";
 import { AppError } from "@/lib/errors";
 import { getNight, markNightStatus } from "@/lib/db/sleep-nights";
 import { adoptNight } from "@/lib/sleep/adopt-night";
@@ -35,12 +36,15 @@ export async function adoptStagedNight(id: string): Promise<string[]> {
   return updated;
 }
 
-/** Returns the removed staging folder ("" when the night had none or it was gone already). */
+/**
+ * Discards a staged night, a dry run or no-tasks night, a handoff night waiting for answers, or an interrupted
+ * one. Returns the removed staging folder ("" when the night had none or it was gone already).
+ */
 export async function discardNight(id: string): Promise<string> {
   const n = await getNight(id);
   // Refuse an unsafe folder before the row changes, so a refused discard leaves the night as it was.
   if (n.stagingDir) checkDiscardable(n.projectDir, n.stagingDir);
-  await markNightStatus(id, ["staged", "dry_run", "no_tasks"], "discarded");
+  await markNightStatus(id, SLEEP_DISCARDABLE_STATUSES, "discarded");
   if (!n.stagingDir) return "";
   return removeStagedNight(n.projectDir, n.stagingDir).removed ? n.stagingDir : "";
 }

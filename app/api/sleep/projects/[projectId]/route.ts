@@ -1,6 +1,7 @@
 import { SleepIdSchema, SleepProjectInputSchema } from "@/lib/contracts/sleep";
 import { deleteSleepProject, getSleepProject, updateSleepProject } from "@/lib/db/sleep-projects";
 import { handle, jsonBody } from "@/lib/http/errors";
+import { noticeDeadNights } from "../../_lib/liveness";
 import { checkProjectInput } from "../../_lib/project-input";
 import { trySyncSchedule } from "../../_lib/schedule";
 import { projectView } from "../../_lib/views";
@@ -10,9 +11,11 @@ export const runtime = "nodejs";
 type Ctx = { params: Promise<{ projectId: string }> };
 
 export function GET(_req: Request, { params }: Ctx) {
-  return handle("get Sleep project", async () =>
-    Response.json(projectView(await getSleepProject(SleepIdSchema.parse((await params).projectId)))),
-  );
+  return handle("get Sleep project", async () => {
+    const id = SleepIdSchema.parse((await params).projectId);
+    await noticeDeadNights();
+    return Response.json(projectView(await getSleepProject(id)));
+  });
 }
 
 export function PUT(req: Request, { params }: Ctx) {
@@ -33,6 +36,7 @@ export function PUT(req: Request, { params }: Ctx) {
 export function DELETE(_req: Request, { params }: Ctx) {
   return handle("delete Sleep project", async () => {
     const id = SleepIdSchema.parse((await params).projectId);
+    await noticeDeadNights(); // a night whose process died no longer holds the project
     const { nightsDeleted } = await deleteSleepProject(id);
     const synced = await trySyncSchedule({ id, cronPattern: "", enabled: false });
     return Response.json({ deleted: id, nightsDeleted, scheduleSynced: synced }, { status: synced ? 200 : 202 });
