@@ -4,7 +4,7 @@
  * median 1 s, sigma 1.0, every stage), once without and once with `model.hedge: true`. Prints wall time,
  * calls, hedged calls (extra calls billed) and whether both runs chose the same best skill.
  * Options: --items N (400), --epochs N (1), --concurrency N (32), --median-ms N (1000), --sigma S (1.0),
- * --percentile P (0.95).
+ * --percentile P (0.95), --seed N (42: the mock server's seed of its answers and latency draws).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     "median-ms": { type: "string", default: "1000" },
     sigma: { type: "string", default: "1.0" },
     percentile: { type: "string", default: "0.95" },
+    seed: { type: "string", default: "42" },
   },
 });
 const N = Number(values.items);
@@ -53,7 +54,7 @@ async function scenario(hedge: boolean): Promise<Outcome> {
     dir,
     searchQaSimRules(),
     [...splits.train, ...splits.val, ...splits.test],
-    ["--latency", dist],
+    ["--latency", dist, "--seed", values.seed],
   );
   try {
     const { config } = loadRunConfig("configs/searchqa/default.yaml", [
@@ -116,12 +117,12 @@ const line = (k: string, v: string) => console.log(`  ${k.padEnd(44)} ${v}`);
 
 async function main() {
   console.error(
-    `bench:latency: ${N} train items, ${values.epochs} epoch(s), lognormal median ${values["median-ms"]} ms σ ${values.sigma}, concurrency ${CONCURRENCY}`,
+    `bench:latency: ${N} train items, ${values.epochs} epoch(s), lognormal median ${values["median-ms"]} ms σ ${values.sigma}, concurrency ${CONCURRENCY}, mock seed ${values.seed}`,
   );
   const plain = await scenario(false);
   const hedged = await scenario(true);
   console.log(
-    `\nbench:latency (openai backend → mock server, lognormal median ${values["median-ms"]} ms, σ ${values.sigma})`,
+    `\nbench:latency (openai backend → mock server, lognormal median ${values["median-ms"]} ms, σ ${values.sigma}, seed ${values.seed})`,
   );
   line("without hedging: wall time", `${(plain.wallMs / 1000).toFixed(1)} s, ${plain.calls} calls`);
   line(

@@ -9,6 +9,7 @@ import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { env } from "../lib/config/env";
 import { useSharedRateLimitStore } from "../lib/backends/policy/rate-limit";
+import { useSharedBudgetStore } from "../lib/backends/policy/shared-budget";
 import { errorLine } from "../lib/contracts/error-line";
 import { closeDb, writerSummary } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
@@ -35,6 +36,8 @@ async function main() {
   publisher.on("error", (e) => log.warn(`redis publisher: ${e.message}`));
   // model.rate_limit_rpm / _tpm: one allowance per endpoint and key for every worker on this Redis.
   useSharedRateLimitStore(publisher);
+  // worker.fan_out: a run's budget counts the calls of every worker that runs its chunks.
+  useSharedBudgetStore(publisher);
   // Redis may come back empty (no persistence, a failover): every reconnect re-queues what it lost.
   let reconciler: Reconciler | null = null;
   let connectedBefore = false;

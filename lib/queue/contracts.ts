@@ -46,3 +46,6 @@ export const RolloutChunkPayloadSchema = z.object({
   chunk: z.number().int().min(0),
 });
 export type RolloutChunkPayload = z.infer<typeof RolloutChunkPayloadSchema>;
+
+/** Starts a chunk job's failure reason when the run's shared budget refused a call: the owner pauses the run. */
+export const BUDGET_PAUSE_MARK = "[budget pause] ";

@@ -65,7 +65,7 @@ export interface PrepareRunOptions {
   /** Environment variables, the only source of API keys (callers pass `process.env`). Default: none. */
   env?: EnvVars;
   /** Budget already used by earlier sessions of this run, and retry timing overrides for tests. */
-  policy?: Pick<RunPolicyOptions, "spent" | "retry">;
+  policy?: Pick<RunPolicyOptions, "spent" | "retry" | "budget">;
 }
 
 /** Reads a skill file: missing, unreadable or oversized files are one-line errors naming the file. */

@@ -13,7 +13,9 @@ import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
 import { createFanOutResult, listFanOutItemIds } from "../../lib/db/fanout-results";
 import { findRun, runConfigOf } from "../../lib/db/runs";
 import { mapPool, rolloutOrErrorRow, stopRunOf, type Environment, type ModelClient } from "../../lib/engine";
-import type { RolloutChunkPayload } from "../../lib/queue/contracts";
+import { BUDGET_PAUSE_MARK, type RolloutChunkPayload } from "../../lib/queue/contracts";
+import type { BudgetLimits, RunBudget, Spent } from "../../lib/backends/policy/budget";
+import { sharedBudgetOf } from "../../lib/backends/policy/shared-budget";
 import { prepareRun } from "../../lib/runs/prepare";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import type { Logger } from "../logger";
@@ -28,13 +30,23 @@ export interface ChunkContext {
   shutdown: AbortSignal;
   /** The run's environment and target client (tests pass fakes); defaults to the run's stored config. */
   prepare?: (runId: string, config: RunConfig, seedSkill: string) => { env: Environment; target: ModelClient };
+  /** The run's shared budget (tests pass one on their own Redis); defaults to the worker's store. */
+  budget?: (runId: string, limits: BudgetLimits, spent: Spent) => RunBudget;
 }
+
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Environments and clients per run and config: a worker building them for every chunk would reload the splits. */
 const prepared = new Map<string, Promise<{ env: Environment; target: ModelClient }>>();
 const MAX_PREPARED = 4;
 
-function preparedFor(ctx: ChunkContext, runId: string, config: RunConfig, seedSkill: string) {
+function preparedFor(
+  ctx: ChunkContext,
+  row: { id: string; seedSkill: string; calls: number; costUsd: number | null },
+  config: RunConfig,
+) {
+  const { id: runId, seedSkill } = row;
+  const spent = { usd: row.costUsd ?? 0, calls: row.calls };
   if (ctx.prepare) return Promise.resolve(ctx.prepare(runId, config, seedSkill));
   const id = `${runId}:${createHash("sha256").update(JSON.stringify(config)).digest("hex")}`;
   let p = prepared.get(id);
@@ -52,6 +64,10 @@ function preparedFor(ctx: ChunkContext, runId: string, config: RunConfig, seedSk
         skillText: seedSkill,
         env: process.env,
         trust: "request",
+        // The run's calls here spend from the budget every worker of the run shares.
+        policy: {
+          budget: (ctx.budget ?? sharedBudgetOf)(runId, config.budget, spent),
+        },
       });
       return { env: run.env, target: run.target };
     })();
@@ -91,7 +107,7 @@ export async function handleRolloutChunk(p: RolloutChunkPayload, ctx: ChunkConte
   const done = await listFanOutItemIds({ runId: p.runId, key: p.dir, itemIds: items.map((it) => it.id) });
   const pending = items.filter((it) => !done.has(it.id));
   if (pending.length === 0) return 0;
-  const { env, target } = await preparedFor(ctx, p.runId, config, run.seedSkill);
+  const { env, target } = await preparedFor(ctx, run, config);
   const slots = slotsFor(p.runId, config.worker.exec_slots);
   await mapPool(pending, config.worker.exec_slots, async (item) => {
     const row = await slots
@@ -111,8 +127,10 @@ export async function handleRolloutChunk(p: RolloutChunkPayload, ctx: ChunkConte
         ),
       )
       .catch((err: unknown) => {
-        // A model error that ends the run (bad key, spent budget) must not be retried by the queue.
-        if (stopRunOf(err)) throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+        // A model error that ends the run (bad key, spent budget) must not be retried by the queue; a spent
+        // budget is marked so the run's owner pauses the run (resumable) instead of failing it.
+        const stop = stopRunOf(err);
+        if (stop) throw new UnrecoverableError(`${stop === "pause" ? BUDGET_PAUSE_MARK : ""}${errorMessage(err)}`);
         throw err;
       });
     await createFanOutResult({ runId: p.runId, key: p.dir, row, workerId: ctx.workerId });

@@ -15,7 +15,8 @@ import {
   type RolloutRunner,
   type Trajectory,
 } from "../../lib/engine";
-import type { RolloutChunkPayload } from "../../lib/queue/contracts";
+import { BudgetExhaustedError } from "../../lib/backends/policy/budget";
+import { BUDGET_PAUSE_MARK, type RolloutChunkPayload } from "../../lib/queue/contracts";
 import { addChunkJob, chunkFailure, chunkJobLive, dropWaitingChunk, fanOutSpecOf } from "../../lib/queue/fanout";
 
 /** What a chunk job reads: the batch as the parent saw it. */
@@ -95,7 +96,14 @@ export function createFanOutRunner(opts: FanOutRunnerOptions): RolloutRunner {
         stored = await listFanOutItemIds(where);
         if (Date.now() - lastCheck < checkMs) continue;
         lastCheck = Date.now();
-        await checkChunks(open(), batch.dir, opts.queue);
+        try {
+          await checkChunks(open(), batch.dir, opts.queue);
+        } catch (err) {
+          // A spent budget pauses the run: the chunks not started yet stay unpaid for until it resumes.
+          if (err instanceof BudgetExhaustedError)
+            await Promise.allSettled(open().map((c) => dropWaitingChunk(c.payload, opts.queue)));
+          throw err;
+        }
       }
       const rows = await listFanOutResults(where);
       return ids.map((id) => rows.get(id)!);
@@ -111,6 +119,7 @@ async function checkChunks(
 ): Promise<void> {
   for (const c of open) {
     const failure = await chunkFailure(c.payload, queue);
+    if (failure?.startsWith(BUDGET_PAUSE_MARK)) throw new BudgetExhaustedError(failure.slice(BUDGET_PAUSE_MARK.length));
     if (failure !== null) throw new Error(`rollout chunk ${c.payload.chunk} of ${dir} failed: ${failure}`);
     if (!(await chunkJobLive(c.payload, queue))) await addChunkJob(c.payload, queue);
   }

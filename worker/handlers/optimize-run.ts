@@ -15,6 +15,7 @@ import { createEventSink } from "./event-sink";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import type { HandlerContext } from "./context";
 import { createFanOutRunner } from "../fanout/runner";
+import { sharedBudgetOf } from "../../lib/backends/policy/shared-budget";
 
 export type { HandlerContext };
 
@@ -31,6 +32,9 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
     const config = runConfigOf(run);
     // A resumed run keeps spending from its budget where the last committed step left it.
     const spent = { usd: run.costUsd ?? 0, calls: run.calls };
+    // Fanned out, other workers spend from it too: the counts live in Redis (the database's only start them).
+    const budget = config.worker.fan_out ? sharedBudgetOf(runId, config.budget, spent) : undefined;
+    await budget?.beginSession();
     await ensureRunPackages(config, {
       install: true,
       env: process.env,
@@ -42,7 +46,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       rootDir: ctx.rootDir,
       skillText: run.seedSkill,
       env: process.env,
-      policy: { spent },
+      policy: { spent, budget },
       trust: "request",
     });
     prepared.materialiseSplits();

@@ -35,7 +35,35 @@ export interface Reservation {
 
 const usd = (v: number) => `$${v.toFixed(2)}`;
 
-export class Budget {
+/** What the policy client needs of a budget: this process's `Budget`, or a fanned-out run's `SharedBudget`. */
+export interface RunBudget {
+  readonly limits: BudgetLimits;
+  reserve(estimateUsd: number | null, signal?: AbortSignal): Promise<Reservation>;
+  settle(r: Reservation, actualUsd: number | null): void;
+  release(r: Reservation): void;
+  snapshot(): { spentUsd: number; calls: number; reservedUsd: number; inFlight: number };
+}
+
+/** Why one more call costing at most `est` does not fit, or null when it does. */
+export function refusalOf(
+  limits: BudgetLimits,
+  spent: Spent,
+  reservedCalls: number,
+  reservedUsd: number,
+  est: number,
+): string | null {
+  const { max_usd, max_calls } = limits;
+  if (max_calls !== null && spent.calls + reservedCalls + 1 > max_calls) {
+    return `budget exhausted: ${spent.calls} of ${max_calls} calls`;
+  }
+  if (max_usd !== null && spent.usd + reservedUsd + est > max_usd + 1e-12) {
+    const next = spent.usd < max_usd ? ` (the next call may cost up to ${usd(est)})` : "";
+    return `budget exhausted: ${usd(spent.usd)} of ${usd(max_usd)} spent${next}`;
+  }
+  return null;
+}
+
+export class Budget implements RunBudget {
   private spentUsd: number;
   private calls: number;
   private reservedUsd = 0;
@@ -96,15 +124,7 @@ export class Budget {
   }
 
   private refusal(est: number): string | null {
-    const { max_usd, max_calls } = this.limits;
-    if (max_calls !== null && this.calls + this.reservedCalls + 1 > max_calls) {
-      return `budget exhausted: ${this.calls} of ${max_calls} calls`;
-    }
-    if (max_usd !== null && this.spentUsd + this.reservedUsd + est > max_usd + 1e-12) {
-      const next = this.spentUsd < max_usd ? ` (the next call may cost up to ${usd(est)})` : "";
-      return `budget exhausted: ${usd(this.spentUsd)} of ${usd(max_usd)} spent${next}`;
-    }
-    return null;
+    return refusalOf(this.limits, { usd: this.spentUsd, calls: this.calls }, this.reservedCalls, this.reservedUsd, est);
   }
 
   private nextSettle(signal?: AbortSignal): Promise<void> {

@@ -100,6 +100,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
             ? tracker.delayFor(req.stage, run.transport.hedge_percentile, run.transport.hedge_min_samples)
             : null,
           trySlot: () => limiter.tryAcquire(),
+          whenSlotFree: (fn) => limiter.onSpare(fn),
           timer: run.hedgeTimer,
         });
         // A hedged call's first request ran at least this long: a lower bound keeps the percentile honest.

@@ -68,6 +68,41 @@ describe("hedgedSend", () => {
     expect(released).toBe(1);
   });
 
+  it("a hedge due while the endpoint is busy goes once a slot is spare, and not after the answer", async () => {
+    const timer = manualTimer();
+    const { calls, send } = pendingSend();
+    let free = false;
+    const waiting: Array<() => void> = [];
+    const opts = {
+      send,
+      signal: new AbortController().signal,
+      delayMs: 50,
+      trySlot: () => (free ? () => {} : null),
+      whenSlotFree: (fn: () => void) => {
+        waiting.push(fn);
+        return () => void waiting.splice(waiting.indexOf(fn), 1);
+      },
+      timer,
+    };
+    const p = hedgedSend(opts);
+    timer.fire();
+    expect(calls).toHaveLength(1);
+    expect(waiting).toHaveLength(1);
+    free = true;
+    waiting.shift()!();
+    expect(calls).toHaveLength(2);
+    calls[1]!.resolve(answer("same"));
+    await expect(p).resolves.toMatchObject({ hedged: true, hedgeWon: true });
+
+    free = false;
+    const q = hedgedSend(opts);
+    timer.fire();
+    expect(waiting).toHaveLength(1);
+    calls[2]!.resolve(answer("first"));
+    await expect(q).resolves.toMatchObject({ hedged: false });
+    expect(waiting).toHaveLength(0);
+  });
+
   it("the first request answers first: the hedge is aborted", async () => {
     const timer = manualTimer();
     const { calls, send } = pendingSend();

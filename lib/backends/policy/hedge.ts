@@ -1,9 +1,11 @@
 /**
  * Tail-tolerant calls (opt-in `model.hedge: true`). Every answered attempt's latency is kept per endpoint
  * and stage; once a stage has `hedge_min_samples` of them, an attempt still running after the stage's
- * `hedge_percentile` latency gets a second, identical request — only when the endpoint's concurrency
- * limiter has a free slot, so hedges never queue behind real work. The first answer wins and the other
- * request is aborted. Both are billed (the caller records the extra one under `<stage>_hedge`).
+ * `hedge_percentile` latency gets a second, identical request — in a slot of the endpoint's concurrency
+ * limiter that no queued call wants: at once when one is free, else as soon as one frees up with nobody
+ * waiting (the tail of a phase, when the straggler is what every caller waits for). A hedge never delays a
+ * queued call, and it is never dropped for want of a slot at the moment its delay passed. The first answer
+ * wins and the other request is aborted. Both are billed (the caller records the extra one under `<stage>_hedge`).
  *
  * Answers must not depend on which request won: the request is identical and the engine's decisions read
  * only the answer text, so a deterministic model gives byte-identical decisions with or without hedging.
@@ -79,7 +81,8 @@ export interface HedgeOutcome<T> {
 }
 
 /**
- * Sends `send` once, and once more after `delayMs` if it has not answered and `trySlot` grants a slot.
+ * Sends `send` once, and once more after `delayMs` if it has not answered and `trySlot` grants a slot —
+ * or, when none is free then, once `whenSlotFree` reports one (and `trySlot` then grants it).
  * The first answer wins and the other request's signal is aborted. An error ends the call at once when
  * no other request is running; otherwise the other request's outcome decides (both failing: the first
  * request's error). `signal` (run cancellation and timeout) aborts both.
@@ -89,6 +92,8 @@ export function hedgedSend<T>(o: {
   signal: AbortSignal;
   delayMs: number | null;
   trySlot: () => (() => void) | null;
+  /** Calls its argument once when a slot may be free; returns a cancel function. Without it: no slot, no hedge. */
+  whenSlotFree?: (fn: () => void) => () => void;
   timer?: HedgeTimer;
 }): Promise<HedgeOutcome<T>> {
   const timer = o.timer ?? REAL_TIMER;
@@ -98,6 +103,7 @@ export function hedgedSend<T>(o: {
   let hedged = false;
   let settled = false;
   let handle: unknown = null;
+  let stopWaiting: (() => void) | null = null;
 
   return new Promise<HedgeOutcome<T>>((resolve, reject) => {
     const finish = (i: 0 | 1, answer: T) => {
@@ -105,6 +111,7 @@ export function hedgedSend<T>(o: {
       if (settled) return;
       settled = true;
       if (handle !== null) timer.clear(handle);
+      stopWaiting?.();
       ctl[1 - i]!.abort(new Error("hedged call: the other request answered first"));
       resolve({ answer, hedged, hedgeWon: i === 1 });
     };
@@ -114,6 +121,7 @@ export function hedgedSend<T>(o: {
       if (settled || running[1 - i]) return;
       settled = true;
       if (handle !== null) timer.clear(handle);
+      stopWaiting?.();
       reject(errors[0] ?? err);
     };
     o.send(AbortSignal.any([o.signal, ctl[0].signal])).then(
@@ -121,11 +129,15 @@ export function hedgedSend<T>(o: {
       (e: unknown) => fail(0, e),
     );
     if (o.delayMs === null) return;
-    handle = timer.set(() => {
-      handle = null;
+    const hedge = () => {
+      stopWaiting = null;
       if (settled || o.signal.aborted) return;
       const release = o.trySlot();
-      if (!release) return; // the endpoint is busy: a hedge would only queue behind real work
+      // The endpoint is busy: a hedge would only queue behind real work. It goes once a slot is spare.
+      if (!release) {
+        if (o.whenSlotFree) stopWaiting = o.whenSlotFree(hedge);
+        return;
+      }
       hedged = true;
       running[1] = true;
       o.send(AbortSignal.any([o.signal, ctl[1].signal]))
@@ -134,6 +146,10 @@ export function hedgedSend<T>(o: {
           (e: unknown) => fail(1, e),
         )
         .finally(release);
+    };
+    handle = timer.set(() => {
+      handle = null;
+      hedge();
     }, o.delayMs);
   });
 }

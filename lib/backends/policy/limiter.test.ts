@@ -76,4 +76,24 @@ describe("Limiter", () => {
     expect(lim.inFlight).toBe(1);
     expect(lim.tryAcquire()).not.toBeNull();
   });
+
+  it("onSpare: called once a slot frees that no queued caller wants, never before a queued caller", async () => {
+    const lim = new Limiter(1);
+    const first = lim.tryAcquire()!;
+    const order: string[] = [];
+    lim.onSpare(() => {
+      order.push("spare");
+      lim.tryAcquire()?.();
+    });
+    const cancelled = lim.onSpare(() => order.push("cancelled"));
+    cancelled();
+    const queued = lim.acquire().then((release) => {
+      order.push("queued");
+      release();
+    });
+    first();
+    await queued;
+    expect(order).toEqual(["queued", "spare"]);
+    expect(lim.inFlight).toBe(0);
+  });
 });

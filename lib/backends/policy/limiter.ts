@@ -7,6 +7,8 @@
 export class Limiter {
   private active = 0;
   private readonly queue: Array<() => void> = [];
+  /** Called once each when a slot is free and nobody waits for one (hedges waiting for spare capacity). */
+  private spare: Array<() => void> = [];
 
   constructor(private limit: number) {}
 
@@ -67,6 +69,17 @@ export class Limiter {
     };
   }
 
+  /**
+   * Calls `fn` once, the next time a slot is free that no queued caller wants (it then takes it with
+   * `tryAcquire`). Spare-slot listeners never delay queued callers. Returns a function that cancels it.
+   */
+  onSpare(fn: () => void): () => void {
+    this.spare.push(fn);
+    return () => {
+      this.spare = this.spare.filter((f) => f !== fn);
+    };
+  }
+
   /** Runs `fn` inside a slot. */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const release = await this.acquire(signal);
@@ -79,6 +92,7 @@ export class Limiter {
 
   private drain(): void {
     while (this.active < this.limit && this.queue.length > 0) this.queue.shift()!();
+    while (this.active < this.limit && this.queue.length === 0 && this.spare.length > 0) this.spare.shift()!();
   }
 }
 

@@ -8,7 +8,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { BackendStats, Role } from "../../engine/ports";
 import { withUserPrices, type PriceTable } from "../pricing";
 import { transportOptionsOf, type TransportOptions } from "../settings";
-import { Budget, type Spent } from "./budget";
+import { Budget, type RunBudget, type Spent } from "./budget";
 import { ResponseCache } from "./cache";
 import type { HedgeTimer } from "./hedge";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
@@ -23,10 +23,12 @@ export interface RunPolicyOptions {
   retry?: Partial<Omit<RetryOptions, "maxRetries">>;
   /** Timer of the hedge delay (tests pass a manual one); default setTimeout. */
   hedgeTimer?: HedgeTimer;
+  /** The budget to spend from instead of one of this process (a fanned-out run's `SharedBudget`). */
+  budget?: RunBudget;
 }
 
 export class RunPolicy {
-  readonly budget: Budget;
+  readonly budget: RunBudget;
   readonly ledger = new UsageLedger();
   readonly cache: ResponseCache | null;
   readonly prices: PriceTable;
@@ -37,7 +39,8 @@ export class RunPolicy {
   constructor(config: RunConfig, opts: RunPolicyOptions = {}) {
     this.transport = transportOptionsOf(config.model);
     this.prices = withUserPrices(this.transport.price_table);
-    this.budget = new Budget({ max_usd: config.budget.max_usd, max_calls: config.budget.max_calls }, opts.spent);
+    this.budget =
+      opts.budget ?? new Budget({ max_usd: config.budget.max_usd, max_calls: config.budget.max_calls }, opts.spent);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.hedgeTimer = opts.hedgeTimer;
     const root = resolve(opts.rootDir ?? ".");
