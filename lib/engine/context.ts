@@ -143,6 +143,18 @@ export function createContext(deps: EngineDeps, plan: RunPlan): RunContext {
   return ctx;
 }
 
+/**
+ * Waits for a write-behind store's queued writes when a run ends on an error: that error is the one to
+ * report, so a failed write is logged here rather than thrown over it.
+ */
+export async function settleStore(ctx: RunContext): Promise<void> {
+  try {
+    await ctx.store.flush?.();
+  } catch (err) {
+    ctx.log.warn(`checkpoint store: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** The global reasoning effort ("" → none). */
 export function globalEffort(cfg: RunConfig): string | null {
   return cfg.model.reasoning_effort.trim() || null;

@@ -1,13 +1,13 @@
 /**
  * Eval-only (spec §18): score one skill on a split without any optimizer call.
  */
-import { createContext } from "./context";
+import { createContext, settleStore } from "./context";
 import { rolloutItems } from "./phases/rollout";
 import { planRun } from "./trainer";
 import { answeredScore, statusCounts } from "./outcomes";
 import { buildEvalBatch } from "./split-plan";
 import type { EngineDeps } from "./ports";
-import type { Item } from "./types";
+import type { Item, Trajectory } from "./types";
 import { taskTypeBuckets } from "./finish";
 import { toEvalItem } from "./phases/rollout";
 import { skillHash } from "./scoring";
@@ -42,7 +42,13 @@ export async function runEvalOnly(
   }
   const seed = deps.config.train.seed;
   if (ctx.env.prepareBatch) items = ctx.env.prepareBatch(items, seed);
-  const rows = await rolloutItems(ctx, { dir: "eval", items, skill: deps.skill, phase: "test", seed });
+  let rows: Trajectory[];
+  try {
+    rows = await rolloutItems(ctx, { dir: "eval", items, skill: deps.skill, phase: "test", seed });
+  } catch (err) {
+    await settleStore(ctx);
+    throw err;
+  }
   const { hard, soft } = answeredScore(rows);
   const counts = statusCounts(rows);
   const summary: EvalSummary = {
@@ -57,6 +63,7 @@ export async function runEvalOnly(
     by_task_type: taskTypeBuckets(rows, ctx.env.taskTypes()),
   };
   await ctx.store.putJson("eval_summary.json", summary);
+  await ctx.store.flush?.();
   await ctx.emit({
     type: "evalCompleted",
     split: deps.split,

@@ -80,10 +80,14 @@ function bootstrapInterval(diffs: readonly number[], seed: number, resamples: nu
   const n = diffs.length;
   if (n === 0) return [0, 0];
   const rng = new PyRandom(seed);
+  const values = Float64Array.from(diffs);
+  const picks = new Uint32Array(n);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
+    // One resample's n draws, summed in draw order (the same floating-point sum as one draw at a time).
+    rng.fillBelow(n, picks);
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += diffs[rng.randbelow(n)]!;
+    for (let i = 0; i < n; i++) sum += values[picks[i]!]!;
     means[r] = sum / n;
   }
   means.sort();

@@ -14,15 +14,19 @@ export class MemoryCheckpointStore implements CheckpointStore {
   readonly lines = new Map<string, unknown[]>();
 
   async getJson<T = unknown>(key: string): Promise<T | undefined> {
+    // JSON stored as text (putText) reads back as JSON, as from a file or a database row.
+    if (!this.json.has(key) && this.text.has(key)) return JSON.parse(this.text.get(key)!) as T;
     return copy(this.json.get(key)) as T | undefined;
   }
   async putJson(key: string, value: unknown): Promise<void> {
+    this.text.delete(key);
     this.json.set(key, copy(value));
   }
   async getText(key: string): Promise<string | undefined> {
     return this.text.get(key);
   }
   async putText(key: string, text: string): Promise<void> {
+    this.json.delete(key);
     this.text.set(key, text);
   }
   async readRows(key: string): Promise<Trajectory[]> {

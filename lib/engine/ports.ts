@@ -176,7 +176,8 @@ export interface Clock {
 /**
  * Where the engine keeps every completed result it may need again, under path-like keys that mirror
  * the original's output layout (`steps/step_0001/merged_patch.json`, `best_skill.md` …). A resumed run
- * reads the same keys back and re-pays nothing. `.jsonl` keys hold appended trajectory rows.
+ * reads the same keys back and re-pays nothing. `.jsonl` keys hold appended trajectory rows. JSON text
+ * stored with `putText` reads back with `getJson`. A read sees every write issued before it.
  */
 export interface CheckpointStore {
   getJson<T = unknown>(key: string): Promise<T | undefined>;
@@ -186,6 +187,12 @@ export interface CheckpointStore {
   readRows(key: string): Promise<Trajectory[]>;
   appendRows(key: string, rows: Trajectory[]): Promise<void>;
   appendLine(key: string, value: unknown): Promise<void>;
+  /**
+   * For a store that writes behind (its writes resolve before they land): resolves once every write
+   * issued so far has landed, and rejects with the first write that failed. The engine calls it before
+   * a run or an evaluation returns or throws, so the caller finds every file in place.
+   */
+  flush?(): Promise<void>;
 }
 
 /** Receives typed engine events in order; the worker persists them, the CLI prints progress. */

@@ -74,29 +74,27 @@ export class PyRandom {
     mt[0] = 0x80000000;
   }
 
+  /** Refills the state with the next 624 untempered words (MT19937's twist). */
+  private twist(): void {
+    const mt = this.mt;
+    let kk = 0;
+    for (; kk < N - M; kk++) {
+      const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
+      mt[kk] = mt[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    }
+    for (; kk < N - 1; kk++) {
+      const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
+      mt[kk] = mt[kk + (M - N)]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    }
+    const y = (mt[N - 1]! & UPPER_MASK) | (mt[0]! & LOWER_MASK);
+    mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    this.mti = 0;
+  }
+
   /** One tempered 32-bit output of MT19937. */
   genrandUint32(): number {
-    const mt = this.mt;
-    if (this.mti >= N) {
-      let kk = 0;
-      for (; kk < N - M; kk++) {
-        const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
-        mt[kk] = mt[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      for (; kk < N - 1; kk++) {
-        const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
-        mt[kk] = mt[kk + (M - N)]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      const y = (mt[N - 1]! & UPPER_MASK) | (mt[0]! & LOWER_MASK);
-      mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      this.mti = 0;
-    }
-    let y = mt[this.mti++]!;
-    y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    y ^= y >>> 18;
-    return y >>> 0;
+    if (this.mti >= N) this.twist();
+    return temper(this.mt[this.mti++]!);
   }
 
   /** `random.getrandbits(k)` for 1 ≤ k ≤ 32. */
@@ -114,11 +112,39 @@ export class PyRandom {
 
   /** Python's `_randbelow_with_getrandbits(n)` for 1 ≤ n < 2³². */
   randbelow(n: number): number {
-    if (!Number.isInteger(n) || n < 1 || n >= 2 ** 32) throw new RangeError(`randbelow needs 1..2^32-1, got ${n}`);
-    const k = n.toString(2).length;
-    let r = this.getrandbits(k);
-    while (r >= n) r = this.getrandbits(k);
+    checkBelow(n);
+    // getrandbits(k) with k = n.bit_length() keeps the top k bits of one 32-bit output.
+    const shift = Math.clz32(n);
+    let r = this.genrandUint32() >>> shift;
+    while (r >= n) r = this.genrandUint32() >>> shift;
     return r;
+  }
+
+  /**
+   * Fills `out` with `out.length` draws of `randbelow(n)`, in order: the same numbers as that many calls,
+   * without a call's checks per draw (the bootstrap of the gate evidence draws hundreds of thousands).
+   */
+  fillBelow(n: number, out: Uint32Array): void {
+    checkBelow(n);
+    const shift = Math.clz32(n);
+    const mt = this.mt;
+    const len = out.length;
+    let mti = this.mti;
+    // Each output is either accepted (below n) or thrown away, in order, as randbelow's retry loop does.
+    for (let i = 0; i < len;) {
+      if (mti >= N) {
+        this.twist();
+        mti = 0;
+      }
+      let y = mt[mti++]!;
+      y ^= y >>> 11;
+      y ^= (y << 7) & 0x9d2c5680;
+      y ^= (y << 15) & 0xefc60000;
+      y ^= y >>> 18;
+      const r = (y >>> 0) >>> shift;
+      if (r < n) out[i++] = r;
+    }
+    this.mti = mti;
   }
 
   /** `random.shuffle(x)` in place. */
@@ -130,6 +156,19 @@ export class PyRandom {
       x[j] = t;
     }
   }
+}
+
+function temper(word: number): number {
+  let y = word;
+  y ^= y >>> 11;
+  y ^= (y << 7) & 0x9d2c5680;
+  y ^= (y << 15) & 0xefc60000;
+  y ^= y >>> 18;
+  return y >>> 0;
+}
+
+function checkBelow(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n >= 2 ** 32) throw new RangeError(`randbelow needs 1..2^32-1, got ${n}`);
 }
 
 /** A shuffled copy, as `random.Random(seed).shuffle(list(items))`. */

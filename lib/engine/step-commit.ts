@@ -3,6 +3,7 @@
  * history and step record, then the runtime state (the commit point), then tell the event sink.
  */
 import { skillKey, stepDir, type RunContext } from "./context";
+import { historyJsonText } from "./history-file";
 import { skillHash } from "./scoring";
 import { HISTORY_KEY, saveState, type TrainState } from "./state";
 import type { StepRecord } from "./types";
@@ -28,7 +29,8 @@ export async function commitStep(
   st.history = [...st.history.filter((h) => h.step !== rec.step), rec];
   await ctx.store.putText(skillKey(rec.step), st.currentSkill);
   await ctx.store.putText(ARTIFACT.bestSkill, st.bestSkill);
-  await ctx.store.putJson(HISTORY_KEY, st.history);
+  // The same bytes as putJson would write, without re-serialising every earlier record at every step.
+  await ctx.store.putText(HISTORY_KEY, `${historyJsonText(st.history)}\n`);
   await ctx.store.putJson(`${stepDir(rec.step)}/step_record.json`, rec);
   // The event goes out before the commit point: a crash in between re-runs the step from its memos
   // (no new calls) and re-emits it, so sinks upsert by step and nothing is ever lost.

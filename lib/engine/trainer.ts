@@ -8,6 +8,7 @@ import {
   EngineError,
   RunCancelledError,
   createContext,
+  settleStore,
   skillKey,
   stepDir,
   type RunContext,
@@ -231,6 +232,7 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
       selectionItems,
       startedAt,
     });
+    await deps.store.flush?.();
     await ctx.emit({
       type: "runCompleted",
       stopReason: st.stopReason ?? "completed",
@@ -239,6 +241,7 @@ export async function runTraining(deps: EngineDeps): Promise<Record<string, unkn
     });
     return summary;
   } catch (err) {
+    await settleStore(ctx);
     if (err instanceof RunCancelledError) {
       await ctx.emit({ type: "runCancelled", step: step ?? 0 });
     } else if (err instanceof ReviewPendingError) {

@@ -30,26 +30,42 @@ export function timedClient(client: ModelClient, calls: Call[]): ModelClient {
   };
 }
 
-/** Phases = maximal groups of overlapping calls; the bound assumes perfect packing within each. */
-export function criticalPath(all: Call[], concurrency: number, latency: number): { bound: number; phases: number } {
+/**
+ * Phases = maximal groups of overlapping calls; the bound assumes perfect packing within each. `idle` is
+ * the time between phases (no call in flight: the engine's sequential work), `overrun` the time phases
+ * took beyond their packed length (slots left empty, calls slower than the latency); wall − bound ≈ both
+ * plus the time before the first and after the last call.
+ */
+export function criticalPath(
+  all: Call[],
+  concurrency: number,
+  latency: number,
+): { bound: number; phases: number; idle: number; overrun: number } {
   const sorted = [...all].sort((a, b) => a.start - b.start);
   let bound = 0;
   let phases = 0;
+  let idle = 0;
+  let overrun = 0;
   let n = 0;
+  let phaseStart = 0;
   let phaseEnd = -Infinity;
+  const close = () => {
+    const packed = Math.ceil(n / concurrency) * latency;
+    if (process.env.BENCH_DEBUG) console.error(`phase ${phases}: ${n} calls, ${(phaseEnd - phaseStart).toFixed(0)} ms`);
+    bound += packed;
+    overrun += Math.max(0, phaseEnd - phaseStart - packed);
+    phases += 1;
+    n = 0;
+  };
   for (const c of sorted) {
     if (c.start >= phaseEnd && n > 0) {
-      if (process.env.BENCH_DEBUG) console.error(`phase ${phases}: ${n} calls`);
-      bound += Math.ceil(n / concurrency) * latency;
-      phases += 1;
-      n = 0;
+      close();
+      idle += c.start - phaseEnd;
     }
+    if (n === 0) phaseStart = c.start;
     n += 1;
     phaseEnd = Math.max(phaseEnd, c.end);
   }
-  if (n > 0) {
-    bound += Math.ceil(n / concurrency) * latency;
-    phases += 1;
-  }
-  return { bound, phases };
+  if (n > 0) close();
+  return { bound, phases, idle, overrun };
 }
