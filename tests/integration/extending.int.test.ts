@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listBackends } from "@/lib/backends/catalog";
-import { normaliseBackend, registerBackend, resolveRoles } from "@/lib/backends/registry";
+import { normaliseBackend, registerBackend, resolveRoles } from "@/lib/backends/names";
 import { loadRunConfig } from "@/lib/config";
 import { MemoryCheckpointStore, runTraining } from "@/lib/engine";
 import { findBenchmark } from "@/lib/envs/catalog";
