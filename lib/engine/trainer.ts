@@ -27,7 +27,6 @@ import { freshState, loadState, saveState, type TrainState } from "./state";
 import { measureNoiseFloor } from "./noise-floor";
 import { runStep } from "./step";
 import type { StepBufferEntry } from "./step-buffer";
-import type { Splits } from "./types";
 
 /** The flat config with derived fields, as written to config.json (secrets redacted). */
 function configRecord(cfg: RunConfig, plan: RunPlan): Record<string, unknown> {

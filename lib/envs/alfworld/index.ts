@@ -4,7 +4,6 @@
  */
 import type { RunConfig } from "../../contracts/run-config";
 import type { Environment } from "../../engine/ports";
-import type { Splits } from "../../engine/types";
 import { benchmarkOptions } from "../common/env-options";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
 import { alfworldDescriptor } from "./descriptor";

@@ -9,7 +9,6 @@ import { rolloutSearchQa } from "./rollout";
 import { searchQaBrief } from "../common/analyst-briefs";
 
 export { searchQaSample, searchQaSimRules } from "./descriptor";
-export { exactMatch, f1Score, normaliseAnswer } from "./evaluate";
 export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
 
 /** The error analyst's failure categories for SearchQA. */

@@ -5,7 +5,6 @@
 import path from "node:path";
 import type { RunConfig } from "../../contracts/run-config";
 import type { Environment } from "../../engine/ports";
-import type { Splits } from "../../engine/types";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
 import { spreadsheetDescriptor, spreadsheetOptions } from "./descriptor";
 import { CaseRunner } from "./evaluate";
@@ -16,7 +15,7 @@ import { spreadsheetSimResponder } from "./sim";
 import { XlsxToolPool } from "./tool-pool";
 import { spreadsheetBrief } from "../common/analyst-briefs";
 
-export { spreadsheetOptions, spreadsheetSample, spreadsheetSimRules, type SpreadsheetOptions } from "./descriptor";
+export { spreadsheetSample, spreadsheetSimRules } from "./descriptor";
 
 /** The error analyst's failure categories for SpreadsheetBench. */
 export const SPREADSHEET_FAILURE_TAXONOMY = [
