@@ -10,14 +10,39 @@ const ENGINE_PUBLIC_HELPERS =
 const SLEEP_ENGINE_PARTS = "^lib/engine/(ports|types|gate|scoring|protected|py-format|json-extract)\\.ts$";
 
 /**
- * What the web process must reach only through lib/services: the engine's runtime (all but its pure
- * helpers and the types its ports name), the model clients and their SDKs, and the benchmarks.
+ * The web fence. The dashboard (app/, components/ and the lib/services entries they call) validates,
+ * estimates, lists and reads runs; it never runs one. So nothing it loads may reach, through any chain of
+ * imports, the RUNTIME below: the engine's training loop, the model clients with their SDKs and policy
+ * layer, or a benchmark's environment (rollout and scoring). Only worker/ and scripts/ (the CLI) build
+ * those, through lib/runs/prepare.ts.
+ *
+ * What the web does need is declared web-safe by name, each a leaf of pure data or functions:
+ * - engine: its pure helpers, the run plan (sizes, `planRun`), leakage and blame analysis;
+ * - backends: names/aliases/roles (names.ts), the catalog, registered extensions, settings, pricing and
+ *   the provider contract — plus two data files inside implementation folders (the openai-compatible
+ *   presets, the exec CLIs' binary lookup);
+ * - benchmarks: descriptors (lib/envs/descriptors.ts, <benchmark>/descriptor.ts: sample, sim rules, seed
+ *   skill, estimate factors, target checks), the split loader, row normalisers, options, the catalog and
+ *   the pure answer helpers the normalisers use. Each benchmark's index.ts (create → rollout) and
+ *   lib/envs/registry.ts are runtime.
  */
+const ENGINE_WEB_SAFE =
+  "(ports|types|py-random|split-plan|json-extract|protected|scoring|gate-evidence|prompts/common|run-plan|leakage|blame)\\.ts$";
+const BACKEND_IMPLEMENTATIONS = "(openai|anthropic|azure-openai|openai-compatible|exec|sim|policy)";
+const BACKEND_WEB_SAFE_DATA = "(openai-compatible/presets|exec/env|exec/types)\\.ts$";
+const ENVS_WEB_SAFE = [
+  "(index|descriptors|benchmark|catalog|loader)\\.ts$",
+  "common/(path-guard|read-items|fingerprint|sample-files|env-options|answer)\\.ts$",
+  "[^/]+/(descriptor|normalise|options)\\.ts$",
+  "[^/]+/sample/[^/]+(/items)?\\.json$",
+  "(searchqa/evaluate|docvqa/evaluate|docvqa/py-literal|custom/metrics|alfworld/sim/world)\\.ts$",
+].join("|");
 const RUNTIME = [
-  "^lib/engine/(?!(ports|types|py-random|split-plan|json-extract|protected|scoring|gate-evidence|prompts/common)\\.ts$)",
-  "^lib/backends/(openai|anthropic|azure-openai|openai-compatible|exec|sim|policy)/",
+  `^lib/engine/(?!${ENGINE_WEB_SAFE})`,
+  `^lib/backends/(?!${BACKEND_WEB_SAFE_DATA})${BACKEND_IMPLEMENTATIONS}/`,
+  "^lib/backends/(registry|max-tokens|exec-settings)\\.ts$",
   "node_modules/(openai|@anthropic-ai)/",
-  "^lib/envs/",
+  `^lib/envs/(?!(${ENVS_WEB_SAFE}))`,
 ];
 
 /** Per-benchmark end-to-end tests of the sample presets on the simulated model. */
@@ -87,7 +112,7 @@ module.exports = {
     {
       name: "app-enters-through-services",
       comment:
-        "routes and pages reach the engine, model clients and benchmarks only through the service entries (lib/services); besides them they may use contracts, http helpers, database reads, the queue, env and errors. SkillOpt-Sleep's library (lib/sleep) is its own entry",
+        "routes and pages reach run setup and reads only through the service entries (lib/services), which are web-safe (web-never-reaches-runtime); besides them they may use contracts, http helpers, database reads, the queue, env and errors. SkillOpt-Sleep's library (lib/sleep) is its own entry",
       severity: "error",
       from: { path: "^app/" },
       to: {
@@ -96,12 +121,20 @@ module.exports = {
       },
     },
     {
-      name: "only-services-reach-runtime",
+      name: "web-never-reaches-runtime",
       comment:
-        "reachability: whatever app/ may import besides lib/services never leads, through any chain of imports, to the engine's runtime, the model clients (SDKs) or a benchmark — so app → … → runtime goes through lib/services or not at all",
+        "reachability: nothing the web process loads (app/, components/, whatever they import — lib/services included) leads, through any chain of imports, to the engine's runtime, a model client (SDK, policy, registry) or a benchmark's environment; the worker and the CLI build those",
+      severity: "error",
+      from: { path: "^(app|components)/", pathNot: "\\.test\\.tsx?$" },
+      to: { path: RUNTIME, reachable: true },
+    },
+    {
+      name: "web-layers-never-reach-runtime",
+      comment:
+        "the same fence from the layers the web imports (the service entries, contracts, http helpers, database reads, the queue, env, errors), so the report names the layer that broke it",
       severity: "error",
       from: {
-        path: "^(lib/(contracts|http|db|queue)/|lib/config/env\\.ts$|lib/errors\\.ts$|components/)",
+        path: "^(lib/(services|contracts|http|db|queue)/|lib/config/env\\.ts$|lib/errors\\.ts$)",
         pathNot: "\\.test\\.tsx?$",
       },
       to: { path: RUNTIME, reachable: true },

@@ -19,7 +19,8 @@ import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
 import { buildSimKnowledge } from "../lib/contracts/sim";
 import { runTraining, type ModelClient, type Splits } from "../lib/engine";
-import { createEnvironment, searchQaSample, searchQaSimRules } from "../lib/envs";
+import { searchQaSample, searchQaSimRules } from "../lib/envs";
+import { createEnvironment } from "../lib/envs/registry";
 import { FileCheckpointStore } from "../lib/runs/file-store";
 import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
 

@@ -1,7 +1,7 @@
 /**
  * `npm run lint` runs Prettier, ESLint, knip and dependency-cruiser with the project's own configuration. Each
  * is shown here to catch what it is there for: an unformatted file, a floating promise, an unused export, a
- * route that reaches the engine without the service layer. If a config change stopped one of them from seeing
+ * route that reaches the engine runtime (directly or through any layer, lib/services included). If a config change stopped one of them from seeing
  * its planted finding, this fails.
  */
 import { spawnSync } from "node:child_process";
@@ -71,7 +71,7 @@ describe("npm run lint's tools, with the project's configuration", () => {
     expect(r.status).not.toBe(0);
   }, 120_000);
 
-  describe("dependency-cruiser: routes reach the engine runtime only through lib/services", () => {
+  describe("dependency-cruiser: nothing the web process loads reaches the engine runtime, model clients or environments", () => {
     /** A small tree with the project's layout and the project's rules; returns depcruise's exit code and report. */
     function cruise(files: Record<string, string>) {
       const dir = mkdtempSync(path.join(tmpdir(), "depcruise-probe-"));
@@ -94,11 +94,38 @@ describe("npm run lint's tools, with the project's configuration", () => {
       "app/api/probe/route.ts": `import { runTraining } from "${target}";\nexport const GET = () => runTraining();\n`,
     });
 
-    it("app → service → engine runtime is allowed", () => {
+    it("a planted app → lib/services → engine runtime chain fails (the service layer is fenced too)", () => {
       const r = cruise({
         ...engine,
         ...route("../../../lib/services/probe"),
         "lib/services/probe.ts": 'export { runTraining } from "../engine/trainer";\n',
+      });
+      expect(r.out).toMatch(/web-never-reaches-runtime: app\/api\/probe\/route\.ts → lib\/engine\/trainer\.ts/);
+      expect(r.out).toMatch(/web-layers-never-reach-runtime: lib\/services\/probe\.ts → lib\/engine\/trainer\.ts/);
+      expect(r.status).not.toBe(0);
+    }, 120_000);
+
+    it("a planted app → lib/services → backend registry (model clients) chain fails", () => {
+      const r = cruise({
+        "lib/backends/registry.ts": "export function createModelClient(): number {\n  return 1;\n}\n",
+        "app/api/probe/route.ts":
+          'import { createModelClient } from "../../../lib/services/probe";\nexport const GET = () => createModelClient();\n',
+        "lib/services/probe.ts": 'export { createModelClient } from "../backends/registry";\n',
+      });
+      expect(r.out).toMatch(/web-never-reaches-runtime: app\/api\/probe\/route\.ts → lib\/backends\/registry\.ts/);
+      expect(r.status).not.toBe(0);
+    }, 120_000);
+
+    it("app → lib/services → contracts and the declared web-safe parts passes", () => {
+      const r = cruise({
+        "lib/contracts/probe.ts": "export const LIMIT = 3;\n",
+        "lib/envs/searchqa/descriptor.ts":
+          'import { LIMIT } from "../../contracts/probe";\nexport const steps = LIMIT;\n',
+        "lib/engine/run-plan.ts": "export function planRun(): number {\n  return 2;\n}\n",
+        "app/api/probe/route.ts":
+          'import { total } from "../../../lib/services/probe";\nexport const GET = () => total();\n',
+        "lib/services/probe.ts":
+          'import { LIMIT } from "../contracts/probe";\nimport { steps } from "../envs/searchqa/descriptor";\nimport { planRun } from "../engine/run-plan";\nexport const total = () => LIMIT + steps + planRun();\n',
       });
       expect(r.out).toContain("no dependency violations found");
       expect(r.status).toBe(0);
@@ -110,7 +137,8 @@ describe("npm run lint's tools, with the project's configuration", () => {
         ...route("../../../lib/db/probe"),
         "lib/db/probe.ts": 'export { runTraining } from "../engine/trainer";\n',
       });
-      expect(r.out).toMatch(/only-services-reach-runtime: lib\/db\/probe\.ts → lib\/engine\/trainer\.ts/);
+      expect(r.out).toMatch(/web-never-reaches-runtime: app\/api\/probe\/route\.ts → lib\/engine\/trainer\.ts/);
+      expect(r.out).toMatch(/web-layers-never-reach-runtime: lib\/db\/probe\.ts → lib\/engine\/trainer\.ts/);
       expect(r.status).not.toBe(0);
     }, 120_000);
 

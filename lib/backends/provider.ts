@@ -5,9 +5,25 @@
  * its timeout a little past ours, as a backstop.
  */
 import type { RunConfig } from "../contracts/run-config";
-import type { Role } from "../engine/ports";
-import type { Transport } from "./policy/client";
+import type { CompletionRequest, Role } from "../engine/ports";
 import type { TransportOptions, EnvVars } from "./settings";
+
+/** A provider's answer. Any further fields it carries (an exec client's `trace`) reach the caller unchanged. */
+export interface TransportAnswer {
+  text: string;
+  usage: { promptTokens: number; completionTokens: number };
+  /** The provider stopped the answer at the token limit. */
+  truncated?: boolean;
+}
+
+/** One provider request through its SDK. Throws what the SDK throws; the policy classifies it. */
+export interface Transport {
+  send(req: CompletionRequest, signal: AbortSignal): Promise<TransportAnswer>;
+  /** The request parameters actually sent that shape the answer (effort, thinking, temperature…), for the cache key. */
+  params(req: CompletionRequest): Record<string, unknown>;
+  /** Output tokens the provider may bill beyond `maxTokens` (an extended-thinking budget). */
+  extraOutputTokens?: number;
+}
 
 export interface ProviderArgs {
   role: Role;

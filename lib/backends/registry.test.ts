@@ -3,7 +3,8 @@ import type { CompletionRequest } from "../engine/ports";
 import type { ExecCompletionResult } from "./exec";
 import { FAKE_CODEX, targetRequest } from "./exec/test-helpers";
 import { RunPolicy } from "./policy/run-policy";
-import { createModelClient, normaliseBackend } from "./registry";
+import { normaliseBackend } from "./names";
+import { createModelClient } from "./registry";
 import { chatReply, config, useStub } from "./test-helpers";
 
 const req: CompletionRequest = {
@@ -239,7 +240,7 @@ describe("exec target backends", () => {
 
 describe("default models", () => {
   it("a role left on the OpenAI default gets its backend's default model, or a clear error", async () => {
-    const { resolveModel } = await import("./registry");
+    const { resolveModel } = await import("./names");
     const { RunConfigSchema } = await import("../contracts/run-config");
     const cfg = (model: Record<string, unknown>) => RunConfigSchema.parse({ model });
     expect(resolveModel("target", cfg({ backend: "anthropic" }), "anthropic")).toBe("claude-sonnet-4-6");

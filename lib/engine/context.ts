@@ -13,8 +13,11 @@ import {
   type Logger,
   type ModelClient,
 } from "./ports";
-import type { GateMetric, LrControlMode, PairPolicy, UpdateMode } from "./types";
+import type { RunPlan } from "./run-plan";
+import type { UpdateMode } from "./types";
 import { UsageTracker, trackedClient } from "./usage";
+
+export { EngineError, type RunPlan } from "./run-plan";
 
 /** Thrown when the run's AbortSignal fires; the run can be resumed later. */
 export class RunCancelledError extends Error {
@@ -22,28 +25,6 @@ export class RunCancelledError extends Error {
     super("run cancelled");
     this.name = "RunCancelledError";
   }
-}
-
-/** A run-level failure with a message fit for users (bad data, every rollout failing …). */
-export class EngineError extends Error {
-  /** The config key the problem is about, when there is one. */
-  readonly field?: string;
-  constructor(message: string, field?: string) {
-    super(message);
-    this.name = "EngineError";
-    this.field = field;
-  }
-}
-
-export interface RunPlan {
-  trainSize: number;
-  stepsPerEpoch: number;
-  batchesPerEpoch: number;
-  totalSteps: number;
-  updateMode: UpdateMode;
-  lrControl: LrControlMode;
-  pairPolicy: PairPolicy;
-  gateMetric: GateMetric;
 }
 
 export type OptimizerAnswer = { ok: true; text: string } | { ok: false; error: string };

@@ -3,7 +3,7 @@
  */
 import { createContext, settleStore } from "./context";
 import { rolloutItems } from "./phases/rollout";
-import { planRun } from "./trainer";
+import { planRun } from "./run-plan";
 import { answeredScore, statusCounts } from "./outcomes";
 import { buildEvalBatch } from "./split-plan";
 import type { EngineDeps } from "./ports";

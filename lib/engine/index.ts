@@ -20,7 +20,8 @@ export type { Item, Splits, Trajectory } from "./types";
 /** Maps over items with at most `limit` in flight, results in input order. */
 export { mapPool } from "./usage";
 /** Runs or resumes a training run; resolves to summary.json. */
-export { runTraining, planRun } from "./trainer";
+export { runTraining } from "./trainer";
+export { planRun } from "./run-plan";
 /** Scores one skill on a split without optimizer calls (spec §18). */
 export { runEvalOnly, type EvalSplit } from "./eval-only";
 /** Errors a caller distinguishes: a cancelled run (resumable) and a run-level failure with a user message. */

@@ -7,7 +7,7 @@ import type { EngineEvent } from "../contracts/events";
 import { createContext, type RunContext, type RunPlan } from "./context";
 import { MemoryCheckpointStore } from "./memory-store";
 import type { CompletionRequest, CompletionResult, EngineDeps, Environment, ModelClient } from "./ports";
-import { planRun } from "./trainer";
+import { planRun } from "./run-plan";
 import type { Item, Splits, Trajectory } from "./types";
 
 /** A client that answers with `respond(req)` and records every request. */

@@ -3,7 +3,7 @@
  * training. It is resumable at any point: completed work is read back from the checkpoint store.
  */
 import { redactSecrets } from "../contracts/redact";
-import { LIMITS, type RunConfig } from "../contracts/run-config";
+import type { RunConfig } from "../contracts/run-config";
 import {
   EngineError,
   RunCancelledError,
@@ -21,48 +21,13 @@ import { toEvalItem } from "./phases/rollout";
 import { injectEmptyAppendix } from "./protected";
 import { stopRunOf, type EngineDeps } from "./ports";
 import { createScheduler } from "./schedule";
+import { planRun } from "./run-plan";
 import { planTrainEpoch } from "./split-plan";
 import { ReviewPendingError } from "./gate-review";
 import { freshState, loadState, saveState, type TrainState } from "./state";
 import { measureNoiseFloor } from "./noise-floor";
 import { runStep } from "./step";
 import type { StepBufferEntry } from "./step-buffer";
-import type { Splits } from "./types";
-
-/** Derived sizes and normalised modes (spec §2.6, §3.5, §5); throws EngineError on inconsistent input. */
-export function planRun(cfg: RunConfig, splits: Splits): RunPlan {
-  const configured = cfg.train.train_size;
-  const inferred = splits.train.length;
-  if (configured > 0 && inferred > 0 && configured !== inferred) {
-    throw new EngineError(
-      `train.train_size is ${configured} but the train split has ${inferred} items`,
-      "train.train_size",
-    );
-  }
-  const trainSize = configured > 0 ? configured : inferred;
-  if (trainSize <= 0)
-    throw new EngineError("the train split is empty; set train.train_size or provide train items", "env.split_dir");
-  if (splits.val.length === 0) throw new EngineError("the selection (val) split is empty", "env.split_dir");
-  const stepsPerEpoch = Math.ceil(trainSize / (cfg.train.batch_size * cfg.train.accumulation));
-  const totalSteps = cfg.train.num_epochs * stepsPerEpoch;
-  if (totalSteps > LIMITS.totalSteps) {
-    throw new EngineError(
-      `train.num_epochs: ${cfg.train.num_epochs} epochs × ${stepsPerEpoch} steps per epoch is ${totalSteps} steps; at most ${LIMITS.totalSteps} (raise train.batch_size or lower the epochs)`,
-      "train.num_epochs",
-    );
-  }
-  const updateMode = cfg.optimizer.skill_update_mode;
-  return {
-    trainSize,
-    stepsPerEpoch,
-    batchesPerEpoch: stepsPerEpoch * cfg.train.accumulation,
-    totalSteps,
-    updateMode,
-    lrControl: updateMode === "full_rewrite_minibatch" ? "none" : cfg.optimizer.lr_control_mode,
-    pairPolicy: cfg.optimizer.longitudinal_pair_policy,
-    gateMetric: cfg.evaluation.gate_metric,
-  };
-}
 
 /** The flat config with derived fields, as written to config.json (secrets redacted). */
 function configRecord(cfg: RunConfig, plan: RunPlan): Record<string, unknown> {

@@ -1,6 +1,8 @@
 /**
- * What the registry needs from one benchmark folder. Each folder's `index.ts` exports one descriptor;
- * the registry only lists them.
+ * What the registries need from one benchmark folder. Its `descriptor.ts` says what the benchmark IS —
+ * sample, normaliser, sim rules, seed skill, estimate factors, target checks — and is web-safe: the
+ * dashboard loads data, plans splits and estimates with descriptors alone. Its `index.ts` adds `create`
+ * (rollout and scoring), which only the worker and the CLI load (lib/envs/registry.ts).
  */
 import type { RunConfig } from "../contracts/run-config";
 import type { SimResponder, SimRule } from "../contracts/sim";
@@ -25,18 +27,14 @@ export interface BenchmarkContext {
   paths?: PathGuard;
 }
 
-/** One benchmark implementation. */
-export interface BenchmarkDefinition {
+/** One benchmark's data side: everything but its environment. */
+export interface BenchmarkDescriptor {
   /** Canonical name (`config.env.name`). */
   name: string;
-  /** Builds the environment; `splits` (when given) lets envs derive task types from the loaded items. */
-  create(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment;
   /** The built-in offline sample, items with their hidden `sim` annotations. */
   sample(): Splits;
   /** The sample's sim rule catalogue. */
   simRules(): SimRule[];
-  /** The benchmark's own simulated target, when the generic question answering does not fit. */
-  simResponder?: SimResponder;
   /** Row normaliser/validator used by the split loader. */
   normalise: RowNormaliser;
   /** A normaliser that depends on the run config (custom's field mapping); preferred over `normalise` when set. */
@@ -55,4 +53,12 @@ export interface BenchmarkDefinition {
   splitFileTypes?: readonly string[];
   /** Path of the seed skill (`initial.md`), relative to the project root. */
   initialSkillPath: string;
+}
+
+/** One benchmark implementation: its descriptor and the environment factory. */
+export interface BenchmarkDefinition extends BenchmarkDescriptor {
+  /** Builds the environment; `splits` (when given) lets envs derive task types from the loaded items. */
+  create(config: RunConfig, splits?: Splits, context?: BenchmarkContext): Environment;
+  /** The benchmark's own simulated target, when the generic question answering does not fit. */
+  simResponder?: SimResponder;
 }

@@ -1,18 +1,18 @@
 /**
- * Creating a run from the dashboard: validate the preset, overrides, seed skill and backends exactly as
- * the worker will use them, then write the row and queue it. Nothing is written when anything is wrong.
+ * Creating a run from the dashboard: validate the preset, overrides, seed skill, data and backends as the
+ * worker will use them (./check-run: no model client or environment is built in the web process), then
+ * write the row and queue it. Nothing is written when anything is wrong.
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { CreateRunInput } from "../contracts/api";
 import { CreateRunSchema } from "../contracts/api";
 import { redactSecrets } from "../contracts/redact";
-import { resolveRoles } from "../backends/registry";
 import { createRun, findRunByRequestKey } from "../db/runs";
-import { EngineError, planRun } from "../engine";
+import { EngineError, planRun } from "../engine/run-plan";
 import { AppError } from "../errors";
 import { tryEnqueueRun } from "../queue/producer";
 import { loadPreset } from "./presets";
-import { prepareRun, type PreparedRun } from "./prepare";
+import { checkRun, type CheckedRun } from "./check-run";
 import { ensureRunPackages } from "./system-packages";
 
 /** Keys whose empty text is a value ("no context field"), not "keep the preset's". */
@@ -26,7 +26,7 @@ export function toOverrideArgs(overrides: Record<string, string | number | boole
 }
 
 export interface ValidatedRun {
-  prepared: PreparedRun;
+  prepared: CheckedRun;
   sourceYaml: string;
   resolvedYaml: string;
   name: string;
@@ -67,7 +67,7 @@ async function validate(raw: unknown, rootDir: string, packages: SystemPackages)
     say: (line) => console.log(`[skillopt] ${line}`),
   });
   // A request's run reads only inside the allowed roots; without a pasted skill, env.skill_init is read so.
-  const prepared = prepareRun({
+  const prepared = checkRun({
     config: loaded.config,
     rootDir,
     skillText: input.skill,
@@ -162,7 +162,7 @@ export async function createRunFromRequest(
   const v = await validateRunRequest(raw, rootDir, "install");
   checkDataChoice(raw, v);
   const { config } = v.prepared;
-  const roles = resolveRoles(config.model);
+  const { roles } = v.prepared;
   const id = randomUUID();
   // The row comes first: a worker may pick the job up immediately.
   try {
@@ -173,10 +173,10 @@ export async function createRunFromRequest(
       // The effective config (preset + overrides, defaults filled in): enough to reproduce the run.
       sourceYaml: v.resolvedYaml,
       seedSkill: v.prepared.initialSkill,
-      optimizerBackend: roles.optimizer,
-      targetBackend: roles.target,
-      optimizerModel: v.prepared.optimizer.model,
-      targetModel: v.prepared.target.model,
+      optimizerBackend: roles.optimizer.backend,
+      targetBackend: roles.target.backend,
+      optimizerModel: roles.optimizer.model,
+      targetModel: roles.target.model,
       simulated: v.prepared.simulated,
       stepsTotal: planRun(config, v.prepared.splits).totalSteps,
       requestKey: opts.requestKey,

@@ -5,7 +5,7 @@
  * benchmark's target calls per item for multi-turn benchmarks.
  */
 import type { RunConfig } from "../contracts/run-config";
-import type { Splits } from "../engine";
+import type { Splits } from "../engine/types";
 
 export interface CallPlan {
   steps: number;

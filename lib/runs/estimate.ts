@@ -5,10 +5,11 @@
  */
 import type { Estimate, EstimatePhase } from "../contracts/api";
 import type { RunConfig } from "../contracts/run-config";
-import { planRun, type Item, type Splits } from "../engine";
+import { planRun } from "../engine/run-plan";
+import type { Item, Splits } from "../engine/types";
 import { priceOf } from "../backends/pricing";
 import { priceTableOf } from "../backends/settings";
-import { resolveRoles } from "../backends/registry";
+import { resolveRoles } from "../backends/names";
 import { getBenchmark } from "../envs";
 import { planCalls } from "./estimate-calls";
 

@@ -10,7 +10,7 @@ import { aliasedConfigPath } from "../config/config-alias";
 import type { PresetInfo } from "../contracts/api";
 import { findBenchmark } from "../envs/catalog";
 import { AppError } from "../errors";
-import { resolveRoles } from "../backends/registry";
+import { resolveRoles } from "../backends/names";
 import { confinedPathGuard, getBenchmark, initialSkillPath } from "../envs";
 import { pathGuardFor } from "./trust";
 

@@ -4,11 +4,11 @@
  * gets a wrong answer and scores 0 whatever the skill says, so the form warns before such a run starts.
  */
 import type { SimCoverage } from "../contracts/api";
-import { resolveRoles } from "../backends/registry";
-import type { PreparedRun } from "./prepare";
+import { resolveRoles } from "../backends/names";
+import type { CheckedRun } from "./check-run";
 
 /** Items the sim target has no annotation for; null when the target is not the sim or it knows every item. */
-export function simCoverage(run: Pick<PreparedRun, "config" | "splits" | "simKnowledge">): SimCoverage | null {
+export function simCoverage(run: Pick<CheckedRun, "config" | "splits" | "simKnowledge">): SimCoverage | null {
   if (resolveRoles(run.config.model).target !== "sim") return null;
   const items = [...run.splits.train, ...run.splits.val, ...run.splits.test];
   const known = run.simKnowledge?.byId;

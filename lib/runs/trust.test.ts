@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadRunConfig } from "../config";
 import { CONFIG_KEY_TRUST, CONFINED_KINDS, type Trust } from "../contracts/config-trust";
 import type { Item } from "../engine/types";
-import { createEnvironment } from "../envs";
+import { createEnvironment } from "../envs/registry";
 import { buildRunConfig, fakeClient } from "../envs/test-helpers";
 import { prepareRun } from "./prepare";
 import { pathGuardFor } from "./trust";

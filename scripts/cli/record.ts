@@ -13,7 +13,7 @@ import { CliRunRecorder } from "../../lib/db/cli-runs";
 import { skillHash } from "../../lib/engine";
 import type { PreparedRun } from "../../lib/runs/prepare";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
-import { resolveRoles } from "../../lib/backends/registry";
+import { resolveRoles } from "../../lib/backends/names";
 import { migrateDatabase } from "../start/migrate";
 
 const warn = (line: string) => process.stderr.write(`${line}\n`);

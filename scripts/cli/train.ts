@@ -22,7 +22,7 @@ import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { prepareRun } from "../../lib/runs/prepare";
 import { describeFingerprint, fingerprintSplits } from "../../lib/envs";
 import { costOf, withUserPrices, type PriceTable } from "../../lib/backends/pricing";
-import { resolveRoles } from "../../lib/backends/registry";
+import { resolveRoles } from "../../lib/backends/names";
 import { errorLine } from "../../lib/contracts/error-line";
 import { createProgress, type Progress } from "./progress";
 import { openRecorder } from "./record";

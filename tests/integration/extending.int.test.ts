@@ -7,12 +7,15 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listBackends } from "@/lib/backends/catalog";
-import { normaliseBackend, registerBackend, resolveRoles } from "@/lib/backends/registry";
+import { normaliseBackend, registerBackend, resolveRoles } from "@/lib/backends/names";
 import { loadRunConfig } from "@/lib/config";
 import { MemoryCheckpointStore, runTraining } from "@/lib/engine";
 import { findBenchmark } from "@/lib/envs/catalog";
 import { getBenchmark, registerBenchmark } from "@/lib/envs/registry";
 import { prepareRun } from "@/lib/runs/prepare";
+import type { BackendExtension } from "@/lib/backends/extensions";
+import { POST as estimatePost } from "@/app/api/runs/estimate/route";
+import { validateRunRequest } from "@/lib/services/new-run";
 import { listPresets } from "@/lib/runs/presets";
 import { echoBackend, echoCalls } from "../fixtures/extending/lib/backends/echo";
 import { tallyBenchmark } from "../fixtures/extending/lib/envs/tally";
@@ -114,5 +117,50 @@ describe("README walkthrough: adding a model backend", () => {
       "registerBackend: 'claude' is already the name of a backend",
     );
     expect(() => registerBackend({ ...echoBackend, name: "Echo" })).toThrow("must be lower-case");
+  });
+});
+
+describe("the web process checks a run without constructing a model client", () => {
+  /** A registered backend whose client construction is counted and refused: building one is a bug here. */
+  function probeBackend(): { ext: BackendExtension; built: { count: number } } {
+    const built = { count: 0 };
+    const ext: BackendExtension = {
+      name: "probe-no-build",
+      roles: ["target"],
+      provider: () => {
+        built.count++;
+        throw new Error("probe-no-build: a model client was constructed");
+      },
+    };
+    return { ext, built };
+  }
+  const body = {
+    preset: "searchqa/sample.yaml",
+    overrides: { "model.target_backend": "probe-no-build", "model.target": "probe-1" },
+  };
+
+  it("validation and the estimate route name the backend and count the calls; only the worker's preparation builds the client", async () => {
+    const { ext, built } = probeBackend();
+    cleanups.push(registerBackend(ext));
+
+    const v = await validateRunRequest(body, process.cwd());
+    expect(v.prepared.roles.target).toEqual({ backend: "probe-no-build", model: "probe-1" });
+    const res = await estimatePost(
+      new Request("http://localhost/api/runs/estimate", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect((JSON.parse(text) as { totalCalls: number }).totalCalls).toBeGreaterThan(0);
+    expect(built.count).toBe(0);
+
+    // The probe does bite: the worker/CLI path builds the clients and so reaches the provider.
+    expect(() => prepareRun({ config: v.prepared.config, rootDir: process.cwd(), trust: "local" })).toThrow(
+      "a model client was constructed",
+    );
+    expect(built.count).toBe(1);
   });
 });

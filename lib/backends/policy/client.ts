@@ -13,24 +13,11 @@ import { hedgedSend, sharedTracker, type HedgeOutcome } from "./hedge";
 import { sharedLimiter } from "./limiter";
 import { providerLimits, providerResetMs, sharedRateGate } from "./rate-limit";
 import { withRetries } from "./retry";
+import type { Transport, TransportAnswer } from "../provider";
 import type { RunPolicy } from "./run-policy";
 
-/** A provider's answer. Any further fields it carries (an exec client's `trace`) reach the caller unchanged. */
-export interface TransportAnswer {
-  text: string;
-  usage: { promptTokens: number; completionTokens: number };
-  /** The provider stopped the answer at the token limit. */
-  truncated?: boolean;
-}
-
-/** One provider request through its SDK. Throws what the SDK throws; the policy classifies it. */
-export interface Transport {
-  send(req: CompletionRequest, signal: AbortSignal): Promise<TransportAnswer>;
-  /** The request parameters actually sent that shape the answer (effort, thinking, temperature…), for the cache key. */
-  params(req: CompletionRequest): Record<string, unknown>;
-  /** Output tokens the provider may bill beyond `maxTokens` (an extended-thinking budget). */
-  extraOutputTokens?: number;
-}
+// The provider contract lives with the providers (web-safe, no policy code); re-exported for the policy's users.
+export type { Transport, TransportAnswer } from "../provider";
 
 export interface PolicyClientOptions {
   role: Role;

@@ -3,22 +3,17 @@
  * real ALFWorld through a Python bridge (`env.simulator: alfworld`, items with a `gamefile`).
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
-import type { Splits } from "../../engine/types";
 import { benchmarkOptions } from "../common/env-options";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
-import { sampleSplits, simRules } from "../common/sample-files";
+import { alfworldDescriptor } from "./descriptor";
 import { Limiter } from "./limiter";
-import { normaliseAlfworldRow } from "./normalise";
 import { rolloutAlfworld } from "./rollout";
-import sampleTest from "./sample/test/items.json";
-import sampleTrain from "./sample/train/items.json";
-import sampleVal from "./sample/val/items.json";
-import sampleRules from "./sample/sim-rules.json";
 import { alfworldSimResponder } from "./sim-responder";
 import { TASK_TYPES } from "./sim/world";
 import { alfworldBrief } from "../common/analyst-briefs";
+
+export { alfworldSample, alfworldSimRules } from "./descriptor";
 
 /** The error analyst's failure categories (the six task types are described in the analyst brief). */
 export const ALFWORLD_FAILURE_TAXONOMY = [
@@ -61,24 +56,9 @@ export function createAlfworldEnv(config: RunConfig, context?: BenchmarkContext)
   };
 }
 
-/** The built-in offline sample: 18/12/12 generated games with hidden sim annotations. */
-export function alfworldSample(): Splits {
-  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
-}
-
-/** The sample's sim rules (5 real, 2 harmful distractors). */
-export function alfworldSimRules(): SimRule[] {
-  return simRules(sampleRules);
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor, the environment and the simulated household. */
 export const alfworldBenchmark: BenchmarkDefinition = {
-  name: "alfworld",
+  ...alfworldDescriptor,
   create: (config, _splits, context) => createAlfworldEnv(config, context),
-  sample: alfworldSample,
-  simRules: alfworldSimRules,
   simResponder: alfworldSimResponder,
-  normalise: normaliseAlfworldRow,
-  initialSkillPath: "lib/envs/alfworld/initial.md",
-  targetCallsPerRollout: (config) => benchmarkOptions(config, "alfworld").max_steps,
 };

@@ -5,14 +5,9 @@
  * shipped `configs/custom/example.jsonl`, whose rows carry hidden annotations for the simulated model.
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment, ModelClient } from "../../engine/ports";
-import type { Splits } from "../../engine/types";
-import { AppError } from "../../errors";
 import type { BenchmarkDefinition } from "../benchmark";
-import { simRules } from "../common/sample-files";
-import exampleRules from "./sample/sim-rules.json";
-import { createCustomNormaliser } from "./normalise";
+import { customDescriptor } from "./descriptor";
 import { customOptions } from "./options";
 import { CUSTOM_TASK_TYPE, rolloutCustom } from "./rollout";
 import { customBrief } from "../common/analyst-briefs";
@@ -39,27 +34,8 @@ export function createCustomEnv(config: RunConfig, judge?: ModelClient): Environ
   };
 }
 
-/** Sim rules of the shipped example (configs/custom/example.jsonl); user data has no annotations, so they stay unused. */
-export function customSimRules(): SimRule[] {
-  return simRules(exampleRules);
-}
-
-function noSample(): Splits {
-  throw new AppError(
-    "INVALID_REQUEST",
-    "benchmark 'custom' has no built-in sample; set env.split_mode ratio and env.data_path to your .jsonl/.csv file (configs/custom/sample.yaml uses the shipped example)",
-    { field: "env.split_mode" },
-  );
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor and the environment (the judge is the run's optimizer). */
 export const customBenchmark: BenchmarkDefinition = {
-  name: "custom",
+  ...customDescriptor,
   create: (config, _splits, context) => createCustomEnv(config, context?.optimizer),
-  sample: noSample,
-  simRules: customSimRules,
-  normalise: createCustomNormaliser(customOptions({ env: {} } as RunConfig)),
-  normaliserFor: (config) => createCustomNormaliser(customOptions(config)),
-  splitFileTypes: ["json", "jsonl", "csv"],
-  initialSkillPath: "lib/envs/custom/initial.md",
 };

@@ -15,7 +15,7 @@
  *             taken from the answer and compared like exact. Case-insensitive; soft = hard.
  */
 import { formatList } from "../common/answer";
-import { exactMatch, f1Score, normaliseAnswer } from "../searchqa";
+import { exactMatch, f1Score, normaliseAnswer } from "../searchqa/evaluate";
 
 /** A scored answer. */
 export interface MetricScore {

@@ -6,7 +6,8 @@ import { loadRunConfig } from "../../config";
 import { checkSampleIntegrity } from "../common/sample-integrity";
 import { loadBenchmarkSplits } from "../registry";
 import { scoreExact } from "./metrics";
-import { customBenchmark, customSimRules } from "./index";
+import { customSimRules } from "./descriptor";
+import { customBenchmark } from "./index";
 import { CUSTOM_SYSTEM_BASE } from "./prompt";
 
 const out = mkdtempSync(join(tmpdir(), "custom-sample-"));

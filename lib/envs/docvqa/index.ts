@@ -2,18 +2,15 @@
  * DocVQA: answer a question about the image of a document page; scored by ANLS.
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Item, Splits } from "../../engine/types";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
-import { sampleSplits, simRules } from "../common/sample-files";
-import sampleTest from "./sample/test/items.json";
-import sampleTrain from "./sample/train/items.json";
-import sampleVal from "./sample/val/items.json";
-import sampleRules from "./sample/sim-rules.json";
-import { DEFAULT_TASK_TYPE, normaliseDocVqaRow } from "./normalise";
+import { DEFAULT_TASK_TYPE } from "./normalise";
+import { docVqaDescriptor, docVqaSample } from "./descriptor";
 import { rolloutDocVqa } from "./rollout";
 import { docVqaBrief } from "../common/analyst-briefs";
+
+export { docVqaSample, docVqaSimRules } from "./descriptor";
 
 /** The error analyst's failure categories for DocVQA. */
 export const DOCVQA_FAILURE_TAXONOMY = [
@@ -48,24 +45,8 @@ export function createDocVqaEnv(config: RunConfig, splits?: Splits, context?: Be
   };
 }
 
-/** The built-in offline sample (invented document pages rendered to PNG, with hidden sim annotations). */
-export function docVqaSample(): Splits {
-  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
-}
-
-/** The sample's sim rules (5 real, 2 harmful distractors). */
-export function docVqaSimRules(): SimRule[] {
-  return simRules(sampleRules);
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor and the environment. */
 export const docVqaBenchmark: BenchmarkDefinition = {
-  name: "docvqa",
+  ...docVqaDescriptor,
   create: (config, splits, context) => createDocVqaEnv(config, splits, context),
-  sample: docVqaSample,
-  simRules: docVqaSimRules,
-  normalise: normaliseDocVqaRow,
-  splitFileTypes: ["csv"],
-  initialSkillPath: "lib/envs/docvqa/initial.md",
-  targetCallsPerRollout: (config) => Math.max(1, config.env.max_turns),
 };

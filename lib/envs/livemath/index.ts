@@ -3,20 +3,16 @@
  * a hypothesis, the strength of the conclusion or the direction of an implication.
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Item, Splits } from "../../engine/types";
 import type { BenchmarkDefinition } from "../benchmark";
 import { envFlag } from "../common/env-options";
-import { sampleSplits, simRules } from "../common/sample-files";
-import sampleTest from "./sample/test/items.json";
-import sampleTrain from "./sample/train/items.json";
-import sampleVal from "./sample/val/items.json";
-import sampleRules from "./sample/sim-rules.json";
-import { normaliseLiveMathRow } from "./normalise";
+import { liveMathDescriptor, liveMathSample } from "./descriptor";
 import { rolloutLiveMath } from "./rollout";
 import { shuffleItemChoices } from "./shuffle";
 import { liveMathBrief } from "../common/analyst-briefs";
+
+export { liveMathSample, liveMathSimRules } from "./descriptor";
 
 /** The error analyst's failure categories for LiveMath. */
 export const LIVEMATH_FAILURE_TAXONOMY = [
@@ -55,22 +51,8 @@ export function createLiveMathEnv(config: RunConfig, splits?: Splits): Environme
   };
 }
 
-/** The built-in offline sample (30/15/15 theorem questions with hidden sim annotations). */
-export function liveMathSample(): Splits {
-  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
-}
-
-/** The sample's sim rules (6 real, 2 harmful distractors). */
-export function liveMathSimRules(): SimRule[] {
-  return simRules(sampleRules);
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor and the environment. */
 export const liveMathBenchmark: BenchmarkDefinition = {
-  name: "livemath",
+  ...liveMathDescriptor,
   create: (config, splits) => createLiveMathEnv(config, splits),
-  sample: liveMathSample,
-  simRules: liveMathSimRules,
-  normalise: normaliseLiveMathRow,
-  initialSkillPath: "lib/envs/livemath/initial.md",
 };

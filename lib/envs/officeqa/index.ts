@@ -4,23 +4,19 @@
  * normalised numbers (hard) and token F1 (soft).
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
 import type { Item, Splits } from "../../engine/types";
 import { AppError } from "../../errors";
 import type { BenchmarkContext, BenchmarkDefinition } from "../benchmark";
 import { benchmarkOptions, type BenchmarkOptions } from "../common/env-options";
-import { sampleSplits, simRules } from "../common/sample-files";
 import { listCorpusFiles, resolveCorpusRoots } from "./corpus";
-import { normaliseOfficeQaRow } from "./normalise";
+import { OFFICEQA_SAMPLE_ROWS, officeQaDescriptor, officeQaSample } from "./descriptor";
 import { rolloutOfficeQa, type OfficeQaRuntime } from "./rollout";
 import { DEFAULT_SEARCH_URL, type SearchDeps, type SearchSettings } from "./search";
-import sampleTest from "./sample/test/items.json";
-import sampleTrain from "./sample/train/items.json";
-import sampleVal from "./sample/val/items.json";
-import sampleRules from "./sample/sim-rules.json";
 import { createOfficeQaSimResponder, probesFromItems } from "./sim-agent";
 import { officeQaBrief } from "../common/analyst-briefs";
+
+export { officeQaSample, officeQaSimRules } from "./descriptor";
 
 /** The error analyst's failure categories for OfficeQA. */
 export const OFFICEQA_FAILURE_TAXONOMY = [
@@ -109,30 +105,9 @@ export function createOfficeQaEnv(
   };
 }
 
-/** The built-in offline sample (18/12/13 questions over the documents in sample/docs). */
-export function officeQaSample(): Splits {
-  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
-}
-
-/** The sample's sim rules (6 real, 2 harmful distractors). */
-export function officeQaSimRules(): SimRule[] {
-  return simRules(sampleRules);
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor, the environment and the simulated agent. */
 export const officeQaBenchmark: BenchmarkDefinition = {
-  name: "officeqa",
+  ...officeQaDescriptor,
   create: (config, splits, context) => createOfficeQaEnv(config, splits, context),
-  sample: officeQaSample,
-  simRules: officeQaSimRules,
-  simResponder: createOfficeQaSimResponder(
-    probesFromItems([...sampleTrain, ...sampleVal, ...sampleTest] as Array<Record<string, unknown>>),
-  ),
-  normalise: normaliseOfficeQaRow,
-  splitFileTypes: ["csv", "json"],
-  initialSkillPath: "lib/envs/officeqa/initial.md",
-  targetCallsPerRollout: (config) => {
-    const o = benchmarkOptions(config, "officeqa");
-    return o.search_mode === "custom_search" || o.use_local_tools ? o.max_tool_turns : 1;
-  },
+  simResponder: createOfficeQaSimResponder(probesFromItems(OFFICEQA_SAMPLE_ROWS)),
 };

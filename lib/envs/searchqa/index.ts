@@ -2,20 +2,13 @@
  * SearchQA: answer a trivia question from retrieved passages; exact match against the gold answers.
  */
 import type { RunConfig } from "../../contracts/run-config";
-import type { SimRule } from "../../contracts/sim";
 import type { Environment } from "../../engine/ports";
-import type { Splits } from "../../engine/types";
 import type { BenchmarkDefinition } from "../benchmark";
-import { sampleSplits, simRules } from "../common/sample-files";
-import sampleTest from "./sample/test/items.json";
-import sampleTrain from "./sample/train/items.json";
-import sampleVal from "./sample/val/items.json";
-import sampleRules from "./sample/sim-rules.json";
-import { normaliseSearchQaRow } from "./normalise";
+import { searchQaDescriptor } from "./descriptor";
 import { rolloutSearchQa } from "./rollout";
 import { searchQaBrief } from "../common/analyst-briefs";
 
-export { exactMatch, f1Score, normaliseAnswer } from "./evaluate";
+export { searchQaSample, searchQaSimRules } from "./descriptor";
 export { buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
 
 /** The error analyst's failure categories for SearchQA. */
@@ -32,23 +25,8 @@ export function createSearchQaEnv(config: RunConfig): Environment {
   };
 }
 
-/** The built-in offline sample (30/15/15 invented items with hidden sim annotations). */
-export function searchQaSample(): Splits {
-  return sampleSplits({ train: sampleTrain, val: sampleVal, test: sampleTest });
-}
-
-/** The sample's sim rules (6 real, 2 harmful distractors). */
-export function searchQaSimRules(): SimRule[] {
-  return simRules(sampleRules);
-}
-
-/** Registry descriptor. */
+/** Registry entry: the descriptor and the environment. */
 export const searchQaBenchmark: BenchmarkDefinition = {
-  name: "searchqa",
+  ...searchQaDescriptor,
   create: (config) => createSearchQaEnv(config),
-  sample: searchQaSample,
-  simRules: searchQaSimRules,
-  normalise: normaliseSearchQaRow,
-  initialSkillPath: "lib/envs/searchqa/initial.md",
-  targetCallsPerRollout: (config) => Math.max(1, config.env.max_turns),
 };

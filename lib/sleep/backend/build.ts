@@ -18,7 +18,8 @@
  * A CLI backend whose executable is missing is refused up front, naming the executable and its setting.
  */
 import { RunConfigSchema } from "../../contracts/run-config";
-import { createModelClient, type BackendName } from "../../backends/registry";
+import type { BackendName } from "../../backends/names";
+import { createModelClient } from "../../backends/registry";
 import { createClaudeCodeExecClient, createCodexExecClient, pickExecEnv, type ExecKind } from "../../backends/exec";
 import { execSettingsOf } from "../../backends/exec-settings";
 import { TransportOptionsSchema, type EnvVars } from "../../backends/settings";
@@ -34,75 +35,12 @@ import { ModelBackend, type ToolRunner } from "./model";
 import { createOpenCodeClient } from "./opencode";
 import { createPiClient } from "./pi";
 import { createToolRunner } from "./tool-replay";
+import { resolveSleepBackend, type AgentCli, type Kind } from "./names";
 import type { SleepBackend } from "./types";
 
-type AgentCli = "copilot" | "cursor" | "pi" | "opencode";
-type Kind = "mock" | "handoff" | AgentCli | BackendName;
+export { resolveSleepBackend } from "./names";
+
 const AGENT_CLIS: readonly string[] = ["copilot", "cursor", "pi", "opencode"];
-
-const ALIASES: Record<string, Kind> = {
-  mock: "mock",
-  sim: "mock",
-  simulated: "mock",
-  claude: "claude-code-exec",
-  claude_cli: "claude-code-exec",
-  claude_code: "claude-code-exec",
-  "claude-code": "claude-code-exec",
-  "claude-code-exec": "claude-code-exec",
-  codex: "codex-exec",
-  codex_cli: "codex-exec",
-  openai_codex: "codex-exec",
-  "codex-exec": "codex-exec",
-  openai: "openai",
-  anthropic: "anthropic",
-  "openai-compatible": "openai-compatible",
-  openai_compatible: "openai-compatible",
-  compat: "openai-compatible",
-  azure: "azure-openai",
-  azure_openai: "azure-openai",
-  aoai: "azure-openai",
-  "azure-openai": "azure-openai",
-  copilot: "copilot",
-  github_copilot: "copilot",
-  copilot_cli: "copilot",
-  gh_copilot: "copilot",
-  cursor: "cursor",
-  cursor_agent: "cursor",
-  cursor_cli: "cursor",
-  "cursor-agent": "cursor",
-  pi: "pi",
-  pi_cli: "pi",
-  pi_coding_agent: "pi",
-  opencode: "opencode",
-  handoff: "handoff",
-  session: "handoff",
-  file: "handoff",
-};
-
-export const SLEEP_BACKENDS = [
-  "mock",
-  "claude",
-  "codex",
-  "copilot",
-  "cursor",
-  "pi",
-  "opencode",
-  "openai",
-  "anthropic",
-  "openai-compatible",
-  "azure_openai",
-  "handoff",
-] as const;
-
-/** The kind a sleep backend name stands for; an unknown or unsupported name is refused naming the key. */
-export function resolveSleepBackend(name: string, field: string): Kind {
-  const key = name.trim().toLowerCase();
-  const hit = ALIASES[key];
-  if (hit) return hit;
-  throw new AppError("INVALID_REQUEST", `${field}: unknown backend '${name}'; known: ${SLEEP_BACKENDS.join(", ")}`, {
-    field,
-  });
-}
 
 export interface BuildBackendOptions {
   env: EnvVars;

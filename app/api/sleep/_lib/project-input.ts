@@ -10,7 +10,7 @@ import { dirname, resolve, sep } from "node:path";
 import { env } from "@/lib/config/env";
 import type { SleepProjectInput } from "@/lib/contracts/sleep";
 import { AppError } from "@/lib/errors";
-import { resolveSleepBackend } from "@/lib/sleep/backend/build";
+import { resolveSleepBackend } from "@/lib/sleep/backend/names";
 import { assertCronPattern } from "@/lib/sleep/schedule";
 
 export function sleepRoots(): string[] {
