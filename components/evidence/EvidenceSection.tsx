@@ -1,5 +1,5 @@
 "use client";
-import type { RunDetail } from "@/lib/contracts/api";
+import { memo } from "react";
 import { isApiError } from "../api-client";
 import { isActiveStatus } from "../query-keys";
 import { Card } from "../ui/Card";
@@ -11,11 +11,19 @@ import { ProposalExplorer } from "./ProposalExplorer";
 import { useRunEvidence, useRunLeakage, useRunProposals } from "./use-evidence";
 
 /** The run's evidence: gate statistics, every proposed edit, the blame of the best skill and leakage. */
-export function EvidenceSection({ run }: { run: RunDetail }) {
-  const active = isActiveStatus(run.status);
-  const evidence = useRunEvidence(run.id, active);
-  const proposals = useRunProposals(run.id, active);
-  const leakage = useRunLeakage(run.id, active);
+export const EvidenceSection = memo(function EvidenceSection({
+  runId,
+  status,
+  bestSkillHash,
+}: {
+  runId: string;
+  status: string;
+  bestSkillHash: string | null;
+}) {
+  const active = isActiveStatus(status);
+  const evidence = useRunEvidence(runId, active);
+  const proposals = useRunProposals(runId, active);
+  const leakage = useRunLeakage(runId, active);
   // An unreachable server is reported once, at the top of the run page; the panels only say they wait.
   const failed = (what: string, e: Error | null) =>
     e &&
@@ -29,11 +37,11 @@ export function EvidenceSection({ run }: { run: RunDetail }) {
   return (
     <div className="space-y-4">
       {failed("the gate evidence", evidence.error)}
-      {evidence.data && <GateEvidencePanel runId={run.id} evidence={evidence.data} />}
+      {evidence.data && <GateEvidencePanel runId={runId} evidence={evidence.data} />}
       {failed("the proposals", proposals.error)}
-      {proposals.data && <ProposalExplorer runId={run.id} rows={proposals.data} />}
+      {proposals.data && <ProposalExplorer runId={runId} rows={proposals.data} />}
       <div className="grid gap-4 lg:grid-cols-2">
-        <BlamePanel run={run} active={active} failed={failed} />
+        <BlamePanel run={{ id: runId, bestSkillHash }} active={active} failed={failed} />
         <Card title="Leakage" testId="run-leakage">
           {leakage.data ? (
             <LeakagePanel report={leakage.data} />
@@ -44,4 +52,4 @@ export function EvidenceSection({ run }: { run: RunDetail }) {
       </div>
     </div>
   );
-}
+});

@@ -1,4 +1,5 @@
 "use client";
+import { memo } from "react";
 import type { StepDetail } from "@/lib/contracts/api";
 import { describeCoverage, isPartial, type SelectionCoverage } from "@/lib/contracts/coverage";
 import { isApiError } from "../api-client";
@@ -20,7 +21,7 @@ const NO_CANDIDATE: Record<string, string> = {
 };
 
 /** Everything about one step: the diff current → candidate, the edits through the pipeline, per-item flips. */
-export function StepDetailPanel({
+export const StepDetailPanel = memo(function StepDetailPanel({
   runId,
   step,
   isLatest,
@@ -107,7 +108,7 @@ export function StepDetailPanel({
       </details>
     </Card>
   );
-}
+});
 
 /** What the gate compared, when some selection items went unanswered (and why it skipped, if it did). */
 function CoverageNotice({ c }: { c: SelectionCoverage | null }) {

@@ -1,20 +1,19 @@
 "use client";
-import { useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef } from "react";
 import type { StepRow } from "@/lib/contracts/api";
 import { describeCoverage, isPartial } from "@/lib/contracts/coverage";
 import { formatScore } from "../format";
 import { ActionBadge } from "../ui/ActionBadge";
 import { Card } from "../ui/Card";
-import { ShowMore } from "../ui/ShowMore";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
-
-const PAGE = 100;
+import { SpacerRow } from "./SpacerRow";
+import { useRowWindow } from "./use-row-window";
 
 /**
- * The step timeline, latest first. Rows are capped (100, then "show more") so a 1,000-step run renders
- * quickly; a selected step further down extends the cap so it is always visible.
+ * The step timeline, latest first. Only the rows in the scroll box are rendered (a 1,000-step run draws
+ * about 20); a step selected elsewhere (the chart, the item history) is scrolled into the box.
  */
-export function StepTable({
+export const StepTable = memo(function StepTable({
   steps,
   selectedStep,
   onSelectStep,
@@ -23,11 +22,19 @@ export function StepTable({
   selectedStep: number | null;
   onSelectStep: (step: number) => void;
 }) {
-  const [limit, setLimit] = useState(PAGE);
   const ordered = useMemo(() => [...steps].reverse(), [steps]);
+  const keyOf = useCallback((i: number) => String(ordered[i]!.step), [ordered]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const win = useRowWindow({ count: ordered.length, keyOf, estimate: 33, scrollRef });
   const selectedIndex = selectedStep === null ? -1 : ordered.findIndex((s) => s.step === selectedStep);
-  const shown = Math.max(limit, selectedIndex + 1);
-  const rows = ordered.slice(0, shown);
+  const { revealRow } = win;
+  // Only when the selection changes: a scroll of the user's or a step arriving must not pull the box back.
+  const revealed = useRef<number | null>(null);
+  useEffect(() => {
+    if (revealed.current === selectedStep) return;
+    revealed.current = selectedStep;
+    revealRow(selectedIndex);
+  }, [revealRow, selectedIndex, selectedStep]);
   const counts = useMemo(() => countActions(steps), [steps]);
 
   return (
@@ -47,7 +54,7 @@ export function StepTable({
       {steps.length === 0 ? (
         <p className="px-3 py-6 text-center text-gray-500">No step has been committed yet.</p>
       ) : (
-        <div className="max-h-80 overflow-y-auto">
+        <div className="max-h-80 overflow-y-auto" ref={scrollRef}>
           <table className={TABLE} data-testid="steps-table">
             <thead className={THEAD}>
               <tr>
@@ -64,29 +71,44 @@ export function StepTable({
               </tr>
             </thead>
             <tbody>
-              {rows.map((s) => (
+              <SpacerRow height={win.padTop} colSpan={8} />
+              {ordered.slice(win.start, win.end).map((s) => (
                 <StepTableRow
                   key={s.step}
                   s={s}
                   selected={s.step === selectedStep}
-                  onSelect={() => onSelectStep(s.step)}
+                  onSelect={onSelectStep}
+                  measureRef={win.measureRow}
                 />
               ))}
+              <SpacerRow height={win.padBottom} colSpan={8} />
             </tbody>
           </table>
-          <ShowMore shown={rows.length} total={ordered.length} step={PAGE * 2} onChange={setLimit} noun="steps" />
         </div>
       )}
     </Card>
   );
-}
+});
 
-function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean; onSelect: () => void }) {
+/** One step's row; memoised, so selecting another step re-renders two rows, not the visible twenty. */
+const StepTableRow = memo(function StepTableRow({
+  s,
+  selected,
+  onSelect,
+  measureRef,
+}: {
+  s: StepRow;
+  selected: boolean;
+  onSelect: (step: number) => void;
+  measureRef: (el: HTMLElement | null) => (() => void) | undefined;
+}) {
   return (
     <tr
+      ref={measureRef}
+      data-key={s.step}
       data-testid={`step-row-${s.step}`}
       aria-selected={selected}
-      onClick={onSelect}
+      onClick={() => onSelect(s.step)}
       className={`cursor-pointer ${selected ? "bg-indigo-50" : "hover:bg-gray-50"}`}
     >
       <td className={TD}>
@@ -123,7 +145,7 @@ function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean
       </td>
     </tr>
   );
-}
+});
 
 function countActions(steps: StepRow[]): Record<string, number> {
   const out: Record<string, number> = {};

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { memo, useState } from "react";
 import type { TransferCellView, TransferMatrixResponse, TransferTarget } from "@/lib/contracts/transfer";
 import { MAX_TRANSFER_TARGETS } from "@/lib/contracts/transfer";
 import { api, request } from "../api-client";
@@ -18,7 +18,13 @@ const busy = (c: TransferCellView | null) => c !== null && (c.status === "queued
  * Transfer matrix of a finished run: its best skill and its seed scored on the test split with other
  * targets (one queued worker job per cell), as target × skill → score, delta and cost, downloadable as CSV.
  */
-export function TransferMatrixPanel({ runId, status }: { runId: string; status: string }) {
+export const TransferMatrixPanel = memo(function TransferMatrixPanel({
+  runId,
+  status,
+}: {
+  runId: string;
+  status: string;
+}) {
   const qc = useQueryClient();
   const matrix = useQuery({
     queryKey: key(runId),
@@ -136,7 +142,7 @@ export function TransferMatrixPanel({ runId, status }: { runId: string; status: 
       </div>
     </Card>
   );
-}
+});
 
 function CellScore({ c, onRetry }: { c: TransferCellView | null; onRetry: (cellId: string) => void }) {
   if (!c) return <span className="text-gray-400">—</span>;
