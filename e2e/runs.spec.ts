@@ -79,8 +79,9 @@ test("[EXPORT]: the download buttons work at the first moment they are enabled (
   page,
   request,
 }) => {
-  // Slow enough that the first step is far from committed when the baseline makes the buttons appear.
-  const id = await createRunViaApi(request, { "model.sim_latency_ms": 40, "train.num_epochs": 30 });
+  // Slow enough that the first step is far from committed when the baseline makes the buttons appear (at 40 ms per
+  // call a loaded CI machine had reached step 39 by the time both downloads were done).
+  const id = await createRunViaApi(request, { "model.sim_latency_ms": 100, "train.num_epochs": 30 });
   await page.goto(`/runs/${id}`);
   // Before the baseline it is a disabled button; it becomes a link exactly when the export row exists.
   const skill = page.locator('a[data-testid="download-best-skill"]');
