@@ -1,5 +1,5 @@
 "use client";
-import { memo, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CostPoint } from "@/lib/contracts/cost-curve";
 import { formatCost, formatCount, formatScore } from "../format";
@@ -12,7 +12,7 @@ import { costAxesOf, costAxisOption, costAxisTitle, costNote, costTick, type Cos
  * Current and best selection score against the dollars the run had spent by then — or, when a price is
  * unknown or the model is free, the tokens (the axis title says why) — or the model calls.
  */
-export const CostScoreChart = memo(function CostScoreChart({
+export function CostScoreChart({
   points,
   usdNote,
   onSelectStep,
@@ -104,4 +104,4 @@ export const CostScoreChart = memo(function CostScoreChart({
       </LineChart>
     </ChartCard>
   );
-});
+}

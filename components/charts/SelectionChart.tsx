@@ -1,5 +1,5 @@
 "use client";
-import { memo, useMemo } from "react";
+import { useMemo } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -16,7 +16,7 @@ import {
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, xTitle, yTitle } from "./chart-style";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
-import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
+import { CandidateDot, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
 
 /** Long runs get a brush under the chart to zoom into a range of steps. */
 export const BRUSH_FROM = 60;
@@ -41,7 +41,7 @@ export interface ScoreMark {
  * skill's score (dashed) and the best so far, the baseline, labelled epoch boundaries and slow-update
  * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step.
  */
-export const SelectionChart = memo(function SelectionChart({
+export function SelectionChart({
   points,
   baseline,
   epochBounds,
@@ -154,7 +154,9 @@ export const SelectionChart = memo(function SelectionChart({
           stroke={COLORS.candidate}
           strokeWidth={0}
           fill={COLORS.candidate}
-          dot={false}
+          dot={(props: Record<string, unknown>) => (
+            <CandidateDot key={String(props.key ?? props.index)} {...props} r={dotR} />
+          )}
           activeDot={{ r: 4 }}
           isAnimationActive={false}
         />
@@ -178,7 +180,6 @@ export const SelectionChart = memo(function SelectionChart({
           isAnimationActive={false}
           connectNulls
         />
-        <CandidateMarks points={data} r={dotR} />
         {marks.map((m) => (
           <ReferenceDot
             key={`${m.kind}-${m.step}`}
@@ -201,4 +202,4 @@ export const SelectionChart = memo(function SelectionChart({
       </LineChart>
     </ChartCard>
   );
-});
+}

@@ -1,6 +1,4 @@
 "use client";
-import { memo } from "react";
-import { DefaultZIndexes, useXAxisDomain, useXAxisScale, useYAxisScale, ZIndexLayer } from "recharts";
 import type { TooltipContentProps } from "recharts";
 import { ActionBadge } from "../ui/ActionBadge";
 import { formatDelta, formatScore } from "../format";
@@ -10,9 +8,9 @@ import type { GatePoint } from "./chart-data";
 const REJECTED = "#dc2626";
 
 /** A candidate's dot: filled when accepted, hollow red when rejected, small grey for a skipped gate. */
-function CandidateDot(props: { cx?: number; cy?: number; payload?: GatePoint; r?: number }) {
+export function CandidateDot(props: { cx?: number; cy?: number; payload?: GatePoint; r?: number }) {
   const { cx, cy, payload, r = 2.5 } = props;
-  if (cx === undefined || cy === undefined || !payload || payload.candidate === null) return null;
+  if (cx === undefined || cy === undefined || !payload || payload.candidate === null) return <g />;
   if (payload.decision === "accepted")
     return <circle cx={cx} cy={cy} r={r + 0.5} fill={COLORS.candidate} stroke="none" data-decision="accepted" />;
   if (payload.decision === "rejected")
@@ -21,30 +19,6 @@ function CandidateDot(props: { cx?: number; cy?: number; payload?: GatePoint; r?
     );
   return <circle cx={cx} cy={cy} r={r - 0.5} fill="#9ca3af" stroke="none" data-decision="skipped" />;
 }
-
-/**
- * Every candidate's dot, drawn in one layer from the chart's scales: one plain circle per step instead of
- * one recharts dot component per point (a 1,000-step run keeps all 1,000 decisions, cheaply). Only the
- * steps inside the x range (the brush's window) are drawn.
- */
-export const CandidateMarks = memo(function CandidateMarks({ points, r }: { points: readonly GatePoint[]; r: number }) {
-  const x = useXAxisScale();
-  const y = useYAxisScale();
-  const domain = useXAxisDomain();
-  if (!x || !y) return null;
-  const [lo, hi] = [Number(domain?.[0] ?? -Infinity), Number(domain?.[1] ?? Infinity)];
-  return (
-    <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
-      <g className="candidate-marks">
-        {points.map((p) =>
-          p.candidate === null || p.step < lo || p.step > hi ? null : (
-            <CandidateDot key={p.step} cx={x(p.step)} cy={y(p.candidate)} payload={p} r={r} />
-          ),
-        )}
-      </g>
-    </ZIndexLayer>
-  );
-});
 
 /** Step, the gate's decision and what it compared: candidate vs the current score before the step. */
 export function SelectionTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {

@@ -1,5 +1,5 @@
 "use client";
-import { memo } from "react";
+import type { RunDetail } from "@/lib/contracts/api";
 import { isApiError } from "../api-client";
 import { isActiveStatus } from "../query-keys";
 import { Card } from "../ui/Card";
@@ -11,19 +11,11 @@ import { ProposalExplorer } from "./ProposalExplorer";
 import { useRunEvidence, useRunLeakage, useRunProposals } from "./use-evidence";
 
 /** The run's evidence: gate statistics, every proposed edit, the blame of the best skill and leakage. */
-export const EvidenceSection = memo(function EvidenceSection({
-  runId,
-  status,
-  bestSkillHash,
-}: {
-  runId: string;
-  status: string;
-  bestSkillHash: string | null;
-}) {
-  const active = isActiveStatus(status);
-  const evidence = useRunEvidence(runId, active);
-  const proposals = useRunProposals(runId, active);
-  const leakage = useRunLeakage(runId, active);
+export function EvidenceSection({ run }: { run: RunDetail }) {
+  const active = isActiveStatus(run.status);
+  const evidence = useRunEvidence(run.id, active);
+  const proposals = useRunProposals(run.id, active);
+  const leakage = useRunLeakage(run.id, active);
   // An unreachable server is reported once, at the top of the run page; the panels only say they wait.
   const failed = (what: string, e: Error | null) =>
     e &&
@@ -37,11 +29,11 @@ export const EvidenceSection = memo(function EvidenceSection({
   return (
     <div className="space-y-4">
       {failed("the gate evidence", evidence.error)}
-      {evidence.data && <GateEvidencePanel runId={runId} evidence={evidence.data} />}
+      {evidence.data && <GateEvidencePanel runId={run.id} evidence={evidence.data} />}
       {failed("the proposals", proposals.error)}
-      {proposals.data && <ProposalExplorer runId={runId} rows={proposals.data} />}
+      {proposals.data && <ProposalExplorer runId={run.id} rows={proposals.data} />}
       <div className="grid gap-4 lg:grid-cols-2">
-        <BlamePanel run={{ id: runId, bestSkillHash }} active={active} failed={failed} />
+        <BlamePanel run={run} active={active} failed={failed} />
         <Card title="Leakage" testId="run-leakage">
           {leakage.data ? (
             <LeakagePanel report={leakage.data} />
@@ -52,4 +44,4 @@ export const EvidenceSection = memo(function EvidenceSection({
       </div>
     </div>
   );
-});
+}

@@ -1,16 +1,15 @@
 "use client";
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from "react";
-import type { ItemHistoryResponse, ItemSplit } from "@/lib/contracts/item-history";
-import { SpacerRow } from "../runs/SpacerRow";
-import { useRowWindow } from "../runs/use-row-window";
+import { useDeferredValue, useMemo, useState } from "react";
+import type { ItemHistoryResponse, ItemSplit, ResultCode } from "@/lib/contracts/item-history";
 import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
-import { TABLE, TH, THEAD } from "../ui/table";
-import { CODE_FILL, CODE_WORD } from "./ItemStrip";
-import { ItemHistoryRowView } from "./ItemHistoryRow";
-import { filterItems } from "./item-filter";
+import { ShowMore } from "../ui/ShowMore";
+import { TABLE, TD, TH, THEAD } from "../ui/table";
+import { CODE_FILL, CODE_WORD, ItemStrip } from "./ItemStrip";
+import { filterItems, latestResult } from "./item-filter";
 import { useItemHistory } from "./review-api";
 
+const PAGE = 100;
 const SPLITS: Array<{ key: ItemSplit; label: string }> = [
   { key: "selection", label: "Selection items" },
   { key: "train", label: "Train items" },
@@ -81,15 +80,12 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
   const [query, setQuery] = useState("");
   const [failuresOnly, setFailuresOnly] = useState(false);
   const [changedOnly, setChangedOnly] = useState(false);
+  const [limit, setLimit] = useState(PAGE);
   const q = useDeferredValue(query);
   const visible = useMemo(
     () => filterItems(data.items, { query: q, failuresOnly, changedOnly }),
     [data.items, q, failuresOnly, changedOnly],
   );
-  const keyOf = useCallback((i: number) => visible[i]!.id, [visible]);
-  // Only the rows in the scroll box are drawn: a split of thousands of items costs a screenful.
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const win = useRowWindow({ count: visible.length, keyOf, estimate: 34, scrollRef });
   const reused = data.evaluations.filter((e) => e.source === "reused").length;
   const lastKnown = data.evaluations.filter((e) => e.source === "last_known").length;
   const what =
@@ -102,7 +98,10 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
         <input
           type="search"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setLimit(PAGE);
+          }}
           placeholder="Search id, reference or prediction"
           aria-label="Search items"
           className="w-64 rounded border border-gray-300 px-2 py-1 text-sm"
@@ -122,7 +121,7 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
         </span>
       </div>
       <Legend split={data.split} />
-      <div className="max-h-[32rem] overflow-auto rounded-md border border-gray-200" ref={scrollRef}>
+      <div className="max-h-[32rem] overflow-auto rounded-md border border-gray-200">
         <table className={TABLE} data-testid="item-history-table">
           <thead className={THEAD}>
             <tr>
@@ -142,23 +141,56 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
                 </td>
               </tr>
             )}
-            <SpacerRow height={win.padTop} colSpan={6} />
-            {visible.slice(win.start, win.end).map((r) => (
-              <ItemHistoryRowView
-                key={r.id}
-                row={r}
-                evaluations={data.evaluations}
-                onSelectStep={onSelectStep}
-                measureRef={win.measureRow}
-              />
-            ))}
-            <SpacerRow height={win.padBottom} colSpan={6} />
+            {visible.slice(0, limit).map((r) => {
+              const now = latestResult(r);
+              return (
+                <tr key={r.id} data-testid="item-history-row">
+                  <td className={`${TD} font-mono text-xs`}>{r.id}</td>
+                  <td className={TD}>
+                    <ItemStrip
+                      current={r.current}
+                      cells={r.cells}
+                      evaluations={data.evaluations}
+                      onPick={onSelectStep}
+                    />
+                  </td>
+                  <td className={`${TD} text-xs whitespace-nowrap`} style={{ color: textColor(now) }}>
+                    {CODE_WORD[now]}
+                  </td>
+                  <td className={`${TD} text-xs`}>
+                    <span className="flex flex-wrap gap-1">
+                      {r.changes.map((c, i) => (
+                        <button
+                          key={i}
+                          type="button"
+                          onClick={() => onSelectStep(c.step)}
+                          className={`rounded px-1 hover:underline ${c.to === "fixed" ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`}
+                        >
+                          {c.to === "fixed" ? "↑" : "↓"} step {c.step}
+                        </button>
+                      ))}
+                    </span>
+                  </td>
+                  <td className={`${TD} max-w-48 text-xs break-words text-gray-700`}>{r.reference ?? "—"}</td>
+                  <td className={`${TD} max-w-48 text-xs break-words`}>{r.lastPrediction ?? "—"}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
+        <ShowMore
+          shown={Math.min(limit, visible.length)}
+          total={visible.length}
+          step={PAGE * 4}
+          onChange={setLimit}
+          noun="items"
+        />
       </div>
     </div>
   );
 }
+
+const textColor = (c: ResultCode) => ({ "1": "#047857", "0": "#b91c1c", e: "#b45309", ".": "#6b7280" })[c];
 
 function Legend({ split }: { split: ItemSplit }) {
   return (

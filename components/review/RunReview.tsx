@@ -1,5 +1,5 @@
 "use client";
-import { memo } from "react";
+import type { RunDetail } from "@/lib/contracts/api";
 import { CostScoreChart } from "../charts/CostScoreChart";
 import { Notice } from "../ui/Notice";
 import { ItemHistory } from "./ItemHistory";
@@ -10,25 +10,15 @@ import { useCostCurve } from "./review-api";
  * The run page's review views below the step detail: score against cost, the skill version browser and
  * every item's history across the run.
  */
-export const RunReview = memo(function RunReview({
-  runId,
-  stepsDone,
-  bestHash,
-  onSelectStep,
-}: {
-  runId: string;
-  stepsDone: number;
-  bestHash: string | null;
-  onSelectStep: (step: number) => void;
-}) {
+export function RunReview({ run, onSelectStep }: { run: RunDetail; onSelectStep: (step: number) => void }) {
   return (
     <div className="space-y-4">
-      <CostPanel runId={runId} stepsDone={stepsDone} onSelectStep={onSelectStep} />
-      <VersionBrowser runId={runId} stepsDone={stepsDone} bestHash={bestHash} />
-      <ItemHistory runId={runId} stepsDone={stepsDone} onSelectStep={onSelectStep} />
+      <CostPanel runId={run.id} stepsDone={run.steps.length} onSelectStep={onSelectStep} />
+      <VersionBrowser runId={run.id} stepsDone={run.steps.length} bestHash={run.bestSkillHash} />
+      <ItemHistory runId={run.id} stepsDone={run.steps.length} onSelectStep={onSelectStep} />
     </div>
   );
-});
+}
 
 function CostPanel({
   runId,

@@ -1,5 +1,5 @@
 "use client";
-import { memo, useState } from "react";
+import { useState } from "react";
 import type { GateReviewView, RunReviewsResponse } from "@/lib/contracts/review";
 import { SkillDiff } from "../diff/SkillDiff";
 import { formatDelta, formatScore, formatTimestamp, shortHash } from "../format";
@@ -12,7 +12,7 @@ import { useRunReviews, useSubmitReview } from "./use-reviews";
  * Human review at the gate: while the run waits, the candidate's diff against the current skill with the
  * gate's scores and evidence, and Accept / Reject / Edit-then-accept with a note; afterwards, every decision.
  */
-export const GateReviewPanel = memo(function GateReviewPanel({ runId, status }: { runId: string; status: string }) {
+export function GateReviewPanel({ runId, status }: { runId: string; status: string }) {
   const { data, error } = useRunReviews(runId, status);
   if (error) return <Notice tone="error">Could not load the reviews: {error.message}</Notice>;
   if (!data || (!data.pending && data.decided.length === 0)) return null;
@@ -22,7 +22,7 @@ export const GateReviewPanel = memo(function GateReviewPanel({ runId, status }: 
       {data.decided.length > 0 && <DecidedReviews decided={data.decided} />}
     </div>
   );
-});
+}
 
 function PendingReview({ runId, review }: { runId: string; review: GateReviewView }) {
   const req = review.request;

@@ -1,5 +1,5 @@
 "use client";
-import { memo, useMemo } from "react";
+import { useMemo } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
 import { EditsChart } from "../charts/EditsChart";
 import { SelectionChart, type ScoreMark } from "../charts/SelectionChart";
@@ -8,11 +8,8 @@ import { TrainChart } from "../charts/TrainChart";
 import { useNoiseBands } from "../evidence/use-noise-bands";
 import { epochBoundaries, toStepPoints } from "../charts/chart-data";
 
-/**
- * The four live charts; series are memoised on the steps array (stable until a step is added) and each
- * chart is memoised on its props, so a refetch of the run that added no step redraws nothing.
- */
-export const RunCharts = memo(function RunCharts({
+/** The four live charts; series are memoised on the steps array (stable until a step is added). */
+export function RunCharts({
   run,
   selectedStep,
   onSelectStep,
@@ -27,13 +24,8 @@ export const RunCharts = memo(function RunCharts({
     const starts = epochBoundaries(points);
     return starts.length <= 20 ? starts : [];
   }, [points]);
-  const trainBounds = useMemo(() => bounds.map((b) => b.step), [bounds]);
   const syncId = `run-${run.id}`;
-  const { skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone } = run;
-  const marks = useMemo(
-    () => scoreMarks({ skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone }),
-    [skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone],
-  );
+  const marks = useMemo(() => scoreMarks(run), [run]);
   const noise = useNoiseBands(run);
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
@@ -48,7 +40,7 @@ export const RunCharts = memo(function RunCharts({
         noise={noise.bands}
         noiseNote={noise.note}
       />
-      <TrainChart points={points} epochBounds={trainBounds} syncId={syncId} />
+      <TrainChart points={points} epochBounds={bounds.map((b) => b.step)} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
       <TestChart
         initial={run.testInitial}
@@ -58,7 +50,7 @@ export const RunCharts = memo(function RunCharts({
       />
     </div>
   );
-});
+}
 
 const SLOW_GATE_STATUSES: ReadonlySet<string> = new Set(["accept", "accept_new_best", "reject", "skip_errors"]);
 

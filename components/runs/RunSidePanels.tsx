@@ -1,4 +1,3 @@
-import { memo } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
 import type { EventFrame } from "@/lib/contracts/stored-events-stream";
 import { Card } from "../ui/Card";
@@ -9,7 +8,7 @@ import { BackendUsageTable } from "./BackendUsageTable";
 import { UsageTable } from "./UsageTable";
 
 /** Below the steps: the event log, skill versions, tokens by stage and the run's configuration. */
-export const RunSidePanels = memo(function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFrame[] }) {
+export function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFrame[] }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
@@ -50,4 +49,4 @@ export const RunSidePanels = memo(function RunSidePanels({ run, frames }: { run:
       </Card>
     </div>
   );
-});
+}

@@ -1,7 +1,6 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useRef } from "react";
-import { Deferred } from "./Deferred";
 import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
@@ -18,11 +17,7 @@ import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 import { revealAfterRender } from "./reveal";
 
-/**
- * `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). The panels are
- * memoised on the parts of the run they show, so a stream frame or a step click re-renders what changed,
- * not every chart.
- */
+/** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
 export function RunView({ id }: { id: string }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -39,17 +34,15 @@ export function RunView({ id }: { id: string }) {
   });
   const detailRef = useRef<HTMLDivElement>(null);
 
-  // Stable across step changes (it reads the query string when called), so the memoised charts and tables
-  // below do not re-render because a new callback came down.
   const selectStep = useCallback(
     (step: number) => {
-      const next = new URLSearchParams(window.location.search);
+      const next = new URLSearchParams(params.toString());
       next.set("step", String(step));
       router.replace(`${pathname}?${next}`, { scroll: false });
       // A click on a step row or a chart point brings the step's detail into view (it sits below them).
       revealAfterRender(() => detailRef.current);
     },
-    [pathname, router],
+    [params, pathname, router],
   );
 
   if (isApiError(error, 404) || isApiError(error, 422)) {
@@ -78,15 +71,10 @@ export function RunView({ id }: { id: string }) {
           hasSteps={run.steps.length > 0}
         />
       </div>
-      {/* Below the fold: rendered (and fetched) once the panels above are on screen. */}
-      <Deferred>
-        <RunReview runId={id} stepsDone={run.steps.length} bestHash={run.bestSkillHash} onSelectStep={selectStep} />
-      </Deferred>
-      <Deferred>
-        <TransferMatrixPanel runId={id} status={run.status} />
-        <EvidenceSection runId={id} status={run.status} bestSkillHash={run.bestSkillHash} />
-        <RunSidePanels run={run} frames={frames} />
-      </Deferred>
+      <RunReview run={run} onSelectStep={selectStep} />
+      <TransferMatrixPanel runId={id} status={run.status} />
+      <EvidenceSection run={run} />
+      <RunSidePanels run={run} frames={frames} />
     </div>
   );
 }

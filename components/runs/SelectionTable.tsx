@@ -1,13 +1,13 @@
 "use client";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import type { StepDetail } from "@/lib/contracts/api";
 import { Notice } from "../ui/Notice";
+import { ShowMore } from "../ui/ShowMore";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
-import { SpacerRow } from "./SpacerRow";
-import { useRowWindow } from "./use-row-window";
 
 type Row = StepDetail["selection"][number];
 type Filter = "flipped" | "wrong" | "errors" | "all";
+const PAGE = 100;
 
 const FILTERS: Array<{ key: Filter; label: string; test: (r: Row) => boolean }> = [
   { key: "flipped", label: "Flipped", test: (r) => r.flipped },
@@ -40,11 +40,8 @@ export function SelectionTable({
   );
   const [filter, setFilter] = useState<Filter | null>(null);
   const active: Filter = filter ?? (counts.flipped > 0 ? "flipped" : "all");
+  const [limit, setLimit] = useState(PAGE);
   const visible = useMemo(() => rows.filter(FILTERS.find((f) => f.key === active)!.test), [rows, active]);
-  const keyOf = useCallback((i: number) => visible[i]!.itemId, [visible]);
-  // Only the rows in the scroll box are rendered (a split of thousands of items costs a screenful).
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const win = useRowWindow({ count: visible.length, keyOf, estimate: 33, scrollRef });
   const fixed = rows.filter((r) => change(r) === "fixed").length;
   const correct = rows.filter((r) => r.hard >= 1).length;
 
@@ -65,7 +62,10 @@ export function SelectionTable({
               key={f.key}
               type="button"
               aria-pressed={active === f.key}
-              onClick={() => setFilter(f.key)}
+              onClick={() => {
+                setFilter(f.key);
+                setLimit(PAGE);
+              }}
               className={`rounded border px-2 py-0.5 ${active === f.key ? "border-indigo-300 bg-indigo-50 text-indigo-800" : "border-gray-200 text-gray-600 hover:bg-gray-50"}`}
             >
               {f.label} ({counts[f.key]})
@@ -82,7 +82,7 @@ export function SelectionTable({
           </Notice>
         </div>
       )}
-      <div className="max-h-96 overflow-auto rounded-md border border-gray-200" ref={scrollRef}>
+      <div className="max-h-96 overflow-auto rounded-md border border-gray-200">
         <table className={TABLE} data-testid="selection-table">
           <thead className={THEAD}>
             <tr>
@@ -106,14 +106,11 @@ export function SelectionTable({
                 </td>
               </tr>
             )}
-            <SpacerRow height={win.padTop} colSpan={8} />
-            {visible.slice(win.start, win.end).map((r) => {
+            {visible.slice(0, limit).map((r) => {
               const c = change(r);
               return (
                 <tr
                   key={r.itemId}
-                  ref={win.measureRow}
-                  data-key={r.itemId}
                   data-flipped={r.flipped || undefined}
                   className={c === "fixed" ? "bg-green-50" : c === "broken" ? "bg-red-50" : ""}
                 >
@@ -133,9 +130,15 @@ export function SelectionTable({
                 </tr>
               );
             })}
-            <SpacerRow height={win.padBottom} colSpan={8} />
           </tbody>
         </table>
+        <ShowMore
+          shown={Math.min(limit, visible.length)}
+          total={visible.length}
+          step={PAGE * 4}
+          onChange={setLimit}
+          noun="items"
+        />
       </div>
     </section>
   );

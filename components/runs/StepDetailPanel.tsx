@@ -1,5 +1,4 @@
 "use client";
-import { memo } from "react";
 import type { StepDetail } from "@/lib/contracts/api";
 import { describeCoverage, isPartial, type SelectionCoverage } from "@/lib/contracts/coverage";
 import { isApiError } from "../api-client";
@@ -21,7 +20,7 @@ const NO_CANDIDATE: Record<string, string> = {
 };
 
 /** Everything about one step: the diff current → candidate, the edits through the pipeline, per-item flips. */
-export const StepDetailPanel = memo(function StepDetailPanel({
+export function StepDetailPanel({
   runId,
   step,
   isLatest,
@@ -108,7 +107,7 @@ export const StepDetailPanel = memo(function StepDetailPanel({
       </details>
     </Card>
   );
-});
+}
 
 /** What the gate compared, when some selection items went unanswered (and why it skipped, if it did). */
 function CoverageNotice({ c }: { c: SelectionCoverage | null }) {

@@ -1,19 +1,20 @@
 "use client";
-import { memo, useCallback, useEffect, useMemo, useRef } from "react";
+import { useMemo, useState } from "react";
 import type { StepRow } from "@/lib/contracts/api";
 import { describeCoverage, isPartial } from "@/lib/contracts/coverage";
 import { formatScore } from "../format";
 import { ActionBadge } from "../ui/ActionBadge";
 import { Card } from "../ui/Card";
+import { ShowMore } from "../ui/ShowMore";
 import { TABLE, TD, TD_NUM, TH, TH_NUM, THEAD } from "../ui/table";
-import { SpacerRow } from "./SpacerRow";
-import { useRowWindow } from "./use-row-window";
+
+const PAGE = 100;
 
 /**
- * The step timeline, latest first. Only the rows in the scroll box are rendered (a 1,000-step run draws
- * about 20); a step selected elsewhere (the chart, the item history) is scrolled into the box.
+ * The step timeline, latest first. Rows are capped (100, then "show more") so a 1,000-step run renders
+ * quickly; a selected step further down extends the cap so it is always visible.
  */
-export const StepTable = memo(function StepTable({
+export function StepTable({
   steps,
   selectedStep,
   onSelectStep,
@@ -22,19 +23,11 @@ export const StepTable = memo(function StepTable({
   selectedStep: number | null;
   onSelectStep: (step: number) => void;
 }) {
+  const [limit, setLimit] = useState(PAGE);
   const ordered = useMemo(() => [...steps].reverse(), [steps]);
-  const keyOf = useCallback((i: number) => String(ordered[i]!.step), [ordered]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const win = useRowWindow({ count: ordered.length, keyOf, estimate: 33, scrollRef });
   const selectedIndex = selectedStep === null ? -1 : ordered.findIndex((s) => s.step === selectedStep);
-  const { revealRow } = win;
-  // Only when the selection changes: a scroll of the user's or a step arriving must not pull the box back.
-  const revealed = useRef<number | null>(null);
-  useEffect(() => {
-    if (revealed.current === selectedStep) return;
-    revealed.current = selectedStep;
-    revealRow(selectedIndex);
-  }, [revealRow, selectedIndex, selectedStep]);
+  const shown = Math.max(limit, selectedIndex + 1);
+  const rows = ordered.slice(0, shown);
   const counts = useMemo(() => countActions(steps), [steps]);
 
   return (
@@ -54,7 +47,7 @@ export const StepTable = memo(function StepTable({
       {steps.length === 0 ? (
         <p className="px-3 py-6 text-center text-gray-500">No step has been committed yet.</p>
       ) : (
-        <div className="max-h-80 overflow-y-auto" ref={scrollRef}>
+        <div className="max-h-80 overflow-y-auto">
           <table className={TABLE} data-testid="steps-table">
             <thead className={THEAD}>
               <tr>
@@ -71,44 +64,29 @@ export const StepTable = memo(function StepTable({
               </tr>
             </thead>
             <tbody>
-              <SpacerRow height={win.padTop} colSpan={8} />
-              {ordered.slice(win.start, win.end).map((s) => (
+              {rows.map((s) => (
                 <StepTableRow
                   key={s.step}
                   s={s}
                   selected={s.step === selectedStep}
-                  onSelect={onSelectStep}
-                  measureRef={win.measureRow}
+                  onSelect={() => onSelectStep(s.step)}
                 />
               ))}
-              <SpacerRow height={win.padBottom} colSpan={8} />
             </tbody>
           </table>
+          <ShowMore shown={rows.length} total={ordered.length} step={PAGE * 2} onChange={setLimit} noun="steps" />
         </div>
       )}
     </Card>
   );
-});
+}
 
-/** One step's row; memoised, so selecting another step re-renders two rows, not the visible twenty. */
-const StepTableRow = memo(function StepTableRow({
-  s,
-  selected,
-  onSelect,
-  measureRef,
-}: {
-  s: StepRow;
-  selected: boolean;
-  onSelect: (step: number) => void;
-  measureRef: (el: HTMLElement | null) => (() => void) | undefined;
-}) {
+function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean; onSelect: () => void }) {
   return (
     <tr
-      ref={measureRef}
-      data-key={s.step}
       data-testid={`step-row-${s.step}`}
       aria-selected={selected}
-      onClick={() => onSelect(s.step)}
+      onClick={onSelect}
       className={`cursor-pointer ${selected ? "bg-indigo-50" : "hover:bg-gray-50"}`}
     >
       <td className={TD}>
@@ -145,7 +123,7 @@ const StepTableRow = memo(function StepTableRow({
       </td>
     </tr>
   );
-});
+}
 
 function countActions(steps: StepRow[]): Record<string, number> {
   const out: Record<string, number> = {};

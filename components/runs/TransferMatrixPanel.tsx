@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { memo, useState } from "react";
+import { useState } from "react";
 import type { TransferCellView, TransferMatrixResponse, TransferTarget } from "@/lib/contracts/transfer";
 import { MAX_TRANSFER_TARGETS } from "@/lib/contracts/transfer";
 import { api, request } from "../api-client";
@@ -18,13 +18,7 @@ const busy = (c: TransferCellView | null) => c !== null && (c.status === "queued
  * Transfer matrix of a finished run: its best skill and its seed scored on the test split with other
  * targets (one queued worker job per cell), as target × skill → score, delta and cost, downloadable as CSV.
  */
-export const TransferMatrixPanel = memo(function TransferMatrixPanel({
-  runId,
-  status,
-}: {
-  runId: string;
-  status: string;
-}) {
+export function TransferMatrixPanel({ runId, status }: { runId: string; status: string }) {
   const qc = useQueryClient();
   const matrix = useQuery({
     queryKey: key(runId),
@@ -142,7 +136,7 @@ export const TransferMatrixPanel = memo(function TransferMatrixPanel({
       </div>
     </Card>
   );
-});
+}
 
 function CellScore({ c, onRetry }: { c: TransferCellView | null; onRetry: (cellId: string) => void }) {
   if (!c) return <span className="text-gray-400">—</span>;
