@@ -4,6 +4,7 @@
  * client; lib/sleep/backend/build.ts builds the backend in the CLI and the worker.
  */
 import type { BackendName } from "../../backends/names";
+import { SLEEP_DASHBOARD_BACKENDS } from "../../contracts/sleep";
 import { AppError } from "../../errors";
 
 export type AgentCli = "copilot" | "cursor" | "pi" | "opencode";
@@ -48,20 +49,8 @@ const ALIASES: Record<string, Kind> = {
   file: "handoff",
 };
 
-export const SLEEP_BACKENDS = [
-  "mock",
-  "claude",
-  "codex",
-  "copilot",
-  "cursor",
-  "pi",
-  "opencode",
-  "openai",
-  "anthropic",
-  "openai-compatible",
-  "azure_openai",
-  "handoff",
-] as const;
+/** Every backend a night can name: the ones the dashboard runs unattended, and the handoff to a person. */
+export const SLEEP_BACKENDS = [...SLEEP_DASHBOARD_BACKENDS, "handoff"] as const;
 
 /** The kind a sleep backend name stands for; an unknown or unsupported name is refused naming the key. */
 export function resolveSleepBackend(name: string, field: string): Kind {
