@@ -11,6 +11,8 @@
  *      computed column, and a text search) and in the browser until the rows show (target ≤ 300 ms).
  * The first line prints the load average: wall times include waiting for a core, so on a shared machine
  * the run page and item history also print the browser's main-thread busy time (Chromium's TaskDuration).
+ * `--only=run-page,item-history` measures only the named parts (sse, run-page, item-history, runs-api,
+ * runs-table); the default is all five.
  * Needs `redis-server` (or REDIS_URL) and Debian's chromium.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -77,7 +79,60 @@ async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: n
   return out;
 }
 
+/** Delay from each RunEvent row's commit to its arrival over SSE in the browser, for a live run. */
+async function measureSse(page: Page, db: ReturnType<typeof createDb>, base: string): Promise<number[]> {
+  const res = await fetch(`${base}/api/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({
+      preset: "searchqa/sample.yaml",
+      overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 },
+    }),
+  });
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`${base}/runs/${id}`);
+  const openedAt = (await page.evaluate(
+    (runId) =>
+      new Promise<number>((resolve) => {
+        const w = window as unknown as { arrivals: Array<[number, number]> };
+        w.arrivals = [];
+        const es = new EventSource(`/api/runs/${runId}/events`);
+        es.onopen = () => resolve(Date.now());
+        es.onmessage = (m) => w.arrivals.push([Number(m.lastEventId), Date.now()]);
+      }),
+    id,
+  )) as number;
+  for (let i = 0; i < 600; i++) {
+    const r = (await (await fetch(`${base}/api/runs/${id}`)).json()) as { status: string };
+    if (r.status === "succeeded" || r.status === "failed") break;
+    await new Promise((r2) => setTimeout(r2, 250));
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  const arrivals = (await page.evaluate(
+    () => (window as unknown as { arrivals: Array<[number, number]> }).arrivals,
+  )) as Array<[number, number]>;
+  const rows = await db.runEvent.findMany({ where: { runId: id }, select: { seq: true, createdAt: true } });
+  const committed = new Map(rows.map((r) => [r.seq, r.createdAt.getTime()]));
+  // Only events committed while connected: the catch-up of older rows is not a live delay.
+  return arrivals.filter(([seq]) => (committed.get(seq) ?? 0) > openedAt).map(([seq, at]) => at - committed.get(seq)!);
+}
+
+const PARTS = ["sse", "run-page", "item-history", "runs-api", "runs-table"] as const;
+type Part = (typeof PARTS)[number];
+
+/** The parts named by `--only=a,b` (all when absent); an unknown name is refused with the list. */
+function parseOnly(argv: string[]): Set<Part> {
+  const arg = argv.find((a) => a.startsWith("--only="));
+  if (!arg) return new Set(PARTS);
+  const names = arg.slice("--only=".length).split(",").filter(Boolean);
+  const bad = names.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (bad.length || !names.length)
+    throw new Error(`--only: unknown part ${bad.join(", ") || "(none)"}; choose from ${PARTS.join(", ")}`);
+  return new Set(names as Part[]);
+}
+
 async function main() {
+  const only = parseOnly(process.argv.slice(2));
   const dir = mkdtempSync(join(tmpdir(), "skillopt-benchui-"));
   const dbUrl = `file:${join(dir, "bench.db")}`;
   const procs: ChildProcess[] = [];
@@ -110,7 +165,7 @@ async function main() {
 
     // 3. runs API
     const listTimes: number[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < (only.has("runs-api") ? 40 : 0); i++) {
       const t = performance.now();
       const r = await fetch(`${base}/api/runs?limit=1000`);
       await r.json();
@@ -118,11 +173,15 @@ async function main() {
     }
 
     // 4. runs table at 10,000 runs (9,000 more on top of the 1,000 above)
-    say("seeding 9,000 more runs for the runs table…");
-    await seedTableRuns(db, 9000);
-    const tableQueries = ["", "sort=testGain&dir=desc", "sort=duration&dir=asc", "q=shorter+analyst"];
+    if (only.has("runs-table")) {
+      say("seeding 9,000 more runs for the runs table…");
+      await seedTableRuns(db, 9000);
+    }
+    const tableQueries = only.has("runs-table")
+      ? ["", "sort=testGain&dir=desc", "sort=duration&dir=asc", "q=shorter+analyst"]
+      : [];
     const tableTimes = new Map<string, number[]>(tableQueries.map((q) => [q, []]));
-    for (let i = 0; i < 25; i++) {
+    for (let i = 0; i < (tableQueries.length ? 25 : 0); i++) {
       for (const q of tableQueries) {
         const t = performance.now();
         const body = (await (await fetch(`${base}/api/runs?${q}`)).json()) as { total: number };
@@ -140,7 +199,7 @@ async function main() {
     await cdp.send("Performance.enable");
     // 2. big run page (warm once, then measure)
     const render: Timed = { wall: [], busy: [] };
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < (only.has("run-page") ? 4 : 0); i++) {
       const t = performance.now();
       await page.goto(`${base}/runs/${big}`);
       // A navigation may reset the metrics with the new document: count from its load on.
@@ -154,82 +213,61 @@ async function main() {
       }
     }
     // 4. item history of the big run: open the view, wait for the rows (warm once, then measure)
-    const history = await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8);
+    const history = only.has("item-history")
+      ? await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8)
+      : { wall: [], busy: [] };
     // 4b. the runs table in the browser: navigation → first page of rows shown
     const tableRender: number[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < (only.has("runs-table") ? 8 : 0); i++) {
       const t = performance.now();
       await page.goto(`${base}/`);
       await page.locator('[data-testid^="run-row-"]').first().waitFor();
       if (i > 0) tableRender.push(performance.now() - t);
     }
     // 1. SSE delay
-    const res = await fetch(`${base}/api/runs`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify({
-        preset: "searchqa/sample.yaml",
-        overrides: { "model.sim_latency_ms": 15, "train.num_epochs": 2 },
-      }),
-    });
-    const { id } = (await res.json()) as { id: string };
-    await page.goto(`${base}/runs/${id}`);
-    const openedAt = (await page.evaluate(
-      (runId) =>
-        new Promise<number>((resolve) => {
-          const w = window as unknown as { arrivals: Array<[number, number]> };
-          w.arrivals = [];
-          const es = new EventSource(`/api/runs/${runId}/events`);
-          es.onopen = () => resolve(Date.now());
-          es.onmessage = (m) => w.arrivals.push([Number(m.lastEventId), Date.now()]);
-        }),
-      id,
-    )) as number;
-    for (let i = 0; i < 600; i++) {
-      const r = (await (await fetch(`${base}/api/runs/${id}`)).json()) as { status: string };
-      if (r.status === "succeeded" || r.status === "failed") break;
-      await new Promise((r2) => setTimeout(r2, 250));
-    }
-    await new Promise((r) => setTimeout(r, 1500));
-    const arrivals = (await page.evaluate(
-      () => (window as unknown as { arrivals: Array<[number, number]> }).arrivals,
-    )) as Array<[number, number]>;
-    const rows = await db.runEvent.findMany({ where: { runId: id }, select: { seq: true, createdAt: true } });
-    const committed = new Map(rows.map((r) => [r.seq, r.createdAt.getTime()]));
-    // Only events committed while connected: the catch-up of older rows is not a live delay.
-    const delays = arrivals
-      .filter(([seq]) => (committed.get(seq) ?? 0) > openedAt)
-      .map(([seq, at]) => at - committed.get(seq)!);
+    const delays = only.has("sse") ? await measureSse(page, db, base) : [];
     await browser.close();
     await db.$disconnect();
 
     const line = (k: string, v: string) => console.log(`  ${k.padEnd(52)} ${v}`);
     // Wall times count waiting for a core: on a busy machine read them with the load next to them.
     console.log(`\nbench:ui (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
-    line(
+    // A part left out by --only measured nothing: its line is not printed.
+    const row = (xs: number[], k: string, v: () => string) => {
+      if (xs.length) line(k, v());
+    };
+    row(
+      delays,
       `SSE commit → browser, ${delays.length} events: p50 / p95 (target p95 ≤ 250 ms)`,
-      `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`,
+      () => `${pct(delays, 50).toFixed(0)} / ${pct(delays, 95).toFixed(0)} ms`,
     );
-    line(
+    row(
+      render.wall,
       "run page, 1,000 steps + 40,000 results: load → interactive (target ≤ 1 s)",
-      `${pct(render.wall, 50).toFixed(0)} ms (median of ${render.wall.length}; worst ${Math.max(...render.wall).toFixed(0)} ms; browser busy after load ${pct(render.busy, 50).toFixed(0)} ms)`,
+      () =>
+        `${pct(render.wall, 50).toFixed(0)} ms (median of ${render.wall.length}; worst ${Math.max(...render.wall).toFixed(0)} ms; browser busy after load ${pct(render.busy, 50).toFixed(0)} ms)`,
     );
-    line(
+    row(
+      history.wall,
       `item history, 1,000 steps × 40 items, ${history.wall.length} opens: p50 / p95 (target p95 ≤ 1 s)`,
-      `${pct(history.wall, 50).toFixed(0)} / ${pct(history.wall, 95).toFixed(0)} ms (browser busy p50 ${pct(history.busy, 50).toFixed(0)} ms)`,
+      () =>
+        `${pct(history.wall, 50).toFixed(0)} / ${pct(history.wall, 95).toFixed(0)} ms (browser busy p50 ${pct(history.busy, 50).toFixed(0)} ms)`,
     );
-    line(
+    row(
+      listTimes,
       "GET /api/runs?limit=1000 over 1,000 runs: p50 / p95 (target p95 ≤ 100 ms)",
-      `${pct(listTimes, 50).toFixed(0)} / ${pct(listTimes, 95).toFixed(0)} ms`,
+      () => `${pct(listTimes, 50).toFixed(0)} / ${pct(listTimes, 95).toFixed(0)} ms`,
     );
     for (const [q, times] of tableTimes)
-      line(
+      row(
+        times,
         `runs table, 10,000 runs, first page ${q ? `(${q})` : "(newest first)"}: p50 / p95 (target p95 ≤ 300 ms)`,
-        `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
+        () => `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
       );
-    line(
+    row(
+      tableRender,
       "runs table, 10,000 runs, browser: open / → first rows shown: p50 / p95 (target p95 ≤ 300 ms)",
-      `${pct(tableRender, 50).toFixed(0)} / ${pct(tableRender, 95).toFixed(0)} ms`,
+      () => `${pct(tableRender, 50).toFixed(0)} / ${pct(tableRender, 95).toFixed(0)} ms`,
     );
   } finally {
     for (const p of procs) p.kill("SIGTERM");
