@@ -41,7 +41,7 @@ async function waitUntilServing(deadline: number): Promise<void> {
 }
 
 const backendNames = async (request: APIRequestContext, url: string) =>
-  ((await (await request.get(url)).json()) as Array<{ name: string }>).map((b) => b.name);
+  ((await (await request.get(url)).json()) as { backends: Array<{ name: string }> }).backends.map((b) => b.name);
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -89,14 +89,14 @@ test("[EXTENDING]: a dashboard and a worker given SKILLOPT_EXTENSIONS list, acce
     request.post(url, { data: { preset: "searchqa/sample.yaml", overrides: { "env.name": "tally" } } });
   expect((await estimate(`${base}/api/runs/estimate`)).status()).toBe(200);
   const refused = await estimate("/api/runs/estimate");
-  expect(refused.status()).toBe(400);
+  expect(refused.status()).toBe(422);
   expect(await refused.text()).toContain("unknown benchmark 'tally'");
 
   // A run naming the backend: refused by the dashboard without the file, trained by a worker with it.
   const create = (url: string) =>
     request.post(url, { data: { preset: "searchqa/sample.yaml", overrides: ECHO_TARGET, name: "e2e echo target" } });
   const without = await create("/api/runs");
-  expect(without.status()).toBe(400);
+  expect(without.status()).toBe(422);
   expect(await without.text()).toContain("model.target_backend");
   const res = await create(`${base}/api/runs`);
   expect(res.status(), await res.text()).toBe(201);
