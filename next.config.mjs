@@ -8,6 +8,8 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "bullmq",
     "ioredis",
+    // SKILLOPT_EXTENSIONS' TypeScript files are compiled when loaded (lib/services/extensions.ts).
+    "tsx",
   ],
   poweredByHeader: false,
   experimental: {

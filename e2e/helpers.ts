@@ -18,10 +18,11 @@ export interface WorkerProc {
 }
 
 /** A worker with short lock and stall intervals, so a killed worker's run is taken over within seconds. */
-export function startWorker(id: string): WorkerProc {
+export function startWorker(id: string, extraEnv: Record<string, string> = {}): WorkerProc {
   const proc = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
     env: {
       ...process.env,
+      ...extraEnv,
       WORKER_ID: id,
       WORKER_LOCK_MS: "4000",
       WORKER_STALLED_INTERVAL_MS: "1500",

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { AppError, describeError, isAppError } from "../lib/errors";
+import { loadConfiguredExtensions } from "../lib/services/extensions";
 import { EngineError, stopRunOf } from "../lib/engine";
 import { runBlameCommand } from "./cli/blame";
 import { runCheckCommand } from "./cli/check";
@@ -51,6 +52,8 @@ async function main(raw: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
+  // SKILLOPT_EXTENSIONS: the backends and benchmarks the dashboard and the worker register too.
+  await loadConfiguredExtensions(process.cwd());
   if (command === "data") return runDataCommand(rest);
   if (command === "sleep") return runSleepCommand(rest);
   const { argv, overrides: given } = splitArgs(rest);

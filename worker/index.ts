@@ -14,6 +14,7 @@ import { errorLine } from "../lib/contracts/error-line";
 import { closeDb, writerSummary } from "../lib/db/client";
 import { QUEUES, redisOptions, runChannel } from "../lib/queue";
 import { closeQueue, getRunQueue } from "../lib/queue/producer";
+import { describeExtensions, loadConfiguredExtensions } from "../lib/services/extensions";
 import { recoverAfterJobFailure } from "./handlers/job-failed";
 import { startFanOutWorker } from "./fanout/start";
 import { createLogger } from "./logger";
@@ -32,6 +33,9 @@ async function main() {
   const cfg = env();
   const workerId = cfg.WORKER_ID ?? `${hostname()}-${process.pid}`;
   const log = createLogger(`worker ${workerId}`);
+  // SKILLOPT_EXTENSIONS: the same backends and benchmarks the dashboard registered (a bad file stops the worker).
+  const extensions = await loadConfiguredExtensions(process.cwd());
+  if (extensions.length > 0) log.info(`extensions: ${describeExtensions(extensions)}`);
   const publisher = new Redis({ ...redisOptions(), maxRetriesPerRequest: 3 });
   publisher.on("error", (e) => log.warn(`redis publisher: ${e.message}`));
   // model.rate_limit_rpm / _tpm: one allowance per endpoint and key for every worker on this Redis.

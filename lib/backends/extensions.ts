@@ -22,8 +22,17 @@ export interface BackendExtension {
   note?: string;
 }
 
-const BY_NAME = new Map<string, BackendExtension>();
-const BY_SPELLING = new Map<string, BackendExtension>();
+/**
+ * One store per process (globalThis): the dashboard's server bundles each carry a copy of this module, and
+ * every copy must see the backends instrumentation.ts registered from SKILLOPT_EXTENSIONS.
+ */
+const g = globalThis as unknown as {
+  __skilloptBackendExtensions?: { byName: Map<string, BackendExtension>; bySpelling: Map<string, BackendExtension> };
+};
+const { byName: BY_NAME, bySpelling: BY_SPELLING } = (g.__skilloptBackendExtensions ??= {
+  byName: new Map(),
+  bySpelling: new Map(),
+});
 
 /** Stores an extension under its name and aliases; the registry has checked them against the built-ins. */
 export function storeBackendExtension(ext: BackendExtension): () => void {

@@ -99,6 +99,23 @@ export const EnvSchema = z.object({
   SKILLOPT_DATA_ROOTS: z.preprocess(empty, DataRootsSchema),
   /** Folders a Sleep project made from the dashboard may name (project, transcripts, skill, tasks file); default: the home folder. */
   SKILLOPT_SLEEP_ROOTS: z.preprocess(empty, DataRootsSchema),
+  /**
+   * Extension modules (README "Extending"), separated by commas: each exports `backends` and/or `benchmarks`
+   * arrays, registered in the dashboard, the worker and the CLI alike. Relative paths are relative to the
+   * project root. Only the machine's user sets this: no request can name a module to load.
+   */
+  SKILLOPT_EXTENSIONS: z.preprocess(
+    empty,
+    z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((f) => f.trim())
+          .filter(Boolean),
+      ),
+  ),
   /** A run whose worker was lost is restarted automatically this many times (since creation or the last Resume). */
   SKILLOPT_MAX_AUTO_RESTARTS: z.preprocess(empty, z.coerce.number().int().min(0).max(100).default(5)),
   /** How often each worker checks that every run that should be on the queue has a job (ms). */

@@ -178,12 +178,21 @@ for (const b of BENCHMARKS) {
   for (const a of b.aliases) BY_SPELLING.set(a, b);
 }
 
-/** Entries added at run time (`registerBenchmark` in lib/envs/registry.ts), after the built-ins. */
-const REGISTERED: BenchmarkInfo[] = [];
+/**
+ * Entries added at run time (`registerBenchmark` in lib/envs/registry.ts), after the built-ins. One store
+ * per process, on globalThis: the dashboard's server bundles each carry a copy of this module, and every
+ * copy must see what instrumentation.ts registered from SKILLOPT_EXTENSIONS.
+ */
+interface Registered {
+  list: BenchmarkInfo[];
+  bySpelling: Map<string, BenchmarkInfo>;
+}
+const g = globalThis as unknown as { __skilloptBenchmarkInfos?: Registered };
+const registered: Registered = (g.__skilloptBenchmarkInfos ??= { list: [], bySpelling: new Map() });
 
 /** Every benchmark's entry: the built-ins in menu order, then the registered ones. */
 export function listBenchmarkInfos(): readonly BenchmarkInfo[] {
-  return [...BENCHMARKS, ...REGISTERED];
+  return [...BENCHMARKS, ...registered.list];
 }
 
 /**
@@ -192,25 +201,26 @@ export function listBenchmarkInfos(): readonly BenchmarkInfo[] {
  */
 export function addBenchmarkInfo(info: BenchmarkInfo): () => void {
   const spellings = [info.name, ...info.aliases].map((a) => a.trim().toLowerCase());
-  const taken = spellings.find((sp) => sp === "" || BY_SPELLING.has(sp));
+  const taken = spellings.find((sp) => sp === "" || findBenchmark(sp) !== null);
   if (taken !== undefined) throw new Error(`'${taken}' is already the name of a benchmark`);
   const entry = { ...info, name: spellings[0]!, aliases: spellings.slice(1) };
-  REGISTERED.push(entry);
-  for (const sp of spellings) BY_SPELLING.set(sp, entry);
+  registered.list.push(entry);
+  for (const sp of spellings) registered.bySpelling.set(sp, entry);
   return () => {
-    REGISTERED.splice(REGISTERED.indexOf(entry), 1);
-    for (const sp of spellings) BY_SPELLING.delete(sp);
+    registered.list.splice(registered.list.indexOf(entry), 1);
+    for (const sp of spellings) registered.bySpelling.delete(sp);
   };
 }
 
 /** The catalog entry for a name or alias, or null if the benchmark is unknown. */
 export function findBenchmark(name: string): BenchmarkInfo | null {
-  return BY_SPELLING.get(name.trim().toLowerCase()) ?? null;
+  const key = name.trim().toLowerCase();
+  return BY_SPELLING.get(key) ?? registered.bySpelling.get(key) ?? null;
 }
 
 /** The canonical name for a name or alias (`livemathematicianbench` → `livemath`), or null if unknown. */
 export function canonicalBenchmark(name: string): string | null {
-  return BY_SPELLING.get(name.trim().toLowerCase())?.name ?? null;
+  return findBenchmark(name)?.name ?? null;
 }
 
 /** The schema of a benchmark's own `env.*` keys (name or alias), or null if the benchmark is unknown. */

@@ -31,8 +31,12 @@ const BUILT_IN: Record<string, BenchmarkDescriptor> = {
   custom: customDescriptor,
 };
 
-/** Benchmarks registered at run time, whole: the registry builds their environments from here. */
-const REGISTERED = new Map<string, BenchmarkDefinition>();
+/**
+ * Benchmarks registered at run time, whole: the registry builds their environments from here. One map per
+ * process (globalThis), shared by every copy of this module the dashboard's bundles carry.
+ */
+const g = globalThis as unknown as { __skilloptBenchmarks?: Map<string, BenchmarkDefinition> };
+const REGISTERED = (g.__skilloptBenchmarks ??= new Map<string, BenchmarkDefinition>());
 
 /** What `registerBenchmark` takes: the implementation plus the catalog entry the form and the config loader use. */
 export interface BenchmarkRegistration extends BenchmarkDefinition {

@@ -4,6 +4,9 @@
  * are registered at run time, a tiny run trains with them through the engine, and the catalogs the New
  * run form reads (presets, backends) list them. No database or queue is needed.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listBackends } from "@/lib/backends/catalog";
@@ -162,5 +165,53 @@ describe("the web process checks a run without constructing a model client", () 
       "a model client was constructed",
     );
     expect(built.count).toBe(1);
+  });
+});
+
+describe("SKILLOPT_EXTENSIONS: another process registers the same file", () => {
+  const CLI = join(process.cwd(), "scripts/cli.ts");
+  /** `skillopt train` on the fixture project's tally preset with echo as the target, in a new process. */
+  function cliTrain(extensions: string | undefined) {
+    const out = mkdtempSync(join(tmpdir(), "skillopt-ext-"));
+    cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        CLI,
+        "train",
+        "--config",
+        "configs/tally/sample.yaml",
+        "--no-db",
+        "--out",
+        out,
+        "--cfg-options",
+        "model.target_backend=echo",
+        "model.target=echo-1",
+        "train.num_epochs=1",
+      ],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, FORCE_COLOR: "0", SKILLOPT_EXTENSIONS: extensions ?? "" },
+      },
+    );
+    return { ...r, out };
+  }
+
+  it("the CLI loads the extension file at start and trains its benchmark with its backend", () => {
+    const r = cliTrain("skillopt-extensions.ts");
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(r.out, "summary.json"), "utf8")) as Record<string, unknown>;
+    expect(summary.stop_reason).toBe("completed");
+    expect(summary.total_steps as number).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/target\s+echo · echo-1: \d+ calls/);
+  });
+
+  it("without it the same command is refused by name", () => {
+    const none = cliTrain(undefined);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("env.name: unknown benchmark 'tally'");
   });
 });
