@@ -5,7 +5,9 @@ import { Card } from "../ui/Card";
 import { Notice } from "../ui/Notice";
 import { ShowMore } from "../ui/ShowMore";
 import { TABLE, TD, TH, THEAD } from "../ui/table";
-import { CODE_FILL, CODE_WORD, ItemStrip } from "./ItemStrip";
+import { ItemChanges } from "./ItemChanges";
+import { CODE_WORD, ItemStrip } from "./ItemStrip";
+import { CODE_FILL } from "./strip-pixels";
 import { filterItems, latestResult } from "./item-filter";
 import { useItemHistory } from "./review-api";
 
@@ -158,18 +160,7 @@ function ItemHistoryBody({ data, onSelectStep }: { data: ItemHistoryResponse; on
                     {CODE_WORD[now]}
                   </td>
                   <td className={`${TD} text-xs`}>
-                    <span className="flex flex-wrap gap-1">
-                      {r.changes.map((c, i) => (
-                        <button
-                          key={i}
-                          type="button"
-                          onClick={() => onSelectStep(c.step)}
-                          className={`rounded px-1 hover:underline ${c.to === "fixed" ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`}
-                        >
-                          {c.to === "fixed" ? "↑" : "↓"} step {c.step}
-                        </button>
-                      ))}
-                    </span>
+                    <ItemChanges changes={r.changes} onPick={onSelectStep} />
                   </td>
                   <td className={`${TD} max-w-48 text-xs break-words text-gray-700`}>{r.reference ?? "—"}</td>
                   <td className={`${TD} max-w-48 text-xs break-words`}>{r.lastPrediction ?? "—"}</td>

@@ -2,8 +2,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { ItemEvaluation, ResultCode } from "@/lib/contracts/item-history";
 import { runsOf } from "./item-filter";
+import { STRIP_HEIGHT, stripPixels } from "./strip-pixels";
 
-export const CODE_FILL: Record<ResultCode, string> = { "1": "#10b981", "0": "#ef4444", e: "#f59e0b", ".": "#e5e7eb" };
 export const CODE_WORD: Record<ResultCode, string> = {
   "1": "correct",
   "0": "wrong",
@@ -18,8 +18,9 @@ const evalName = (ev: ItemEvaluation) =>
 
 /**
  * One item across the run: the current skill's result (thick band) over what each evaluation measured
- * (thin band). A canvas one pixel per evaluation, scaled to the cell: a 1,000-step run costs 40 canvases,
- * not 50,000 elements. Hovering names the evaluation; a click opens its step.
+ * (thin band). A canvas one pixel per evaluation, scaled to the cell, its pixels written at once: a
+ * 1,000-step run costs 40 canvases, not 50,000 elements or rectangles. Hovering names the evaluation;
+ * a click opens its step.
  */
 export function ItemStrip({
   current,
@@ -38,17 +39,7 @@ export function ItemStrip({
   useEffect(() => {
     const ctx = ref.current?.getContext("2d");
     if (!ctx) return;
-    ctx.clearRect(0, 0, n, 14);
-    for (const r of runsOf(current)) {
-      ctx.fillStyle = CODE_FILL[r.code];
-      ctx.fillRect(r.start, 0, r.length, 8);
-    }
-    ctx.globalAlpha = 0.7;
-    for (const r of runsOf(cells)) {
-      ctx.fillStyle = CODE_FILL[r.code];
-      ctx.fillRect(r.start, 10, r.length, 4);
-    }
-    ctx.globalAlpha = 1;
+    ctx.putImageData(new ImageData(stripPixels(current, cells, n), n, STRIP_HEIGHT), 0, 0);
   }, [current, cells, n]);
   const indexAt = (e: React.MouseEvent<HTMLCanvasElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
@@ -59,7 +50,7 @@ export function ItemStrip({
     <canvas
       ref={ref}
       width={n}
-      height={14}
+      height={STRIP_HEIGHT}
       className="block h-3.5 w-full min-w-40 cursor-pointer [image-rendering:pixelated]"
       role="img"
       aria-label={

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ItemHistoryRow } from "@/lib/contracts/item-history";
-import { describeChanges, filterItems, isFailing, runsOf } from "./item-filter";
+import { changeWindow, describeChanges, filterItems, isFailing, runsOf } from "./item-filter";
 
 const item = (id: string, current: string, extra: Partial<ItemHistoryRow> = {}): ItemHistoryRow => ({
   id,
@@ -59,5 +59,22 @@ describe("runsOf / describeChanges", () => {
     const ch = [1, 2, 3, 4].map((step) => ({ step, to: step % 2 ? ("fixed" as const) : ("broken" as const) }));
     expect(describeChanges(ch.slice(0, 1))).toBe("fixed at step 1");
     expect(describeChanges(ch)).toBe("fixed at step 1 · broken at step 2 · fixed at step 3 · +1 more");
+  });
+});
+
+describe("changeWindow", () => {
+  const ch = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ step: i + 1, to: i % 2 ? ("broken" as const) : ("fixed" as const) }));
+  it("shows every change of a row with few", () => {
+    expect(changeWindow(ch(5))).toEqual({ head: ch(5), hidden: 0, tail: [] });
+    expect(changeWindow([])).toEqual({ head: [], hidden: 0, tail: [] });
+  });
+  it("keeps the first and last changes of a row with many and counts the rest", () => {
+    const all = ch(133);
+    const w = changeWindow(all);
+    expect(w.head.map((c) => c.step)).toEqual([1, 2]);
+    expect(w.tail.map((c) => c.step)).toEqual([132, 133]);
+    expect(w.hidden).toBe(129);
+    expect(w.head.length + w.hidden + w.tail.length).toBe(all.length);
   });
 });

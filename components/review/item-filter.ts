@@ -3,7 +3,7 @@
  * prediction; failures only (the current skill's latest result is wrong or unanswered); changed only
  * (the current skill's result turned at least once). Strips are run-length encoded for drawing.
  */
-import type { ItemHistoryRow, ResultCode } from "@/lib/contracts/item-history";
+import type { ItemChange, ItemHistoryRow, ResultCode } from "@/lib/contracts/item-history";
 
 export interface ItemFilter {
   query: string;
@@ -56,4 +56,20 @@ export function describeChanges(changes: ItemHistoryRow["changes"], max = 3): st
   if (changes.length === 0) return "";
   const shown = changes.slice(0, max).map((c) => `${c.to} at ${c.step === 0 ? "baseline" : `step ${c.step}`}`);
   return changes.length > max ? `${shown.join(" · ")} · +${changes.length - max} more` : shown.join(" · ");
+}
+
+export interface ChangeWindow {
+  head: readonly ItemChange[];
+  /** How many changes lie between head and tail (0 when every change is shown). */
+  hidden: number;
+  tail: readonly ItemChange[];
+}
+
+/**
+ * The changes a row shows before it is expanded: the first `head` and the last `tail` (an item that flips
+ * at every accepted step of a 1,000-step run has hundreds, and a button each would cost the view seconds).
+ */
+export function changeWindow(changes: readonly ItemChange[], head = 2, tail = 2): ChangeWindow {
+  if (changes.length <= head + tail + 1) return { head: changes, hidden: 0, tail: [] };
+  return { head: changes.slice(0, head), hidden: changes.length - head - tail, tail: changes.slice(-tail) };
 }

@@ -87,38 +87,53 @@ export function codeOf(r: { hard: number; status: string }): ResultCode {
   return r.hard >= 1 ? "1" : "0";
 }
 
-interface Column {
-  ev: ItemEvaluation;
-  rows: Map<string, HistoryEvalRow>;
+/** One evaluation's stored results: each item's code and, when read row by row, its texts. */
+export interface HistoryColumn {
+  step: number;
+  label: string;
+  skillHash: string;
+  codes: ReadonlyMap<string, ResultCode>;
+  texts?: ReadonlyMap<string, Pick<HistoryEvalRow, "prediction" | "reference">>;
 }
 
-function groupBy(rows: readonly HistoryEvalRow[]): Map<string, Map<string, HistoryEvalRow>> {
-  const out = new Map<string, Map<string, HistoryEvalRow>>();
+interface Column {
+  ev: ItemEvaluation;
+  data: HistoryColumn;
+}
+
+const NO_ROWS: HistoryColumn = { step: 0, label: "", skillHash: "", codes: new Map() };
+const keyOf = (c: { label: string; step: number }) => `${c.label}:${c.step}`;
+
+/** Rows grouped into one column per evaluation (label and step); an item's first row counts. */
+function columnsOf(rows: readonly HistoryEvalRow[]): HistoryColumn[] {
+  const out = new Map<string, HistoryColumn & { codes: Map<string, ResultCode>; texts: Map<string, HistoryEvalRow> }>();
   for (const r of rows) {
-    const key = `${r.label}:${r.step}`;
-    let m = out.get(key);
-    if (!m) out.set(key, (m = new Map()));
-    if (!m.has(r.itemId)) m.set(r.itemId, r);
+    const key = keyOf(r);
+    let c = out.get(key);
+    if (!c)
+      out.set(key, (c = { step: r.step, label: r.label, skillHash: r.skillHash, codes: new Map(), texts: new Map() }));
+    if (c.codes.has(r.itemId)) continue;
+    c.codes.set(r.itemId, codeOf(r));
+    c.texts.set(r.itemId, r);
   }
-  return out;
+  return [...out.values()];
 }
 
 /** The selection split's evaluations: the baseline, then each step that scored a candidate. */
 function selectionColumns(
-  rows: readonly HistoryEvalRow[],
+  columns: readonly HistoryColumn[],
   steps: readonly HistoryStep[],
   slowUpdates: readonly HistorySlowUpdate[],
 ): Column[] {
-  const byEval = groupBy(rows);
-  const byHash = new Map<string, Map<string, HistoryEvalRow>>();
-  for (const [, m] of [...byEval].sort(([a], [b]) => a.localeCompare(b))) {
-    const first = m.values().next().value;
-    if (first && first.skillHash && !byHash.has(first.skillHash)) byHash.set(first.skillHash, m);
+  const byEval = new Map(columns.map((c) => [keyOf(c), c]));
+  const byHash = new Map<string, HistoryColumn>();
+  for (const [, c] of [...byEval].sort(([a], [b]) => a.localeCompare(b))) {
+    if (c.codes.size > 0 && c.skillHash && !byHash.has(c.skillHash)) byHash.set(c.skillHash, c);
   }
   const cols: Column[] = [];
   const base = byEval.get("baseline:0");
   if (base)
-    cols.push({ ev: { step: 0, label: "baseline", action: null, source: "measured", adopted: true }, rows: base });
+    cols.push({ ev: { step: 0, label: "baseline", action: null, source: "measured", adopted: true }, data: base });
   for (const s of [...steps].sort((a, b) => a.step - b.step)) {
     const own = byEval.get(`selection:${s.step}`);
     if (!own && !s.candidateHash) continue; // no candidate at this step: nothing was evaluated
@@ -126,7 +141,7 @@ function selectionColumns(
     const source: EvalSource = own ? "measured" : reused ? "reused" : "last_known";
     cols.push({
       ev: { step: s.step, label: "selection", action: s.action, source, adopted: ADOPTING_ACTIONS.has(s.action) },
-      rows: own ?? reused ?? new Map(),
+      data: own ?? reused ?? NO_ROWS,
     });
   }
   // Slow-update gates with rows of their own, each after the column of the step it followed.
@@ -141,7 +156,7 @@ function selectionColumns(
         source: "measured",
         adopted: ADOPTING_ACTIONS.has(u.action),
       },
-      rows: own,
+      data: own,
     };
     const after = cols.findLastIndex((c) => c.ev.step <= u.step);
     cols.splice(after + 1, 0, col);
@@ -149,15 +164,14 @@ function selectionColumns(
   return cols;
 }
 
-function trainColumns(rows: readonly HistoryEvalRow[], steps: readonly HistoryStep[]): Column[] {
-  const byEval = groupBy(rows.filter((r) => r.label === "rollout"));
+function trainColumns(columns: readonly HistoryColumn[], steps: readonly HistoryStep[]): Column[] {
   const actions = new Map(steps.map((s) => [s.step, s.action]));
-  return [...byEval.entries()]
-    .map(([key, m]) => ({ step: Number(key.slice("rollout:".length)), m }))
+  return columns
+    .filter((c) => c.label === "rollout")
     .sort((a, b) => a.step - b.step)
-    .map(({ step, m }) => ({
-      ev: { step, label: "rollout", action: actions.get(step) ?? null, source: "measured", adopted: true },
-      rows: m,
+    .map((c) => ({
+      ev: { step: c.step, label: "rollout", action: actions.get(c.step) ?? null, source: "measured", adopted: true },
+      data: c,
     }));
 }
 
@@ -170,9 +184,22 @@ export function buildItemHistory(
   steps: readonly HistoryStep[],
   slowUpdates: readonly HistorySlowUpdate[] = [],
 ): ItemHistoryResponse {
-  const cols = split === "selection" ? selectionColumns(rows, steps, slowUpdates) : trainColumns(rows, steps);
+  return buildItemHistoryFromColumns(split, columnsOf(rows), steps, slowUpdates);
+}
+
+/**
+ * The same from results already grouped per evaluation (the server aggregates a run's rows in SQL: a
+ * 1,000-step run's 40,000 rows never become objects one by one).
+ */
+export function buildItemHistoryFromColumns(
+  split: ItemSplit,
+  columns: readonly HistoryColumn[],
+  steps: readonly HistoryStep[],
+  slowUpdates: readonly HistorySlowUpdate[] = [],
+): ItemHistoryResponse {
+  const cols = split === "selection" ? selectionColumns(columns, steps, slowUpdates) : trainColumns(columns, steps);
   const ids = new Set<string>();
-  for (const c of cols) for (const id of c.rows.keys()) ids.add(id);
+  for (const c of cols) for (const id of c.data.codes.keys()) ids.add(id);
   const items = [...ids].sort(byNatural).map((id) => itemRow(id, cols));
   return { split, evaluations: cols.map((c) => c.ev), items };
 }
@@ -186,11 +213,11 @@ function itemRow(id: string, cols: readonly Column[]): ItemHistoryRow {
   let lastPrediction: string | null = null;
   const changes: ItemChange[] = [];
   for (const c of cols) {
-    const r = c.rows.get(id);
-    const code: ResultCode = r ? codeOf(r) : ".";
-    if (r) {
-      reference = r.reference ?? reference;
-      lastPrediction = r.prediction;
+    const code: ResultCode = c.data.codes.get(id) ?? ".";
+    const t = c.data.texts?.get(id);
+    if (t) {
+      reference = t.reference ?? reference;
+      lastPrediction = t.prediction;
     }
     cells += code;
     if (c.ev.adopted && code !== ".") cur = code;

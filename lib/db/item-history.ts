@@ -4,11 +4,13 @@
  */
 import {
   ADOPTING_ACTIONS,
-  buildItemHistory,
-  type HistoryEvalRow,
+  buildItemHistoryFromColumns,
+  type HistoryColumn,
   type ItemHistoryResponse,
   type ItemSplit,
+  type ResultCode,
 } from "../contracts/item-history";
+import { Prisma } from "../../generated/prisma-sqlite/client";
 import { env } from "../config/env";
 import { getDb, providerOf, writerStatsOf, type Db, type DbTx } from "./client";
 import { getRun } from "./runs";
@@ -40,14 +42,49 @@ async function evaluationCodes(db: DbTx, runId: string, [l1, l2, l3]: Labels): P
     GROUP BY "step", "label"`;
 }
 
-/** Each item's reference and the prediction of its latest stored evaluation. */
-async function latestTexts(db: DbTx, runId: string, [l1, l2, l3]: Labels): Promise<TextRow[]> {
-  return db.$queryRaw<TextRow[]>`
-    SELECT "itemId", "prediction", "reference" FROM (
-      SELECT "itemId", "prediction", "reference",
-        ROW_NUMBER() OVER (PARTITION BY "itemId" ORDER BY "step" DESC) AS rn
-      FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
-    ) latest WHERE rn = 1`;
+/** Steps per query when reading the latest rows' texts (bound parameters stay far below every limit). */
+const TEXT_STEPS = 500;
+/** At one step, the slow update's gate ran after the step's candidate was scored. */
+const LABEL_ORDER: Record<string, number> = { baseline: 0, selection: 1, rollout: 1, slow_update: 2 };
+
+/** Each item's latest evaluation: the highest step, at a tie the later label. */
+function latestEvaluations(columns: readonly HistoryColumn[]): Map<string, { step: number; label: string }> {
+  const out = new Map<string, { step: number; label: string }>();
+  for (const c of columns) {
+    const rank = LABEL_ORDER[c.label] ?? 0;
+    for (const id of c.codes.keys()) {
+      const l = out.get(id);
+      if (!l || c.step > l.step || (c.step === l.step && rank > (LABEL_ORDER[l.label] ?? 0)))
+        out.set(id, { step: c.step, label: c.label });
+    }
+  }
+  return out;
+}
+
+/**
+ * Each item's reference and the prediction of its latest stored evaluation: only the rows of the steps
+ * where some item was last evaluated are read (a 1,000-step run's selection split: one step's 40 rows,
+ * not all 40,000 with their texts).
+ */
+async function latestTexts(
+  db: DbTx,
+  runId: string,
+  [l1, l2, l3]: Labels,
+  latest: ReadonlyMap<string, { step: number; label: string }>,
+): Promise<Map<string, TextRow>> {
+  const steps = [...new Set([...latest.values()].map((l) => l.step))].sort((a, b) => a - b);
+  const out = new Map<string, TextRow>();
+  for (let i = 0; i < steps.length; i += TEXT_STEPS) {
+    const rows = await db.$queryRaw<Array<TextRow & { step: number | bigint; label: string }>>`
+      SELECT "itemId", "step", "label", "prediction", "reference" FROM "EvalResult"
+      WHERE "runId" = ${runId} AND "step" IN (${Prisma.join(steps.slice(i, i + TEXT_STEPS))})
+        AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})`;
+    for (const r of rows) {
+      const l = latest.get(r.itemId);
+      if (l && l.step === Number(r.step) && l.label === r.label) out.set(r.itemId, r);
+    }
+  }
+  return out;
 }
 
 function isSqlite(db: DbTx): boolean {
@@ -63,32 +100,19 @@ export async function getItemHistory(
   await getRun(runId, { db }); // 404 for an unknown run
   const labels: Labels =
     split === "selection" ? ["baseline", "selection", "slow_update"] : ["rollout", "rollout", "rollout"];
-  const [codes, texts, steps, slow] = await Promise.all([
+  const [codes, steps, slow] = await Promise.all([
     evaluationCodes(db, runId, labels),
-    latestTexts(db, runId, labels),
     db.step.findMany({ where: { runId }, select: { step: true, action: true, candidateHash: true } }),
     db.skillVersion.findMany({ where: { runId, kind: "slow_update" }, select: { step: true, status: true } }),
   ]);
-  const rows: HistoryEvalRow[] = [];
-  for (const c of codes) {
-    for (const entry of (c.cells ?? "").split(SEP)) {
-      if (!entry) continue;
-      const code = entry[0]!;
-      rows.push({
-        step: Number(c.step),
-        label: c.label,
-        itemId: entry.slice(1),
-        hard: code === "1" ? 1 : 0,
-        status: code === "e" ? "error" : "ok",
-        skillHash: c.hash ?? "",
-        prediction: null,
-        reference: null,
-      });
-    }
-  }
+  const columns: HistoryColumn[] = codes.map((c) => {
+    const byItem = new Map<string, ResultCode>();
+    for (const entry of (c.cells ?? "").split(SEP)) if (entry) byItem.set(entry.slice(1), entry[0] as ResultCode);
+    return { step: Number(c.step), label: c.label, skillHash: c.hash ?? "", codes: byItem };
+  });
+  const text = await latestTexts(db, runId, labels, latestEvaluations(columns));
   const slowUpdates = slow.map((v) => ({ step: v.step, action: v.status ?? "" }));
-  const history = buildItemHistory(split, rows, steps, slowUpdates);
-  const text = new Map(texts.map((t) => [t.itemId, t]));
+  const history = buildItemHistoryFromColumns(split, columns, steps, slowUpdates);
   for (const item of history.items) {
     const t = text.get(item.id);
     item.reference = t?.reference ?? null;
