@@ -34,3 +34,24 @@ describe("historyJsonText", () => {
     expect(JSON.parse(historyJsonText([a, b2]))).toEqual([a, b2]);
   });
 });
+
+describe("historyJsonText across commits", () => {
+  it("appends each commit's record to the text kept for the run, and starts again when the records differ", () => {
+    const runA = [rec(1)];
+    const runB = [rec(1, { action: "accept" })];
+    for (let step = 2; step <= 6; step++) {
+      runA.push(rec(step));
+      runB.push(rec(step, { note: `b${step}` }));
+      // Two runs in one process, committed in turn: each keeps its own text.
+      expect(historyJsonText([...runA])).toBe(JSON.stringify(runA, null, 2));
+      expect(historyJsonText([...runB])).toBe(JSON.stringify(runB, null, 2));
+    }
+    // The same run with a step's record replaced (a step that ran again), then shorter, then reordered.
+    const replaced = [...runA.slice(0, 3), rec(4, { action: "accept" })];
+    expect(historyJsonText(replaced)).toBe(JSON.stringify(replaced, null, 2));
+    expect(historyJsonText(runA.slice(0, 2))).toBe(JSON.stringify(runA.slice(0, 2), null, 2));
+    const reordered = [runA[0]!, runA[2]!, runA[1]!];
+    expect(historyJsonText(reordered)).toBe(JSON.stringify(reordered, null, 2));
+    expect(historyJsonText([...runA])).toBe(JSON.stringify(runA, null, 2));
+  });
+});

@@ -9,6 +9,7 @@ import { skillKey } from "./context";
 import type { Outcomes } from "./outcomes";
 import type { StepRecord, TokensByStage } from "./types";
 import { ARTIFACT } from "../contracts/artifacts";
+import { stateJsonText } from "./state-file";
 
 export interface TrainState {
   currentSkill: string;
@@ -145,5 +146,6 @@ export async function saveState(ctx: RunContext, st: TrainState): Promise<void> 
     stop_reason: st.stopReason,
     token_summary: st.tokens,
   };
-  await ctx.store.putJson(RUNTIME_STATE_KEY, file);
+  // The same bytes as putJson would write, without re-serialising every skill's outcomes at every step.
+  await ctx.store.putText(RUNTIME_STATE_KEY, `${stateJsonText(file)}\n`);
 }
