@@ -216,13 +216,20 @@ async function main() {
     const history = only.has("item-history")
       ? await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8)
       : { wall: [], busy: [] };
-    // 4b. the runs table in the browser: navigation → first page of rows shown
-    const tableRender: number[] = [];
+    // 4b. the runs table in the browser: navigation → first page of rows shown. The rows come in the
+    // server's HTML, so the clock stops when the first row is in the page, not at the load event (which
+    // also waits for every script): page.goto returns at the response's first byte ("commit").
+    const tableRender = { shown: [] as number[], loaded: [] as number[] };
     for (let i = 0; i < (only.has("runs-table") ? 8 : 0); i++) {
       const t = performance.now();
-      await page.goto(`${base}/`);
+      await page.goto(`${base}/`, { waitUntil: "commit" });
       await page.locator('[data-testid^="run-row-"]').first().waitFor();
-      if (i > 0) tableRender.push(performance.now() - t);
+      // …and the next frame: it is not painted while a stylesheet is still loading.
+      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+      const shown = performance.now() - t;
+      await page.waitForLoadState("load");
+      if (i > 0) tableRender.shown.push(shown);
+      if (i > 0) tableRender.loaded.push(performance.now() - t);
     }
     // 1. SSE delay
     const delays = only.has("sse") ? await measureSse(page, db, base) : [];
@@ -264,10 +271,12 @@ async function main() {
         `runs table, 10,000 runs, first page ${q ? `(${q})` : "(newest first)"}: p50 / p95 (target p95 ≤ 300 ms)`,
         () => `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
       );
+    const { shown, loaded } = tableRender;
     row(
-      tableRender,
+      shown,
       "runs table, 10,000 runs, browser: open / → first rows shown: p50 / p95 (target p95 ≤ 300 ms)",
-      () => `${pct(tableRender, 50).toFixed(0)} / ${pct(tableRender, 95).toFixed(0)} ms`,
+      () =>
+        `${pct(shown, 50).toFixed(0)} / ${pct(shown, 95).toFixed(0)} ms (load event: ${pct(loaded, 50).toFixed(0)} / ${pct(loaded, 95).toFixed(0)} ms)`,
     );
   } finally {
     for (const p of procs) p.kill("SIGTERM");
