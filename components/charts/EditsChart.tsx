@@ -1,11 +1,12 @@
 "use client";
+import { memo } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, xTitle, yTitle } from "./chart-style";
 import type { StepPoint } from "./chart-data";
 
 /** (d) The scheduled edit budget against the edits proposed, merged, selected (ranked) and applied per step. */
-export function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: string }) {
+export const EditsChart = memo(function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: string }) {
   const dots = points.length <= 60;
   // Series often coincide (selected = applied when every edit applies): dashes keep both visible.
   const line = (key: keyof StepPoint, name: string, color: string, dash?: string) => (
@@ -56,4 +57,4 @@ export function EditsChart({ points, syncId }: { points: StepPoint[]; syncId: st
       </LineChart>
     </ChartCard>
   );
-}
+});

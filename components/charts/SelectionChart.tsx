@@ -1,5 +1,5 @@
 "use client";
-import { useMemo } from "react";
+import { memo, useCallback, useMemo } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -20,6 +20,7 @@ import { CandidateDot, DecisionLegend, SelectionTooltip } from "./SelectionMarks
 
 /** Long runs get a brush under the chart to zoom into a range of steps. */
 export const BRUSH_FROM = 60;
+const ACTIVE_DOT = { r: 4 };
 
 /** An A/A noise band: the current skill's repeat scores (lowest to highest) over an epoch's steps. */
 export interface NoiseBand {
@@ -41,7 +42,7 @@ export interface ScoreMark {
  * skill's score (dashed) and the best so far, the baseline, labelled epoch boundaries and slow-update
  * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step.
  */
-export function SelectionChart({
+export const SelectionChart = memo(function SelectionChart({
   points,
   baseline,
   epochBounds,
@@ -71,6 +72,11 @@ export function SelectionChart({
     [points, baseline, marks],
   );
   const dotR = points.length <= 150 ? 2.5 : 1.5;
+  // A stable renderer: recharts' Line is memoised, so moving the selected step does not redraw every dot.
+  const dot = useCallback(
+    (props: Record<string, unknown>) => <CandidateDot key={String(props.key ?? props.index)} {...props} r={dotR} />,
+    [dotR],
+  );
   const data = useMemo(() => withGateDelta(points, baseline), [points, baseline]);
   return (
     <ChartCard
@@ -154,10 +160,8 @@ export function SelectionChart({
           stroke={COLORS.candidate}
           strokeWidth={0}
           fill={COLORS.candidate}
-          dot={(props: Record<string, unknown>) => (
-            <CandidateDot key={String(props.key ?? props.index)} {...props} r={dotR} />
-          )}
-          activeDot={{ r: 4 }}
+          dot={dot}
+          activeDot={ACTIVE_DOT}
           isAnimationActive={false}
         />
         <Line
@@ -202,4 +206,4 @@ export function SelectionChart({
       </LineChart>
     </ChartCard>
   );
-}
+});

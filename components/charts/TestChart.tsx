@@ -1,5 +1,5 @@
 "use client";
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, MARGIN, TOOLTIP_STYLE, scoreTick, tooltipScore, yTitle } from "./chart-style";
@@ -11,7 +11,7 @@ const BARS = [
 ] as const;
 
 /** (c) Test split: the seed skill, the best skill and the final skill, each once it has been scored. */
-export function TestChart({
+export const TestChart = memo(function TestChart({
   initial,
   best,
   final,
@@ -56,4 +56,4 @@ export function TestChart({
       </BarChart>
     </ChartCard>
   );
-}
+});

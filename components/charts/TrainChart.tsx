@@ -1,5 +1,5 @@
 "use client";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import {
@@ -19,7 +19,7 @@ import { ema, scoreDomain, type StepPoint } from "./chart-data";
 const SMOOTHING = [0, 0.6, 0.8, 0.95];
 
 /** (a) Train rollout hard / soft per step, with optional EMA smoothing (raw points stay visible, faint). */
-export function TrainChart({
+export const TrainChart = memo(function TrainChart({
   points,
   epochBounds,
   syncId,
@@ -134,4 +134,4 @@ export function TrainChart({
       </LineChart>
     </ChartCard>
   );
-}
+});

@@ -8,7 +8,11 @@ import { TrainChart } from "../charts/TrainChart";
 import { useNoiseBands } from "../evidence/use-noise-bands";
 import { epochBoundaries, toStepPoints } from "../charts/chart-data";
 
-/** The four live charts; series are memoised on the steps array (stable until a step is added). */
+/**
+ * The four live charts. Each chart is memoised and gets only values that stay the same object until what
+ * it draws changes (series on the steps array, marks on the skill versions), so a re-render of the page (a
+ * streamed event, a poll that changed the header, a step selection) redraws only the charts concerned.
+ */
 export function RunCharts({
   run,
   selectedStep,
@@ -24,8 +28,13 @@ export function RunCharts({
     const starts = epochBoundaries(points);
     return starts.length <= 20 ? starts : [];
   }, [points]);
+  const boundSteps = useMemo(() => bounds.map((b) => b.step), [bounds]);
   const syncId = `run-${run.id}`;
-  const marks = useMemo(() => scoreMarks(run), [run]);
+  const { skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone } = run;
+  const marks = useMemo(
+    () => scoreMarks({ skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone }),
+    [skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone],
+  );
   const noise = useNoiseBands(run);
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
@@ -40,7 +49,7 @@ export function RunCharts({
         noise={noise.bands}
         noiseNote={noise.note}
       />
-      <TrainChart points={points} epochBounds={bounds.map((b) => b.step)} syncId={syncId} />
+      <TrainChart points={points} epochBounds={boundSteps} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
       <TestChart
         initial={run.testInitial}

@@ -1,14 +1,20 @@
+"use client";
+import { memo } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
-import type { EventFrame } from "@/lib/contracts/stored-events-stream";
 import { Card } from "../ui/Card";
 import { DatasetPanel } from "./DatasetPanel";
 import { EventLog } from "./EventLog";
 import { SkillVersionsTable } from "./SkillVersionsTable";
 import { BackendUsageTable } from "./BackendUsageTable";
 import { UsageTable } from "./UsageTable";
+import { useRunFrames } from "./use-run-events";
 
-/** Below the steps: the event log, skill versions, tokens by stage and the run's configuration. */
-export function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFrame[] }) {
+/**
+ * Below the steps: the event log, skill versions, tokens by stage and the run's configuration. Memoised on
+ * the run detail; the streamed frames are read here, so a batch of events redraws this panel only.
+ */
+export const RunSidePanels = memo(function RunSidePanels({ run }: { run: RunDetail }) {
+  const frames = useRunFrames(run.id);
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
@@ -49,4 +55,4 @@ export function RunSidePanels({ run, frames }: { run: RunDetail; frames: EventFr
       </Card>
     </div>
   );
-}
+});

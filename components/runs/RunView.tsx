@@ -1,6 +1,6 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useRef } from "react";
+import { memo, useCallback, useRef } from "react";
 import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
@@ -17,6 +17,10 @@ import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 import { revealAfterRender } from "./reveal";
 
+// Panels from other folders, memoised here: selecting a step (a URL change) redraws none of them.
+const ReviewPanels = memo(RunReview);
+const Evidence = memo(EvidenceSection);
+
 /** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
 export function RunView({ id }: { id: string }) {
   const router = useRouter();
@@ -26,7 +30,7 @@ export function RunView({ id }: { id: string }) {
   const stepParam = Number.parseInt(params.get("step") ?? "", 10);
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
-  const { frames, state } = useRunEvents(id, {
+  const { state } = useRunEvents(id, {
     status: run?.status,
     selectedStep,
     lastEventSeq: run?.lastEventSeq,
@@ -34,15 +38,17 @@ export function RunView({ id }: { id: string }) {
   });
   const detailRef = useRef<HTMLDivElement>(null);
 
+  // Stable across selections (it reads the query string when called), so memoised panels that take it are
+  // not redrawn just because the URL changed.
   const selectStep = useCallback(
     (step: number) => {
-      const next = new URLSearchParams(params.toString());
+      const next = new URLSearchParams(window.location.search);
       next.set("step", String(step));
       router.replace(`${pathname}?${next}`, { scroll: false });
       // A click on a step row or a chart point brings the step's detail into view (it sits below them).
       revealAfterRender(() => detailRef.current);
     },
-    [params, pathname, router],
+    [pathname, router],
   );
 
   if (isApiError(error, 404) || isApiError(error, 422)) {
@@ -71,10 +77,10 @@ export function RunView({ id }: { id: string }) {
           hasSteps={run.steps.length > 0}
         />
       </div>
-      <RunReview run={run} onSelectStep={selectStep} />
+      <ReviewPanels run={run} onSelectStep={selectStep} />
       <TransferMatrixPanel runId={id} status={run.status} />
-      <EvidenceSection run={run} />
-      <RunSidePanels run={run} frames={frames} />
+      <Evidence run={run} />
+      <RunSidePanels run={run} />
     </div>
   );
 }

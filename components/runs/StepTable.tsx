@@ -1,5 +1,5 @@
 "use client";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { StepRow } from "@/lib/contracts/api";
 import { describeCoverage, isPartial } from "@/lib/contracts/coverage";
 import { formatScore } from "../format";
@@ -12,9 +12,10 @@ const PAGE = 100;
 
 /**
  * The step timeline, latest first. Rows are capped (100, then "show more") so a 1,000-step run renders
- * quickly; a selected step further down extends the cap so it is always visible.
+ * quickly; a selected step further down extends the cap so it is always visible. Memoised: it redraws when
+ * the steps or the selection change, not on every re-render of the page.
  */
-export function StepTable({
+export const StepTable = memo(function StepTable({
   steps,
   selectedStep,
   onSelectStep,
@@ -79,7 +80,7 @@ export function StepTable({
       )}
     </Card>
   );
-}
+});
 
 function StepTableRow({ s, selected, onSelect }: { s: StepRow; selected: boolean; onSelect: () => void }) {
   return (

@@ -21,8 +21,9 @@ const RETRY_MS = 5_000;
 /**
  * Tails `/api/runs/{id}/events` with EventSource. Each frame's event is parsed with its stored schema
  * (`parseStreamFrame`; one that does not parse is kept as a problem line), appended to
- * `["run-events", id]`, and triggers a coalesced refetch of `["run", id]` (and of the selected step when the
- * frame is about it). A finished run's stream is read once for its history, then closed; it reopens on resume.
+ * `["run-events", id]` (read it with `useRunFrames`), and triggers a coalesced refetch of `["run", id]` (and
+ * of the selected step when the frame is about it). A finished run's stream is read once for its history, then
+ * closed; it reopens on resume.
  */
 export function useRunEvents(
   runId: string,
@@ -50,15 +51,6 @@ export function useRunEvents(
   const [state, setState] = useState<StreamState>("connecting");
   const offline = useOffline();
   const connect = opts.status !== undefined && (active || !historyRead);
-
-  const frames =
-    useQuery({
-      queryKey: queryKeys.runEvents(runId),
-      // Never fetched: the stream below writes it. Should TanStack call this anyway, keep what we hold.
-      queryFn: () => qc.getQueryData<EventFrame[]>(queryKeys.runEvents(runId)) ?? [],
-      staleTime: Infinity,
-      gcTime: 10 * 60_000,
-    }).data ?? [];
 
   useEffect(() => {
     if (!connect) return;
@@ -138,7 +130,26 @@ export function useRunEvents(
   }, [qc, runId, connect, retryTick]);
 
   const shown = connectionState(connect ? state : "closed", { unreachable: opts.unreachable ?? false, offline });
-  return { frames, state: shown };
+  return { state: shown };
+}
+
+const NO_FRAMES: EventFrame[] = [];
+
+/**
+ * The frames `useRunEvents` has received for the run (`["run-events", id]`). A hook of its own so that only
+ * the panel showing them re-renders on each batch, not the whole run page with its charts.
+ */
+export function useRunFrames(runId: string): EventFrame[] {
+  const qc = useQueryClient();
+  return (
+    useQuery({
+      queryKey: queryKeys.runEvents(runId),
+      // Never fetched: the stream writes it. Should TanStack call this anyway, keep what we hold.
+      queryFn: () => qc.getQueryData<EventFrame[]>(queryKeys.runEvents(runId)) ?? [],
+      staleTime: Infinity,
+      gcTime: 10 * 60_000,
+    }).data ?? NO_FRAMES
+  );
 }
 
 /** True while the browser says it has no network (the `offline` / `online` window events). */
