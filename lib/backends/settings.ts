@@ -112,8 +112,10 @@ export const TransportOptionsSchema = z.object({
   cache_dir: z.string().default(""),
   /**
    * Tail-tolerant calls: a second identical request once an attempt has run longer than the stage's
-   * `hedge_percentile` latency (learned per endpoint and stage after `hedge_min_samples` answers), only
-   * when the endpoint has a free concurrency slot. First answer wins; both are billed.
+   * `hedge_percentile` latency (learned per endpoint and stage after `hedge_min_samples` answers), in a
+   * concurrency slot no queued call wants: at once when one is free, else as soon as one frees up with
+   * nobody waiting (a hedge never delays a queued call, nor is it dropped for want of a slot). First
+   * answer wins; both are billed (the extra one under `<stage>_hedge`).
    */
   hedge: bool.default(false),
   hedge_percentile: z.coerce.number().min(0.5).max(0.999).default(0.95),

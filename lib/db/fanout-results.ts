@@ -5,32 +5,55 @@
  */
 import type { Trajectory } from "../engine/types";
 import { getDb, type Db } from "./client";
+import {
+  addLlmUsage,
+  addLlmUsageIn,
+  lockRunUsage,
+  providerOfClient,
+  USAGE_TX_OPTIONS,
+  type UsageDelta,
+} from "./llm-usage";
 
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";
 
-/** Stores an item's trajectory; false when the item was already stored (the stored row stays). */
+/**
+ * Stores an item's trajectory and, in the same transaction, the usage of the calls that produced it (so
+ * they count exactly when the row is stored: a chunk run again skips the item and its calls). False when
+ * the item was already stored (the stored row stays); the calls of this second run of it were still
+ * made (the shared budget counted them), so its usage is added on its own.
+ */
 export async function createFanOutResult(opts: {
   runId: string;
   key: string;
   row: Trajectory;
   workerId: string;
+  usage?: UsageDelta[];
   db?: Db;
 }): Promise<boolean> {
   const db = opts.db ?? getDb();
+  const data = {
+    runId: opts.runId,
+    key: opts.key,
+    itemId: opts.row.id,
+    value: JSON.stringify(opts.row),
+    workerId: opts.workerId,
+  };
+  const usage = opts.usage ?? [];
   try {
-    await db.fanOutResult.create({
-      data: {
-        runId: opts.runId,
-        key: opts.key,
-        itemId: opts.row.id,
-        value: JSON.stringify(opts.row),
-        workerId: opts.workerId,
-      },
-    });
+    if (usage.length === 0) await db.fanOutResult.create({ data });
+    else {
+      const provider = providerOfClient(db);
+      await db.$transaction(async (tx) => {
+        await lockRunUsage(tx, provider, opts.runId);
+        await tx.fanOutResult.create({ data });
+        await addLlmUsageIn(tx, provider, opts.runId, usage);
+      }, USAGE_TX_OPTIONS);
+    }
     return true;
   } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    await addLlmUsage(opts.runId, usage, db);
+    return false;
   }
 }
 

@@ -78,6 +78,14 @@ async function gates(runId: string): Promise<unknown[]> {
   });
 }
 
+/** Calls and tokens per role and stage (the simulated model is deterministic; wall times differ). */
+const usage = async (runId: string) =>
+  db.llmUsage.findMany({
+    where: { runId },
+    orderBy: [{ role: "asc" }, { stage: "asc" }],
+    select: { role: true, stage: true, calls: true, promptTokens: true, completionTokens: true },
+  });
+
 /** Every fanned-out folder: the stored results hold each item exactly once, and exactly the items run. */
 async function expectEachItemStoredOnce(runId: string): Promise<number> {
   const fanned = await db.fanOutResult.findMany({ where: { runId }, select: { key: true, itemId: true } });
@@ -94,14 +102,14 @@ async function expectEachItemStoredOnce(runId: string): Promise<number> {
 }
 
 describe("fan-out across worker processes (SQLite, real workers)", () => {
-  let inProcess: { gates: unknown[]; best: string | undefined };
+  let inProcess: { gates: unknown[]; best: string | undefined; usage: unknown[] };
 
   it("the same run in one process and fanned out over two workers: same gate decisions, same best skill", async () => {
     const [a, b] = [worker("fan-a"), worker("fan-b")];
     await Promise.all([a.ready, b.ready]);
     const here = await newRun({}, "in one process");
     await waitStatus(here, "succeeded");
-    inProcess = { gates: await gates(here), best: await bestSkill(here) };
+    inProcess = { gates: await gates(here), best: await bestSkill(here), usage: await usage(here) };
     expect(inProcess.gates.length).toBeGreaterThan(0);
     expect(await db.fanOutResult.count({ where: { runId: here } })).toBe(0);
 
@@ -143,6 +151,9 @@ describe("fan-out across worker processes (SQLite, real workers)", () => {
       await expectEachItemStoredOnce(id);
       expect(await gates(id)).toEqual(inProcess.gates);
       expect(await bestSkill(id)).toBe(inProcess.best);
+      // A chunk worker's calls count when their item is stored: those of items lost with it count nowhere,
+      // the items' run elsewhere counts once. (The owner's calls since its last flush die with it.)
+      if (!owner) expect(await usage(id)).toEqual(inProcess.usage);
     },
     300_000,
   );

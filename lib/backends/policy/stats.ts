@@ -58,8 +58,28 @@ interface RoleBook {
   stages: Map<string, UsageCounters>;
 }
 
+/** One recorded event, with the role's backend and model (what a listener needs to keep its own ledger). */
+export interface UsageRecord {
+  role: Role;
+  stage: string;
+  backend: string;
+  model: string;
+  priceKnown: boolean;
+  delta: UsageDelta;
+}
+
 export class UsageLedger {
   private readonly roles = new Map<Role, RoleBook>();
+  private readonly listeners = new Set<(r: UsageRecord) => void>();
+
+  /**
+   * Calls `listener` with every later record (a fan-out chunk uses it to count each item's calls apart);
+   * returns the function that stops it.
+   */
+  onRecord(listener: (r: UsageRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** Declares which backend and model a role uses (before its first call). */
   register(role: Role, backend: string, model: string, priceKnown: boolean): void {
@@ -72,6 +92,8 @@ export class UsageLedger {
     const row = book.stages.get(stage) ?? emptyCounters(book.priceKnown);
     add(row, delta);
     book.stages.set(stage, row);
+    for (const l of this.listeners)
+      l({ role, stage, backend: book.backend, model: book.model, priceKnown: book.priceKnown, delta });
   }
 
   /** The role's counters per stage (sorted) and in total, or null when the role has no client. */
