@@ -5,25 +5,14 @@
  * live again by itself, with the ETA back.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../tests/helpers/processes";
 import { seedRun } from "../tests/helpers/runs";
 import { shot, testDb } from "./helpers";
 
 let server: ChildProcess | null = null;
 let port = 0;
 let log = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port: p } = s.address() as { port: number };
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function startDashboard(): Promise<void> {
   server = spawn("./node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {

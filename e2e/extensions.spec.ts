@@ -4,64 +4,28 @@
  * dashboard lists its backend and accepts its benchmark; the worker trains a run that names them; the main
  * dashboard, started without the file, refuses the same requests by field.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { shot, startWorker, waitForStatus, type WorkerProc } from "./helpers";
+import { startSecondDashboard, type SecondDashboard } from "./second-dashboard";
 
 const EXTENSIONS = { SKILLOPT_EXTENSIONS: "tests/fixtures/extending/skillopt-extensions.ts" };
 const ECHO_TARGET = { "model.target_backend": "echo", "model.target": "echo-1", "train.num_epochs": 1 };
-let server: ChildProcess;
+let server: SecondDashboard;
 let worker: WorkerProc | undefined;
 let base = "";
-let log = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilServing(deadline: number): Promise<void> {
-  for (;;) {
-    const ok = await fetch(`${base}/api/backends`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (server.exitCode !== null) throw new Error(`extensions dashboard exited (${server.exitCode}):\n${log}`);
-    if (Date.now() > deadline) throw new Error(`extensions dashboard did not start:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const backendNames = async (request: APIRequestContext, url: string) =>
   ((await (await request.get(url)).json()) as { backends: Array<{ name: string }> }).backends.map((b) => b.name);
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-worker", "--port", String(port)], {
-    env: { ...process.env, ...EXTENSIONS },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-  server.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-  await waitUntilServing(Date.now() + 150_000);
+  server = await startSecondDashboard(EXTENSIONS);
+  base = server.base;
 });
 
 test.afterAll(async () => {
   await worker?.kill();
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await exited;
+  await server?.stop();
 });
 
 test("[EXTENDING]: a dashboard and a worker given SKILLOPT_EXTENSIONS list, accept and train with its backend and benchmark", async ({
@@ -69,7 +33,7 @@ test("[EXTENDING]: a dashboard and a worker given SKILLOPT_EXTENSIONS list, acce
   request,
 }) => {
   test.setTimeout(180_000);
-  expect(log).toContain(
+  expect(server.log()).toContain(
     "extensions: echo (backend), tally (benchmark) from tests/fixtures/extending/skillopt-extensions.ts",
   );
   // The catalog the form reads: echo is listed here, and not by the dashboard started without the file.
