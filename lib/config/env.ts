@@ -9,26 +9,28 @@ import { parseHost } from "../http/host-guard";
 const empty = (v: unknown) => (v === "" ? undefined : v);
 const opt = z.preprocess(empty, z.string().optional());
 
+/** A comma-separated list; entries trimmed, empty ones dropped; unset = none. */
+const commaList = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean),
+  );
+
 /** A comma list of host names (`name`, `name:port`, `[v6]:port`), each checked once here. */
 const hostList = z.preprocess(
   empty,
-  z
-    .string()
-    .default("")
-    .transform((s) =>
-      s
-        .split(",")
-        .map((h) => h.trim())
-        .filter(Boolean),
-    )
-    .superRefine((hosts, ctx) => {
-      const bad = hosts.find((h) => parseHost(h) === null);
-      if (bad !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)`,
-        });
-    }),
+  commaList.superRefine((hosts, ctx) => {
+    const bad = hosts.find((h) => parseHost(h) === null);
+    if (bad !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        message: `'${bad}' is not a host name; use a comma-separated list of name, name:port or [IPv6]:port (e.g. skillopt.lan,10.0.0.5:7860)`,
+      });
+  }),
 );
 
 /**
@@ -104,18 +106,7 @@ export const EnvSchema = z.object({
    * arrays, registered in the dashboard, the worker and the CLI alike. Relative paths are relative to the
    * project root. Only the machine's user sets this: no request can name a module to load.
    */
-  SKILLOPT_EXTENSIONS: z.preprocess(
-    empty,
-    z
-      .string()
-      .default("")
-      .transform((s) =>
-        s
-          .split(",")
-          .map((f) => f.trim())
-          .filter(Boolean),
-      ),
-  ),
+  SKILLOPT_EXTENSIONS: z.preprocess(empty, commaList),
   /** A run whose worker was lost is restarted automatically this many times (since creation or the last Resume). */
   SKILLOPT_MAX_AUTO_RESTARTS: z.preprocess(empty, z.coerce.number().int().min(0).max(100).default(5)),
   /** How often each worker checks that every run that should be on the queue has a job (ms). */

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { BackendStats, UsageCounters } from "../engine/ports";
+import { emptyCounters } from "../backends/policy/stats";
 import { UsageFlusher } from "./usage-flusher";
 
-const counters = (p: Partial<UsageCounters>): UsageCounters => ({
-  calls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  latencyMs: 0,
-  errors: {},
-  retries: 0,
-  cacheHits: 0,
-  costUsd: 0,
-  costSavedUsd: 0,
-  ...p,
-});
+const counters = (p: Partial<UsageCounters>): UsageCounters => ({ ...emptyCounters(true), ...p });
 
 describe("UsageFlusher", () => {
   it("returns only what changed since the previous take, per role and stage", () => {

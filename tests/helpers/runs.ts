@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { RunConfigSchema } from "../../lib/contracts/run-config";
 import type { Db } from "../../lib/db/client";
+import { findRun } from "../../lib/db/runs";
 
 const config = RunConfigSchema.parse({ model: { backend: "sim" }, env: { name: "searchqa" } });
 
@@ -30,4 +31,15 @@ export async function seedRun(db: Db, over: SeedRun = {}): Promise<string> {
   });
   if (tags.length > 0) await db.runTag.createMany({ data: tags.map((tag) => ({ runId: id, tag })) });
   return id;
+}
+
+/** A finished run's row once its usage is written (the worker adds the last calls just after the status). */
+export async function settledRun(id: string) {
+  let before = await findRun(id);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 750));
+    const now = await findRun(id);
+    if (now!.calls === before!.calls) return now!;
+    before = now;
+  }
 }

@@ -18,6 +18,7 @@ import { closeFanOutQueue } from "../../lib/queue/fanout";
 import { closeQueue, enqueueRun } from "../../lib/queue/producer";
 import { createRunFromRequest } from "../../lib/runs/create";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
+import { settledRun } from "../helpers/runs";
 import {
   startRedisServer,
   startWorkerProcess,
@@ -74,17 +75,6 @@ const waitStatus = (id: string, status: string, ms = 150_000) =>
     expect(r?.status, r?.errorMessage ?? "").toBe(status);
   });
 
-/** The run row once its usage is written (the worker adds the last calls just after the status). */
-async function settled(id: string) {
-  let before = await findRun(id);
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 750));
-    const now = await findRun(id);
-    if (now!.calls === before!.calls) return now!;
-    before = now;
-  }
-}
-
 const sharedCalls = async (runId: string) => Number(await client.hget(budgetKey(runId), "calls"));
 const sharedReserved = async (runId: string) => Number(await client.hget(budgetKey(runId), "rcalls"));
 
@@ -138,12 +128,12 @@ describe("budget of a fanned-out run (SQLite, real workers)", () => {
 
     const here = await create({}, "in one process, small budget");
     await waitStatus(here, "budget_exhausted");
-    const paused = await settled(here);
+    const paused = await settledRun(here);
     expect(paused.calls).toBe(MAX_CALLS);
 
     const fanned = await create({ "worker.fan_out": true, "worker.exec_slots": 2 }, "fanned out, small budget");
     await waitStatus(fanned, "budget_exhausted");
-    const fannedPaused = await settled(fanned);
+    const fannedPaused = await settledRun(fanned);
     expect(fannedPaused.stepsDone).toBe(paused.stepsDone);
     expect(await sharedCalls(fanned)).toBe(MAX_CALLS);
     const chunkRows = await db.fanOutResult.count({ where: { runId: fanned } });
@@ -159,7 +149,7 @@ describe("budget of a fanned-out run (SQLite, real workers)", () => {
     });
     await enqueueRun(fanned, { gen: gen! });
     await waitStatus(fanned, "budget_exhausted");
-    const again = await settled(fanned);
+    const again = await settledRun(fanned);
     expect(await sharedCalls(fanned)).toBe(MAX_CALLS + more);
     expect(await sharedReserved(fanned)).toBe(0);
     expect(again.calls).toBe(MAX_CALLS + more);

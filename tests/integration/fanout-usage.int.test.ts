@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { UsageCounters } from "../../lib/engine/ports";
+import { emptyCounters } from "../../lib/backends/policy/stats";
 import { addLlmUsage, syncRunTotals } from "../../lib/db/llm-usage";
 import { createDb } from "../../lib/db/client";
 import { findRun } from "../../lib/db/runs";
@@ -15,23 +16,13 @@ import { closeFanOutQueue } from "../../lib/queue/fanout";
 import { createRunFromRequest } from "../../lib/runs/create";
 import { PROVIDERS } from "../helpers/db";
 import { until } from "../helpers/processes";
+import { settledRun } from "../helpers/runs";
 import { useStack } from "../helpers/stack";
 
 const SAMPLE = "searchqa/sample.yaml";
 const SMALL = { "train.num_epochs": 1 };
 
-const counters = (o: Partial<UsageCounters>): UsageCounters => ({
-  calls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  latencyMs: 0,
-  errors: {},
-  retries: 0,
-  cacheHits: 0,
-  costUsd: 0,
-  costSavedUsd: 0,
-  ...o,
-});
+const counters = (o: Partial<UsageCounters>): UsageCounters => ({ ...emptyCounters(true), ...o });
 
 describe.each(PROVIDERS)("usage rows of a fanned-out run on %s", (provider) => {
   const stack = useStack({ provider, redis: true, defaultDb: true });
@@ -46,17 +37,6 @@ describe.each(PROVIDERS)("usage rows of a fanned-out run on %s", (provider) => {
       200_000,
       `run ${id} to end`,
     ).then((r) => expect(r?.status, r?.errorMessage ?? "").toBe("succeeded"));
-
-  /** The run row once its usage is written (the worker adds the last calls just after the status). */
-  async function settled(id: string) {
-    let before = await findRun(id);
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 750));
-      const now = await findRun(id);
-      if (now!.calls === before!.calls) return now!;
-      before = now;
-    }
-  }
 
   /** Every usage row but its wall time (which differs from run to run). */
   const usageRows = async (runId: string) =>
@@ -94,10 +74,10 @@ describe.each(PROVIDERS)("usage rows of a fanned-out run on %s", (provider) => {
     try {
       const here = await newRun({}, "in one process");
       await succeeded(here);
-      const one = await settled(here);
+      const one = await settledRun(here);
       const fanned = await newRun({ "worker.fan_out": true, "worker.exec_slots": 2 }, "fanned out");
       await succeeded(fanned);
-      const many = await settled(fanned);
+      const many = await settledRun(fanned);
 
       const chunkWorkers = await stack.db.fanOutResult.findMany({ where: { runId: fanned }, distinct: ["workerId"] });
       expect(chunkWorkers.length, "both workers ran chunks").toBe(2);
