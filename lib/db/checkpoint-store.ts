@@ -35,12 +35,21 @@ export interface CheckpointStoreHooks {
    * resume never pays them again).
    */
   beforeWrite?: () => Promise<void>;
+  /**
+   * This store is the run's only writer (the worker driving it): it lists the run's stored keys once and
+   * answers a read of any other key (most memo look-ups) without asking the database.
+   */
+  ownsRun?: boolean;
 }
+
+type KeyIndex = { values: Set<string>; rows: Set<string> };
 
 export class DbCheckpointStore implements CheckpointStore {
   /** Next `ord` per appended key, once known; rows of one key are appended by one owner at a time. */
   private readonly next = new Map<string, number>();
   private readonly queue = new WriteBehind<Write>((batch) => this.land(batch));
+  /** With `ownsRun`: the keys stored, listed at the first read; every landed key is added. */
+  private index: Promise<KeyIndex> | null = null;
 
   constructor(
     readonly runId: string,
@@ -69,6 +78,10 @@ export class DbCheckpointStore implements CheckpointStore {
       .filter((p) => p.op.op === "append" && p.op.key === key)
       .at(-1);
     if (last) await this.queue.settle(last.upTo);
+    if (this.hooks.ownsRun && !(await this.indexed())!.rows.has(key)) {
+      if (!this.next.has(key)) this.next.set(key, 0);
+      return [];
+    }
     const rows = await this.db.checkpointRow.findMany({
       where: { runId: this.runId, key },
       orderBy: { ord: "asc" },
@@ -122,6 +135,7 @@ export class DbCheckpointStore implements CheckpointStore {
       .filter((p) => p.op.op === "put" && p.op.key === key)
       .at(-1);
     if (queued?.op.op === "put") return queued.op.value;
+    if (this.hooks.ownsRun && !(await this.indexed())!.values.has(key)) return undefined;
     const row = await this.db.checkpoint.findUnique({
       where: { runId_key: { runId: this.runId, key } },
       select: { value: true },
@@ -157,6 +171,28 @@ export class DbCheckpointStore implements CheckpointStore {
       }
     }, TX_OPTIONS);
     for (const [key, values] of appends) this.next.set(key, firsts.get(key)! + values.length);
+    // Landed keys join the index before they leave the queue, so a read finds each key in one of them.
+    const index = this.index && (await this.index.catch(() => null));
+    for (const key of puts.keys()) index?.values.add(key);
+    for (const key of appends.keys()) index?.rows.add(key);
+  }
+
+  private indexed(): Promise<KeyIndex> | null {
+    if (!this.hooks.ownsRun) return null;
+    if (this.index) return this.index;
+    const index = (async () => {
+      const [values, rows] = await Promise.all([
+        this.db.checkpoint.findMany({ where: { runId: this.runId }, select: { key: true } }),
+        this.db.checkpointRow.groupBy({ by: ["key"], where: { runId: this.runId } }),
+      ]);
+      return { values: new Set(values.map((v) => v.key)), rows: new Set(rows.map((r) => r.key)) };
+    })();
+    // A failed listing is tried again at the next read.
+    index.catch(() => {
+      if (this.index === index) this.index = null;
+    });
+    this.index = index;
+    return index;
   }
 
   private async firstFreeOrd(key: string): Promise<number> {

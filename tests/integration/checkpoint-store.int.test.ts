@@ -114,7 +114,7 @@ async function session(db: Db, runId: string, killAfter?: (e: EngineEvent) => bo
     usage: new UsageFlusher(() => prepared.policy.stats()),
     store: () => store,
   });
-  const store = new DbCheckpointStore(runId, dying.db, { beforeWrite: sink.flushUsage });
+  const store = new DbCheckpointStore(runId, dying.db, { beforeWrite: sink.flushUsage, ownsRun: true });
   const atKill: { stepsDone: number; steps: unknown[] } = { stepsDone: -1, steps: [] };
   const run1 = runTraining({
     config,
@@ -165,31 +165,41 @@ describe.each(PROVIDERS)("write-behind checkpoint store on %s", (provider) => {
     await db.$disconnect();
   });
 
-  it("resolves writes before they land and reads them back from the queue (read-your-writes)", async () => {
-    const { id } = await newRunRow(db);
-    const { db: slow, h } = handOn(db);
-    const store = new DbCheckpointStore(id, slow);
-    h.hold();
-    await store.putJson("a.json", { v: 1 });
-    await store.putText("b.md", "first");
-    await store.putText("b.md", "second");
-    await store.putText("c.json", '{"n":3}');
-    await store.appendRows("r.jsonl", [row("x"), row("y")]);
-    await store.appendLine("r.jsonl", row("z"));
-    // Nothing has landed: the transaction is held.
-    expect(await db.checkpoint.count({ where: { runId: id } })).toBe(0);
-    expect(await store.getJson("a.json")).toEqual({ v: 1 });
-    expect(await store.getText("b.md")).toBe("second");
-    expect(await store.getJson("c.json")).toEqual({ n: 3 });
-    expect(await store.getJson("missing.json")).toBeUndefined();
-    // Rows wait for their key's appends to land.
-    const rows = store.readRows("r.jsonl");
-    h.release();
-    expect((await rows).map((r) => r.id)).toEqual(["x", "y", "z"]);
-    await store.flush();
-    expect(await db.checkpoint.count({ where: { runId: id } })).toBe(3);
-    expect(await new DbCheckpointStore(id, db).getText("b.md")).toBe("second");
-  });
+  it.each([false, true])(
+    "resolves writes before they land and reads them back (read-your-writes; ownsRun %s)",
+    async (ownsRun) => {
+      const { id } = await newRunRow(db);
+      const { db: slow, h } = handOn(db);
+      const store = new DbCheckpointStore(id, slow, { ownsRun });
+      h.hold();
+      await store.putJson("a.json", { v: 1 });
+      await store.putText("b.md", "first");
+      await store.putText("b.md", "second");
+      await store.putText("c.json", '{"n":3}');
+      await store.appendRows("r.jsonl", [row("x"), row("y")]);
+      await store.appendLine("r.jsonl", row("z"));
+      // Nothing has landed: the transaction is held.
+      expect(await db.checkpoint.count({ where: { runId: id } })).toBe(0);
+      expect(await store.getJson("a.json")).toEqual({ v: 1 });
+      expect(await store.getText("b.md")).toBe("second");
+      expect(await store.getJson("c.json")).toEqual({ n: 3 });
+      expect(await store.getJson("missing.json")).toBeUndefined();
+      // Rows wait for their key's appends to land.
+      const rows = store.readRows("r.jsonl");
+      h.release();
+      expect((await rows).map((r) => r.id)).toEqual(["x", "y", "z"]);
+      await store.flush();
+      expect(await db.checkpoint.count({ where: { runId: id } })).toBe(3);
+      // Landed, they are read from the database, by this store and by a later one.
+      expect(await store.getText("b.md")).toBe("second");
+      expect((await store.readRows("r.jsonl")).map((r) => r.id)).toEqual(["x", "y", "z"]);
+      const later = new DbCheckpointStore(id, db, { ownsRun });
+      expect(await later.getText("b.md")).toBe("second");
+      expect(await later.getJson("c.json")).toEqual({ n: 3 });
+      expect((await later.readRows("r.jsonl")).map((r) => r.id)).toEqual(["x", "y", "z"]);
+      expect(await later.readRows("none.jsonl")).toEqual([]);
+    },
+  );
 
   it("lands a burst of 2,000 rows in order in a few transactions, each after the usage hook", async () => {
     const { id } = await newRunRow(db);

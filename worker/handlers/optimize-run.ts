@@ -62,7 +62,7 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
     });
     flush = sink.flushUsage;
     // Writes behind: the sink flushes it before each commit point, the engine before it returns or throws.
-    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage });
+    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage, ownsRun: true });
     await runTraining({
       config,
       splits: prepared.splits,
