@@ -73,12 +73,14 @@ export class DbCheckpointStore implements CheckpointStore {
 
   async readRows(key: string): Promise<Trajectory[]> {
     this.queue.check();
+    // The index first: a write that lands meanwhile is in it or still in the queue when it is checked.
+    const index = await this.indexed();
     const last = this.queue
       .pending()
       .filter((p) => p.op.op === "append" && p.op.key === key)
       .at(-1);
     if (last) await this.queue.settle(last.upTo);
-    if (this.hooks.ownsRun && !(await this.indexed())!.rows.has(key)) {
+    if (index && !index.rows.has(key)) {
       if (!this.next.has(key)) this.next.set(key, 0);
       return [];
     }
@@ -130,12 +132,15 @@ export class DbCheckpointStore implements CheckpointStore {
 
   private async get(key: string): Promise<string | undefined> {
     this.queue.check();
+    // The index first: a write that lands meanwhile is in it or still in the queue when it is checked.
+    const index = await this.indexed();
+    this.queue.check();
     const queued = this.queue
       .pending()
       .filter((p) => p.op.op === "put" && p.op.key === key)
       .at(-1);
     if (queued?.op.op === "put") return queued.op.value;
-    if (this.hooks.ownsRun && !(await this.indexed())!.values.has(key)) return undefined;
+    if (index && !index.values.has(key)) return undefined;
     const row = await this.db.checkpoint.findUnique({
       where: { runId_key: { runId: this.runId, key } },
       select: { value: true },
@@ -177,10 +182,10 @@ export class DbCheckpointStore implements CheckpointStore {
     for (const key of appends.keys()) index?.rows.add(key);
   }
 
-  private indexed(): Promise<KeyIndex> | null {
-    if (!this.hooks.ownsRun) return null;
+  private indexed(): Promise<KeyIndex | null> {
+    if (!this.hooks.ownsRun) return Promise.resolve(null);
     if (this.index) return this.index;
-    const index = (async () => {
+    const index = (async (): Promise<KeyIndex> => {
       const [values, rows] = await Promise.all([
         this.db.checkpoint.findMany({ where: { runId: this.runId }, select: { key: true } }),
         this.db.checkpointRow.groupBy({ by: ["key"], where: { runId: this.runId } }),
