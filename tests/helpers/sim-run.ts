@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { loadRunConfig } from "../../lib/config";
 import type { EngineEvent } from "../../lib/contracts/events";
 import type { Db } from "../../lib/db/client";
-import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
+import { DbCheckpointStore, isCommitEvent } from "../../lib/db/checkpoint-store";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { createRun } from "../../lib/db/runs";
 import { runTraining, skillHash } from "../../lib/engine";
@@ -42,6 +42,7 @@ export async function trainSimulatedRun(db: Db, input: SimRunInput) {
     { db },
   );
   await input.onCreated?.(id);
+  const store = new DbCheckpointStore(id, db);
   await runTraining({
     config,
     splits: run.splits,
@@ -49,9 +50,11 @@ export async function trainSimulatedRun(db: Db, input: SimRunInput) {
     env: run.env,
     optimizer: run.optimizer,
     target: run.target,
-    store: new DbCheckpointStore(id, db),
+    store,
     events: {
       emit: async (e) => {
+        // As the worker's sink: the checkpoint writes a commit point depends on land before it is stored.
+        if (isCommitEvent(e.type)) await store.flush();
         await persistEngineEvent(id, e, skillHash, db);
         await input.onEvent?.(e, id);
       },

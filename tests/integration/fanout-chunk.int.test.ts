@@ -62,7 +62,9 @@ async function setup(name: string): Promise<{ runId: string; dir: string; spec: 
   const dir = "steps/step_0001/rollout";
   const spec = fanOutSpecOf(items.map((it) => it.id));
   const value: FanOutSpec = { items, skill: "# Skill\n", phase: "train", seed: 1, useEvalFeedback: false };
-  await new DbCheckpointStore(runId).putJson(specKey(dir, spec), value);
+  const store = new DbCheckpointStore(runId);
+  await store.putJson(specKey(dir, spec), value);
+  await store.flush();
   return { runId, dir, spec };
 }
 

@@ -75,6 +75,8 @@ export function createFanOutRunner(opts: FanOutRunnerOptions): RolloutRunner {
         };
         await opts.store.putJson(key, value);
       }
+      // Other workers read the spec from the database: it lands before any chunk job is added.
+      await opts.store.flush?.();
       const size = chunkSizeOf(opts.config);
       const chunks: { payload: RolloutChunkPayload; ids: string[] }[] = [];
       for (let c = 0; c * size < ids.length; c++)

@@ -4,6 +4,7 @@
  */
 import { errorLine } from "../../lib/contracts/error-line";
 import { STEP_EVENT_TYPES, type EngineEvent } from "../../lib/contracts/events";
+import { isCommitEvent } from "../../lib/db/checkpoint-store";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { addLlmUsage } from "../../lib/db/llm-usage";
 import { commitPointKey } from "../../lib/db/resume-events";
@@ -32,6 +33,12 @@ export interface EventSinkOptions {
   usage?: UsageFlusher;
   /** Why the run was stopped, if it was: only the user's cancel is a cancellation. */
   stopCause?: () => StopCause | null;
+  /**
+   * The run's write-behind checkpoint store: before a commit point is stored, every checkpoint write
+   * issued before it has landed (a failed one fails the event), so a committed step never depends on a
+   * write a crash could still lose.
+   */
+  store?: () => { flush?(): Promise<void> };
 }
 
 /** What is stored for an engine event, or null when it must not be stored. */
@@ -60,6 +67,7 @@ export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage()
     flushUsage,
     async emit(event: EngineEvent) {
       if (o.stopCause?.() === "lost") return;
+      if (isCommitEvent(event.type)) await o.store?.().flush?.();
       const e = toStored(event, o);
       if (!e) return;
       const seq = await persistEngineEvent(runId, e, skillHash);

@@ -58,9 +58,11 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
       ctx,
       usage: new UsageFlusher(() => prepared.policy.stats()),
       stopCause: watch.cause,
+      store: () => store,
     });
     flush = sink.flushUsage;
-    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage });
+    // Writes behind: the sink flushes it before each commit point, the engine before it returns or throws.
+    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage, ownsRun: true });
     await runTraining({
       config,
       splits: prepared.splits,
