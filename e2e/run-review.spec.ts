@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { seedBigRun } from "../scripts/bench/seed";
+import { expandItemHistory, type ItemHistoryWire } from "../lib/contracts/item-history";
 import { createRunViaApi, shot, startWorker, testDb, waitForStatus, type WorkerProc } from "./helpers";
 
 // The run page as a review tool (issue 13 items 1, 2, 4, 5), on one finished sample run.
@@ -109,10 +110,10 @@ test("[REVIEW-2]: every item's result at every evaluation, with search, failures
   page,
   request,
 }) => {
-  const api = (await (await request.get(`/api/runs/${runId}/items?split=selection`)).json()) as {
-    evaluations: Array<{ step: number; source: string }>;
-    items: Array<{ id: string; cells: string; changes: Array<{ step: number; to: string }> }>;
-  };
+  // The API sends each item's codes; its changes are derived from them as the page does.
+  const api = expandItemHistory(
+    (await (await request.get(`/api/runs/${runId}/items?split=selection`)).json()) as ItemHistoryWire,
+  );
   const db = testDb();
   const row = await db.evalResult.findFirstOrThrow({ where: { runId, label: "selection" }, orderBy: { step: "desc" } });
   await db.$disconnect();

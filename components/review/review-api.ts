@@ -1,18 +1,21 @@
 /** Fetchers and query hooks of the run page's review views (item history, skill versions, cost curve). */
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import type { ItemHistoryResponse, ItemSplit } from "@/lib/contracts/item-history";
+import { expandItemHistory, type ItemHistoryWire, type ItemSplit } from "@/lib/contracts/item-history";
 import type { VersionContent, VersionsResponse } from "@/lib/contracts/skill-versions";
 import type { CostCurveResponse } from "@/lib/contracts/cost-curve";
 import { request } from "../api-client";
 
 const base = (id: string) => `/api/runs/${encodeURIComponent(id)}`;
 
-/** Per-item history of one split; fetched when the view is opened, refetched when a step is added. */
+/**
+ * Per-item history of one split; fetched when the view is opened, refetched when a step is added. The answer
+ * carries the measured codes only: the current results and changes are derived here, once per answer.
+ */
 export function useItemHistory(id: string, split: ItemSplit, enabled: boolean, stepsDone: number) {
   return useQuery({
     queryKey: ["run", id, "items", split, stepsDone],
-    queryFn: () => request<ItemHistoryResponse>(`${base(id)}/items?split=${split}`),
+    queryFn: async () => expandItemHistory(await request<ItemHistoryWire>(`${base(id)}/items?split=${split}`)),
     enabled,
     placeholderData: (prev) => prev,
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildItemHistory, type HistoryEvalRow, type HistoryStep } from "./item-history";
+import {
+  buildItemHistory,
+  expandItemHistory,
+  toItemHistoryWire,
+  type HistoryEvalRow,
+  type HistoryStep,
+} from "./item-history";
 
 const row = (label: string, step: number, itemId: string, hard: number, skillHash: string, status = "ok") =>
   ({
@@ -56,6 +62,12 @@ describe("buildItemHistory (selection)", () => {
     expect(q2.current).toBe("111000");
     expect(q2.changes).toEqual([{ step: 4, to: "broken" }]);
     expect(q2.reference).toBe("ref q2");
+  });
+
+  it("sends only the measured codes: the browser derives the same current results and changes", () => {
+    const wire = toItemHistoryWire(h);
+    expect(wire.items[0]).toEqual({ id: "q1", reference: "ref q1", lastPrediction: "p2", cells: "011e1." });
+    expect(expandItemHistory(JSON.parse(JSON.stringify(wire)))).toEqual(h);
   });
 });
 
