@@ -3,13 +3,14 @@
  * batch 40) on the simulated model with a fixed latency per call at concurrency 16. Prints the wall time
  * against the critical-path lower bound — Σ over sequential phases of ⌈calls / concurrency⌉ × latency,
  * where a phase is a maximal group of overlapping calls — their ratio (target ≤ 1.05), the engine's own
- * time per step, and peak RSS (target ≤ 300 MB). Options: --latency MS (200), --epochs N (4), --items N (400),
+ * time per step, the main thread's CPU and the whole process's (steadier than wall time on a loaded machine),
+ * and peak RSS (target ≤ 300 MB). Options: --latency MS (200), --epochs N (4), --items N (400),
  * --selection N (items / 2; also the test split's size).
  * `--scale` (or BENCH_SCALE=1): the issue-14 scale run — 10,000 train items, 4 epochs, 200 selection and 200
  * test items, 20 ms per call (explicit flags still win); RSS is also printed at each epoch's end, so growth
  * per step shows, and the peak target is 400 MB.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -81,11 +82,13 @@ async function main() {
   let steps = 0;
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const perEpoch: string[] = [];
+  const main0 = mainThreadCpuS();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const summary = await runTraining({
     config,
     splits,
-    initialSkill: (await import("node:fs")).readFileSync("lib/envs/searchqa/initial.md", "utf8"),
+    initialSkill: readFileSync("lib/envs/searchqa/initial.md", "utf8"),
     env: createEnvironment(config, splits),
     optimizer: sim("optimizer"),
     target: sim("target"),
@@ -106,6 +109,9 @@ async function main() {
     clock: { now: () => performance.now() },
   });
   const wall = performance.now() - t0;
+  // Steadier than wall time on a loaded machine: the main thread's CPU (what delays the calls), all CPU used.
+  const mainCpu = main0 === null ? null : mainThreadCpuS()! - main0;
+  const cpu = process.cpuUsage(cpu0);
   const { bound, phases, idle, overrun } = criticalPath(calls, CONCURRENCY, LATENCY);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const line = (k: string, v: string) => console.log(`  ${k.padEnd(34)} ${v}`);
@@ -119,6 +125,9 @@ async function main() {
   line("engine time per step (wall − bound)", `${((wall - bound) / Math.max(steps, 1)).toFixed(1)} ms`);
   line("  of which between phases", `${(idle / Math.max(steps, 1)).toFixed(1)} ms`);
   line("  of which inside phases", `${(overrun / Math.max(steps, 1)).toFixed(1)} ms`);
+  if (mainCpu !== null)
+    line("main thread CPU", `${mainCpu.toFixed(1)} s (${((mainCpu * 1000) / Math.max(steps, 1)).toFixed(1)} ms per step)`);
+  line("process CPU user + system", `${(cpu.user / 1e6).toFixed(1)} s + ${(cpu.system / 1e6).toFixed(1)} s`);
   line(`peak RSS (target ≤ ${RSS_TARGET_MB} MB)`, `${rssMb.toFixed(0)} MB`);
   for (const e of perEpoch) line("at the end of", e);
   line(
@@ -127,6 +136,17 @@ async function main() {
   );
   // After the figures: removing a 1,000-step run's folder (about 150,000 files) takes minutes on a busy disk.
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The main thread's CPU seconds (user + system), from Linux's per-thread stat; null elsewhere. */
+function mainThreadCpuS(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
 }
 
 main().catch((err) => {
