@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../contracts/events";
 import { EngineError } from "../context";
-import type { RolloutBatch, RolloutRunner } from "../ports";
+import { MemoryCheckpointStore } from "../memory-store";
+import type { CompletionRequest, CompletionResult, ModelClient, RolloutBatch, RolloutRunner } from "../ports";
 import { ScriptedClient, testConfig, testContext, testDeps, wordEnv, wordItems } from "../testing";
 import { wordOptimizer } from "../testing-optimizer";
 import { runTraining } from "../trainer";
@@ -114,5 +115,39 @@ describe("a benchmark's grading calls (Trajectory.judgeUsage)", () => {
     expect(resumed.usage.snapshot().judge).toEqual({ calls: 5, prompt_tokens: 35, completion_tokens: 10 });
     await rolloutItems(resumed, opts);
     expect(resumed.usage.snapshot().judge?.calls).toBe(5);
+  });
+});
+
+/** A target that answers after `ms` (so later items are still running when an earlier write fails). */
+class SlowClient implements ModelClient {
+  readonly backend = "slow";
+  readonly model = "slow";
+  constructor(private readonly ms: number) {}
+  async complete(_req: CompletionRequest): Promise<CompletionResult> {
+    await new Promise((r) => setTimeout(r, this.ms));
+    return { text: "alpha", usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: this.ms, cached: false };
+  }
+}
+
+describe("rolloutItems in this process", () => {
+  it("fails with a store write that failed while later items still ran, never as an unhandled rejection", async () => {
+    const store = new MemoryCheckpointStore();
+    store.appendRows = () => Promise.reject(new Error("disk full"));
+    const deps = testDeps({
+      config: testConfig({ env: { workers: 1 } }),
+      optimizer: wordOptimizer(),
+      target: new SlowClient(15),
+      store,
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      await expect(rolloutItems(testContext(deps), { ...opts, items: items.slice(0, 3) })).rejects.toThrow("disk full");
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
   });
 });

@@ -78,7 +78,11 @@ async function rolloutHere(
     if (stop?.signal.aborted) return; // aborted by the stop: not an outcome of this item
     countJudgeUsage(ctx, row);
     done.set(item.id, row);
-    writes.push(ctx.store.appendRows(a.key, [row]));
+    const write = ctx.store.appendRows(a.key, [row]);
+    // Handled here so a failure while later items still run is not an unhandled rejection; the
+    // Promise.all below still fails the rollout with it.
+    write.catch(() => undefined);
+    writes.push(write);
     if (stop && opts.stopWhen!(done, row)) stop.abort();
   }).finally(() => Promise.allSettled(writes));
   await Promise.all(writes);
