@@ -4,7 +4,7 @@
  * median 1 s, sigma 1.0, every stage), once without and once with `model.hedge: true`. Prints wall time,
  * calls, hedged calls (extra calls billed) and whether both runs chose the same best skill.
  * Options: --items N (400), --epochs N (1), --concurrency N (32), --median-ms N (1000), --sigma S (1.0),
- * --percentile P (0.95), --tail-percentile P (0.75) and --tail-calls N (2; 0 = hedge at P only), --seed N (42: the
+ * --percentile P (0.95), --tail-percentile P (0.75) and --tail-calls N (0 = hedge at P only), --seed N (42: the
  * mock server's seed of its answers and latency draws).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +28,7 @@ const { values } = parseArgs({
     sigma: { type: "string", default: "1.0" },
     percentile: { type: "string", default: "0.95" },
     "tail-percentile": { type: "string", default: "0.75" },
-    "tail-calls": { type: "string", default: "2" },
+    "tail-calls": { type: "string", default: "0" },
     seed: { type: "string", default: "42" },
   },
 });
