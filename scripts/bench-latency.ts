@@ -4,7 +4,8 @@
  * median 1 s, sigma 1.0, every stage), once without and once with `model.hedge: true`. Prints wall time,
  * calls, hedged calls (extra calls billed) and whether both runs chose the same best skill.
  * Options: --items N (400), --epochs N (1), --concurrency N (32), --median-ms N (1000), --sigma S (1.0),
- * --percentile P (0.95), --seed N (42: the mock server's seed of its answers and latency draws).
+ * --percentile P (0.95), --tail-percentile P (0.75) and --tail-calls N (0 = hedge at P only), --seed N (42: the
+ * mock server's seed of its answers and latency draws).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     "median-ms": { type: "string", default: "1000" },
     sigma: { type: "string", default: "1.0" },
     percentile: { type: "string", default: "0.95" },
+    "tail-percentile": { type: "string", default: "0.75" },
+    "tail-calls": { type: "string", default: "0" },
     seed: { type: "string", default: "42" },
   },
 });
@@ -63,6 +66,8 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       `model.max_concurrency=${CONCURRENCY}`,
       `model.hedge=${hedge}`,
       `model.hedge_percentile=${values.percentile}`,
+      `model.hedge_tail_percentile=${values["tail-percentile"]}`,
+      `model.hedge_tail_calls=${values["tail-calls"]}`,
       `train.num_epochs=${values.epochs}`,
       "train.train_size=0",
       "env.split_mode=sample",
@@ -125,8 +130,9 @@ async function main() {
     `\nbench:latency (openai backend → mock server, lognormal median ${values["median-ms"]} ms, σ ${values.sigma}, seed ${values.seed})`,
   );
   line("without hedging: wall time", `${(plain.wallMs / 1000).toFixed(1)} s, ${plain.calls} calls`);
+  const tail = Number(values["tail-calls"]) > 0;
   line(
-    `with hedging (p${Number(values.percentile) * 100}): wall time`,
+    `with hedging (p${Number(values.percentile) * 100}${tail ? `, last ${values["tail-calls"]} p${Number(values["tail-percentile"]) * 100}` : ""}): wall time`,
     `${(hedged.wallMs / 1000).toFixed(1)} s, ${hedged.calls} calls + ${hedged.hedges} hedges`,
   );
   line("wall ratio hedged / plain (target ≤ 0.70)", (hedged.wallMs / plain.wallMs).toFixed(3));

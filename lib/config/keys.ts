@@ -98,6 +98,8 @@ export const MODEL_TRANSPORT_KEYS = [
   "hedge",
   "hedge_percentile",
   "hedge_min_samples",
+  "hedge_tail_percentile",
+  "hedge_tail_calls",
   "rate_limit_rpm",
   "rate_limit_tpm",
   "codex_exec_",

@@ -68,9 +68,19 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
   const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
   run.ledger.register(role, backend, model, price !== null);
 
+  /** The earlier hedge of an endpoint's last few calls (`model.hedge_tail_*`), or undefined. */
+  function tailOf(stage: string) {
+    const t = run.transport;
+    if (!hedging || t.hedge_tail_calls === 0) return undefined;
+    const delayMs = tracker.tailDelayFor(stage, t.hedge_tail_percentile, t.hedge_min_samples);
+    if (delayMs === null) return undefined;
+    return { delayMs, isTail: () => limiter.waiting === 0 && tracker.inFlight <= t.hedge_tail_calls };
+  }
+
   async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<HedgeOutcome<TransportAnswer>> {
     return limiter.run(async () => {
       reached.yes = true;
+      const done = tracker.begin();
       const timeout = timeoutS > 0 ? AbortSignal.timeout(Math.round(timeoutS * 1000)) : null;
       const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined && s !== null);
       const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
@@ -86,6 +96,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
           delayMs: hedging
             ? tracker.delayFor(req.stage, run.transport.hedge_percentile, run.transport.hedge_min_samples)
             : null,
+          tail: tailOf(req.stage),
           trySlot: () => limiter.tryAcquire(),
           whenSlotFree: (fn) => limiter.onSpare(fn),
           timer: run.hedgeTimer,
@@ -106,6 +117,8 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
           await gate.limited(e.retryAfterMs ?? providerResetMs(headers), providerLimits(headers), sentAfterLearning);
         }
         throw e;
+      } finally {
+        done();
       }
     }, req.signal);
   }

@@ -2,48 +2,10 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { CompletionRequest } from "../../engine/ports";
 import { config } from "../test-helpers";
-import { createPolicyClient, type Transport, type TransportAnswer } from "./client";
-import { hedgedSend, LatencyTracker, type HedgeTimer } from "./hedge";
+import { createPolicyClient, type Transport } from "./client";
+import { hedgedSend, LatencyTracker } from "./hedge";
+import { answer, manualTimer, pendingSend, tick } from "./hedge-fakes";
 import { RunPolicy } from "./run-policy";
-
-/** A timer fired by hand: `fire()` runs the pending callback. */
-function manualTimer(): HedgeTimer & { fire(): void; pending: number; cleared: number } {
-  let fn: (() => void) | null = null;
-  const t = {
-    pending: 0,
-    cleared: 0,
-    set(f: () => void) {
-      fn = f;
-      t.pending++;
-      return 1;
-    },
-    clear() {
-      fn = null;
-      t.cleared++;
-    },
-    fire() {
-      const f = fn;
-      fn = null;
-      f?.();
-    },
-  };
-  return t;
-}
-
-const answer = (text: string): TransportAnswer => ({ text, usage: { promptTokens: 10, completionTokens: 5 } });
-
-/** A request that answers when `resolve` is called, or rejects when its signal aborts. */
-function pendingSend() {
-  const calls: Array<{ signal: AbortSignal; resolve: (a: TransportAnswer) => void; reject: (e: unknown) => void }> = [];
-  const send = (signal: AbortSignal) =>
-    new Promise<TransportAnswer>((resolve, reject) => {
-      calls.push({ signal, resolve, reject });
-      signal.addEventListener("abort", () => reject(new OpenAI.APIUserAbortError()));
-    });
-  return { calls, send };
-}
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 describe("hedgedSend", () => {
   it("the hedge answers first: it wins and the first request is aborted", async () => {

@@ -33,15 +33,39 @@ class Window {
   }
 }
 
-/** Observed latencies per stage of one endpoint; the hedge delay is a percentile of them. */
+/**
+ * Observed latencies per stage of one endpoint (the hedge delay is a percentile of them), and how many
+ * first requests are in flight on it (a phase's last calls and lone calls are hedged earlier).
+ */
 export class LatencyTracker {
   private readonly stages = new Map<string, Window>();
-  constructor(private readonly capacity = 256) {}
+  private readonly all: Window;
+  private running = 0;
+  constructor(private readonly capacity = 256) {
+    this.all = new Window(capacity);
+  }
 
   observe(stage: string, ms: number): void {
     let w = this.stages.get(stage);
     if (!w) this.stages.set(stage, (w = new Window(this.capacity)));
     w.add(ms);
+    this.all.add(ms);
+  }
+
+  /** First requests (not hedges) in flight on the endpoint. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Counts one first request in flight until the returned function is called (once). */
+  begin(): () => void {
+    this.running++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.running--;
+    };
   }
 
   /** The stage's `percentile` latency, or null while fewer than `minSamples` were observed. */
@@ -49,6 +73,16 @@ export class LatencyTracker {
     const w = this.stages.get(stage);
     if (!w || w.size < Math.max(1, minSamples)) return null;
     return w.quantile(percentile);
+  }
+
+  /**
+   * Like `delayFor`, but while the stage has fewer than `minSamples` answers, the percentile over all the
+   * endpoint's stages: a stage of rare single calls (merge, rewrite) would otherwise never learn one.
+   */
+  tailDelayFor(stage: string, percentile: number, minSamples: number): number | null {
+    const own = this.delayFor(stage, percentile, minSamples);
+    if (own !== null || this.all.size < Math.max(1, minSamples)) return own;
+    return this.all.quantile(percentile);
   }
 }
 
@@ -82,15 +116,18 @@ export interface HedgeOutcome<T> {
 
 /**
  * Sends `send` once, and once more after `delayMs` if it has not answered and `trySlot` grants a slot —
- * or, when none is free then, once `whenSlotFree` reports one (and `trySlot` then grants it).
- * The first answer wins and the other request's signal is aborted. An error ends the call at once when
- * no other request is running; otherwise the other request's outcome decides (both failing: the first
- * request's error). `signal` (run cancellation and timeout) aborts both.
+ * or, when none is free then, once `whenSlotFree` reports one (and `trySlot` then grants it). With `tail`,
+ * the second request goes earlier, after `tail.delayMs`, if `tail.isTail()` holds then or at a later spare
+ * slot (checked each time one frees). The first answer wins and the other request's signal is aborted. An
+ * error ends the call at once when no other request is running; otherwise the other request's outcome
+ * decides (both failing: the first request's error). `signal` (run cancellation and timeout) aborts both.
  */
 export function hedgedSend<T>(o: {
   send: (signal: AbortSignal) => Promise<T>;
   signal: AbortSignal;
   delayMs: number | null;
+  /** An earlier delay that applies while `isTail()` holds (the endpoint's last few calls, nothing queued). */
+  tail?: { delayMs: number; isTail: () => boolean };
   trySlot: () => (() => void) | null;
   /** Calls its argument once when a slot may be free; returns a cancel function. Without it: no slot, no hedge. */
   whenSlotFree?: (fn: () => void) => () => void;
@@ -104,14 +141,28 @@ export function hedgedSend<T>(o: {
   let settled = false;
   let handle: unknown = null;
   let stopWaiting: (() => void) | null = null;
+  const stop = () => {
+    if (handle !== null) timer.clear(handle);
+    handle = null;
+    stopWaiting?.();
+    stopWaiting = null;
+  };
+  const waitForSlot = (fn: () => void) => {
+    stopWaiting?.();
+    stopWaiting = o.whenSlotFree
+      ? o.whenSlotFree(() => {
+          stopWaiting = null;
+          fn();
+        })
+      : null;
+  };
 
   return new Promise<HedgeOutcome<T>>((resolve, reject) => {
     const finish = (i: 0 | 1, answer: T) => {
       running[i] = false;
       if (settled) return;
       settled = true;
-      if (handle !== null) timer.clear(handle);
-      stopWaiting?.();
+      stop();
       ctl[1 - i]!.abort(new Error("hedged call: the other request answered first"));
       resolve({ answer, hedged, hedgeWon: i === 1 });
     };
@@ -120,24 +171,19 @@ export function hedgedSend<T>(o: {
       errors[i] = err;
       if (settled || running[1 - i]) return;
       settled = true;
-      if (handle !== null) timer.clear(handle);
-      stopWaiting?.();
+      stop();
       reject(errors[0] ?? err);
     };
     o.send(AbortSignal.any([o.signal, ctl[0].signal])).then(
       (a) => finish(0, a),
       (e: unknown) => fail(0, e),
     );
-    if (o.delayMs === null) return;
     const hedge = () => {
-      stopWaiting = null;
-      if (settled || o.signal.aborted) return;
+      if (settled || hedged || o.signal.aborted) return;
       const release = o.trySlot();
       // The endpoint is busy: a hedge would only queue behind real work. It goes once a slot is spare.
-      if (!release) {
-        if (o.whenSlotFree) stopWaiting = o.whenSlotFree(hedge);
-        return;
-      }
+      if (!release) return waitForSlot(hedge);
+      stop();
       hedged = true;
       running[1] = true;
       o.send(AbortSignal.any([o.signal, ctl[1].signal]))
@@ -147,9 +193,23 @@ export function hedgedSend<T>(o: {
         )
         .finally(release);
     };
-    handle = timer.set(() => {
+    const tail = o.tail && (o.delayMs === null || o.tail.delayMs < o.delayMs) ? o.tail : null;
+    // Past the tail delay: hedge as soon as the call is among the endpoint's last ones (re-checked at each spare slot).
+    const watchTail = () => {
+      if (settled || hedged || o.signal.aborted) return;
+      if (tail!.isTail()) hedge();
+      else waitForSlot(watchTail);
+    };
+    const afterDelay = () => {
       handle = null;
       hedge();
-    }, o.delayMs);
+    };
+    if (tail) {
+      handle = timer.set(() => {
+        handle = null;
+        if (o.delayMs !== null) handle = timer.set(afterDelay, o.delayMs - tail.delayMs);
+        watchTail();
+      }, tail.delayMs);
+    } else if (o.delayMs !== null) handle = timer.set(afterDelay, o.delayMs);
   });
 }

@@ -8,7 +8,7 @@ export class Limiter {
   private active = 0;
   private readonly queue: Array<() => void> = [];
   /** Called once each when a slot is free and nobody waits for one (hedges waiting for spare capacity). */
-  private spare: Array<() => void> = [];
+  private spare: Array<{ fn: () => void; live: boolean }> = [];
 
   constructor(private limit: number) {}
 
@@ -71,12 +71,15 @@ export class Limiter {
 
   /**
    * Calls `fn` once, the next time a slot is free that no queued caller wants (it then takes it with
-   * `tryAcquire`). Spare-slot listeners never delay queued callers. Returns a function that cancels it.
+   * `tryAcquire`, or may register again: then it is called at the next free slot, not in a loop now).
+   * Spare-slot listeners never delay queued callers. Returns a function that cancels it.
    */
   onSpare(fn: () => void): () => void {
-    this.spare.push(fn);
+    const entry = { fn, live: true };
+    this.spare.push(entry);
     return () => {
-      this.spare = this.spare.filter((f) => f !== fn);
+      entry.live = false;
+      this.spare = this.spare.filter((e) => e !== entry);
     };
   }
 
@@ -92,7 +95,18 @@ export class Limiter {
 
   private drain(): void {
     while (this.active < this.limit && this.queue.length > 0) this.queue.shift()!();
-    while (this.active < this.limit && this.queue.length === 0 && this.spare.length > 0) this.spare.shift()!();
+    if (this.spare.length === 0) return;
+    // Listeners registered while these run wait for the next free slot (one may register again).
+    const ready = this.spare;
+    this.spare = [];
+    let i = 0;
+    while (i < ready.length && this.active < this.limit && this.queue.length === 0) {
+      const e = ready[i++]!;
+      if (!e.live) continue;
+      e.live = false;
+      e.fn();
+    }
+    this.spare = [...ready.slice(i).filter((e) => e.live), ...this.spare];
   }
 }
 
