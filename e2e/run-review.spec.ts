@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { circleCentres } from "../components/charts/marks-path";
 import { seedBigRun } from "../scripts/bench/seed";
 import { expandItemHistory, type ItemHistoryWire } from "../lib/contracts/item-history";
 import { createRunViaApi, shot, startWorker, testDb, waitForStatus, type WorkerProc } from "./helpers";
@@ -30,6 +31,28 @@ const detailTop = (page: Page) => detail(page).evaluate((el) => el.getBoundingCl
 const expectDetailInView = async (page: Page) =>
   expect.poll(() => detailTop(page), { timeout: 5_000 }).toBeLessThan(0.5);
 
+/**
+ * The candidates' marks of one decision on the selection chart (one path per decision, a circle per mark),
+ * in page coordinates, left to right; with their path's fill and stroke, which tell the decisions apart.
+ */
+async function marks(chart: Locator, decision: string) {
+  const path = chart.locator(`path[data-decision="${decision}"]`);
+  const { d, m, fill, stroke, count } = await path.evaluate((el: SVGPathElement) => {
+    const ctm = el.getScreenCTM()!;
+    return {
+      d: el.getAttribute("d") ?? "",
+      m: { a: ctm.a, b: ctm.b, c: ctm.c, d: ctm.d, e: ctm.e, f: ctm.f },
+      fill: getComputedStyle(el).fill,
+      stroke: getComputedStyle(el).stroke,
+      count: Number(el.dataset.marks),
+    };
+  });
+  const centres = circleCentres(d)
+    .map(({ x, y }) => ({ x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f }))
+    .sort((p, q) => p.x - q.x);
+  return { centres, fill, stroke, count };
+}
+
 test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail into view", async ({ page }) => {
   await page.goto(`/runs/${runId}`);
   const rows = page.locator('[data-testid^="step-row-"]');
@@ -44,12 +67,17 @@ test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail 
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(detail(page)).not.toBeInViewport();
-  // A candidate's dot on the selection chart: hover it (the chart tracks the pointer), then click.
-  const dot = page.getByTestId("chart-selection").locator("[data-decision]").nth(4);
-  const box = (await dot.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2 - 2, box.y + box.height / 2);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  // A candidate's mark on the selection chart: hover it (the chart tracks the pointer), then click.
+  const chart = page.getByTestId("chart-selection");
+  const all = [
+    ...(await marks(chart, "accepted")).centres,
+    ...(await marks(chart, "rejected")).centres,
+    ...(await marks(chart, "skipped")).centres,
+  ].sort((p, q) => p.x - q.x);
+  const dot = all[4]!;
+  await page.mouse.move(dot.x - 2, dot.y);
+  await page.mouse.move(dot.x, dot.y);
+  await page.mouse.click(dot.x, dot.y);
   await expect(page).toHaveURL(/step=(?!2\b)\d+/);
   await expectDetailInView(page);
   // No focus box is left on the chart after a mouse click.
@@ -195,11 +223,16 @@ test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision toolt
   const chart = page.getByTestId("chart-selection");
   await expect(chart.getByText("selection score", { exact: true })).toBeVisible();
   await expect(chart.getByText("step", { exact: true })).toBeVisible();
-  await expect(chart.locator('[data-decision="accepted"]')).toHaveCount(accepted);
-  await expect(chart.locator('[data-decision="rejected"]')).toHaveCount(rejected);
+  // Every accepted and every rejected candidate has its own mark, and the two are drawn differently.
+  await expect(chart.locator('[data-decision="accepted"]')).toHaveAttribute("data-marks", String(accepted));
+  const acc = await marks(chart, "accepted");
+  const rej = await marks(chart, "rejected");
+  expect([acc.centres.length, acc.count]).toEqual([accepted, accepted]);
+  expect([rej.centres.length, rej.count]).toEqual([rejected, rejected]);
+  expect(`${acc.fill} ${acc.stroke}`).not.toBe(`${rej.fill} ${rej.stroke}`);
   await expect(chart.getByText(/^epoch \d+$/).first()).toBeVisible();
-  const dot = chart.locator('[data-decision="rejected"], [data-decision="accepted"]').first();
-  await dot.hover();
+  const dot = [...acc.centres, ...rej.centres][0]!;
+  await page.mouse.move(dot.x, dot.y);
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(/step \d+/);
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(/vs \d\.\d{3}/);
   await expect(page.getByTestId("chart-cost").locator(".recharts-line").first()).toBeVisible();

@@ -1,5 +1,5 @@
 "use client";
-import { memo, useCallback, useMemo } from "react";
+import { memo, useMemo } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -16,7 +16,7 @@ import {
 import { ChartCard } from "./ChartCard";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, xTitle, yTitle } from "./chart-style";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
-import { CandidateDot, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
+import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
 
 /** Long runs get a brush under the chart to zoom into a range of steps. */
 export const BRUSH_FROM = 60;
@@ -38,7 +38,7 @@ export interface ScoreMark {
 }
 
 /**
- * (b) Selection split: each step's candidate score (dots: filled accepted, hollow rejected), the current
+ * (b) Selection split: each step's candidate score (marks: filled accepted, hollow rejected), the current
  * skill's score (dashed) and the best so far, the baseline, labelled epoch boundaries and slow-update
  * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step.
  */
@@ -71,12 +71,7 @@ export const SelectionChart = memo(function SelectionChart({
       scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best]), ...marks.map((m) => m.score)]),
     [points, baseline, marks],
   );
-  const dotR = points.length <= 150 ? 2.5 : 1.5;
-  // A stable renderer: recharts' Line is memoised, so moving the selected step does not redraw every dot.
-  const dot = useCallback(
-    (props: Record<string, unknown>) => <CandidateDot key={String(props.key ?? props.index)} {...props} r={dotR} />,
-    [dotR],
-  );
+  const markR = points.length <= 150 ? 2.5 : 1.5;
   const data = useMemo(() => withGateDelta(points, baseline), [points, baseline]);
   return (
     <ChartCard
@@ -160,10 +155,11 @@ export const SelectionChart = memo(function SelectionChart({
           stroke={COLORS.candidate}
           strokeWidth={0}
           fill={COLORS.candidate}
-          dot={dot}
+          dot={false}
           activeDot={ACTIVE_DOT}
           isAnimationActive={false}
         />
+        <CandidateMarks data={data} r={markR} />
         <Line
           dataKey="best"
           name="best"

@@ -1,24 +1,54 @@
 "use client";
-import type { TooltipContentProps } from "recharts";
+import { memo } from "react";
+import { usePlotArea, useXAxisScale, useYAxisScale, type TooltipContentProps } from "recharts";
 import { ActionBadge } from "../ui/ActionBadge";
 import { formatDelta, formatScore } from "../format";
 import { COLORS, TOOLTIP_STYLE } from "./chart-style";
-import type { GatePoint } from "./chart-data";
+import type { Decision, GatePoint } from "./chart-data";
+import { circlesPath } from "./marks-path";
 
 const REJECTED = "#dc2626";
 
-/** A candidate's dot: filled when accepted, hollow red when rejected, small grey for a skipped gate. */
-export function CandidateDot(props: { cx?: number; cy?: number; payload?: GatePoint; r?: number }) {
-  const { cx, cy, payload, r = 2.5 } = props;
-  if (cx === undefined || cy === undefined || !payload || payload.candidate === null) return <g />;
-  if (payload.decision === "accepted")
-    return <circle cx={cx} cy={cy} r={r + 0.5} fill={COLORS.candidate} stroke="none" data-decision="accepted" />;
-  if (payload.decision === "rejected")
-    return (
-      <circle cx={cx} cy={cy} r={r + 0.5} fill="#ffffff" stroke={REJECTED} strokeWidth={1.3} data-decision="rejected" />
-    );
-  return <circle cx={cx} cy={cy} r={r - 0.5} fill="#9ca3af" stroke="none" data-decision="skipped" />;
-}
+const DECISIONS: ReadonlyArray<{ decision: Decision; fill: string; stroke: string; grow: number }> = [
+  { decision: "skipped", fill: "#9ca3af", stroke: "none", grow: -0.5 },
+  { decision: "rejected", fill: "#ffffff", stroke: REJECTED, grow: 0.5 },
+  { decision: "accepted", fill: COLORS.candidate, stroke: "none", grow: 0.5 },
+];
+
+/**
+ * The candidates' marks, one path per decision: filled when accepted, hollow red when rejected, small grey
+ * for a skipped gate. Each path says its decision and how many marks it draws (`data-decision`,
+ * `data-marks`); the tooltip and the click come from the chart's pointer tracking, not from the marks.
+ * Points outside the zoomed range (the brush) are left out.
+ */
+export const CandidateMarks = memo(function CandidateMarks({ data, r }: { data: readonly GatePoint[]; r: number }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale();
+  const area = usePlotArea();
+  if (!x || !y || !area) return null;
+  const inside = (px: number) => px >= area.x - 0.5 && px <= area.x + area.width + 0.5;
+  return (
+    <g className="candidate-marks">
+      {DECISIONS.map(({ decision, fill, stroke, grow }) => {
+        const centres = data
+          .filter((p) => p.decision === decision && p.candidate !== null)
+          .map((p) => ({ x: x(p.step) ?? Number.NaN, y: y(p.candidate) ?? Number.NaN }))
+          .filter((c) => inside(c.x));
+        return (
+          <path
+            key={decision}
+            d={circlesPath(centres, r + grow)}
+            fill={fill}
+            stroke={stroke}
+            strokeWidth={stroke === "none" ? undefined : 1.3}
+            data-decision={decision}
+            data-marks={centres.length}
+          />
+        );
+      })}
+    </g>
+  );
+});
 
 /** Step, the gate's decision and what it compared: candidate vs the current score before the step. */
 export function SelectionTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {

@@ -5,6 +5,7 @@ import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
 import { NotFoundPanel } from "../ui/NotFoundPanel";
+import { Deferred } from "./Deferred";
 import { GateReviewPanel } from "./GateReviewPanel";
 import { RunReview } from "../review/RunReview";
 import { RunCharts } from "./RunCharts";
@@ -77,10 +78,17 @@ export function RunView({ id }: { id: string }) {
           hasSteps={run.steps.length > 0}
         />
       </div>
-      <ReviewPanels run={run} onSelectStep={selectStep} />
-      <TransferMatrixPanel runId={id} status={run.status} />
-      <Evidence run={run} />
-      <RunSidePanels run={run} />
+      {/* Below the fold: drawn when scrolled near or once the browser is idle, not in the first paint. */}
+      <Deferred minHeight={600}>
+        <ReviewPanels run={run} onSelectStep={selectStep} />
+      </Deferred>
+      <Deferred>
+        <TransferMatrixPanel runId={id} status={run.status} />
+        <Evidence run={run} />
+      </Deferred>
+      <Deferred minHeight={500}>
+        <RunSidePanels run={run} />
+      </Deferred>
     </div>
   );
 }
