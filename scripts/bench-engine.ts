@@ -126,7 +126,10 @@ async function main() {
   line("  of which between phases", `${(idle / Math.max(steps, 1)).toFixed(1)} ms`);
   line("  of which inside phases", `${(overrun / Math.max(steps, 1)).toFixed(1)} ms`);
   if (mainCpu !== null)
-    line("main thread CPU", `${mainCpu.toFixed(1)} s (${((mainCpu * 1000) / Math.max(steps, 1)).toFixed(1)} ms per step)`);
+    line(
+      "main thread CPU",
+      `${mainCpu.toFixed(1)} s (${((mainCpu * 1000) / Math.max(steps, 1)).toFixed(1)} ms per step)`,
+    );
   line("process CPU user + system", `${(cpu.user / 1e6).toFixed(1)} s + ${(cpu.system / 1e6).toFixed(1)} s`);
   line(`peak RSS (target ≤ ${RSS_TARGET_MB} MB)`, `${rssMb.toFixed(0)} MB`);
   for (const e of perEpoch) line("at the end of", e);

@@ -14,8 +14,7 @@
 import { Worker } from "node:worker_threads";
 
 export type DiskOp =
-  | { kind: "put"; path: string; data: string; atomic: boolean }
-  | { kind: "append"; path: string; data: string };
+  { kind: "put"; path: string; data: string; atomic: boolean } | { kind: "append"; path: string; data: string };
 
 /** The worker's source (CommonJS, run with `eval`, so that it loads the same under tsx, vitest and node). */
 const WORKER_SOURCE = `

@@ -11,7 +11,14 @@ import { cliSandbox } from "../../scripts/cli/testing";
 const { root, tmp, cli, cleanup } = cliSandbox("skillopt-kill-");
 afterAll(cleanup);
 
-const opts = ["--config", "configs/searchqa/sample.yaml", "--no-db", "--cfg-options", "train.num_epochs=2", "model.sim_latency_ms=1"];
+const opts = [
+  "--config",
+  "configs/searchqa/sample.yaml",
+  "--no-db",
+  "--cfg-options",
+  "train.num_epochs=2",
+  "model.sim_latency_ms=1",
+];
 
 /** Starts a run and kills it with SIGKILL as soon as its progress output contains `marker`. */
 async function killAt(out: string, marker: string): Promise<void> {
