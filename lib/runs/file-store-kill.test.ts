@@ -20,19 +20,30 @@ const opts = [
   "model.sim_latency_ms=1",
 ];
 
-/** Starts a run and kills it with SIGKILL as soon as its progress output contains `marker`. */
+/**
+ * Starts a run and kills it with SIGKILL once its progress output contains `marker` and a commit point is
+ * on disk (the writer thread lands it moments after the progress line; a kill before it would only replay
+ * more, and "resuming after step N" could not be checked).
+ */
 async function killAt(out: string, marker: string): Promise<void> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--out", out, ...opts], {
     cwd: root,
     env: { ...process.env, FORCE_COLOR: "0" },
   });
   let err = "";
+  let waiting: ReturnType<typeof setInterval> | undefined;
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
     child.stderr.on("data", (d: Buffer) => {
       err += d.toString();
-      if (err.includes(marker)) child.kill("SIGKILL");
+      if (!err.includes(marker) || waiting) return;
+      waiting = setInterval(() => {
+        if (existsSync(join(out, "runtime_state.json"))) child.kill("SIGKILL");
+      }, 2);
     });
-    child.on("exit", (_code, sig) => resolve(sig));
+    child.on("exit", (_code, sig) => {
+      clearInterval(waiting);
+      resolve(sig);
+    });
   });
   expect(signal, `the run ended before "${marker}":\n${err}`).toBe("SIGKILL");
 }
