@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRunConfig } from "../../lib/config";
 import type { Db } from "../../lib/db/client";
 import { ARTIFACT } from "../../lib/contracts/artifacts";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
@@ -9,33 +8,17 @@ import { compareRuns } from "../../lib/db/compare";
 import { listEventsAfter, persistEngineEvent } from "../../lib/db/engine-events";
 import { buildBundle, getBestSkill } from "../../lib/db/export";
 import { getRunDetail, getStepDetail } from "../../lib/db/run-views";
-import { claimRun, createRun, getRun, listRuns, requestCancel } from "../../lib/db/runs";
+import { claimRun, getRun, listRuns, requestCancel } from "../../lib/db/runs";
 import { resumeRun } from "../../lib/db/run-recovery";
 import { RunCancelledError, runTraining, skillHash } from "../../lib/engine";
 import { addLlmUsage } from "../../lib/db/llm-usage";
-import { prepareRun } from "../../lib/runs/prepare";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { PROVIDERS, freshDb } from "../helpers/db";
+import { createSimRunRow } from "../helpers/runs";
 
 async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
-  const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
-  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name: "t",
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: prepared.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal: 6,
-    },
-    { db },
-  );
-  return { id, config, prepared, usage: new UsageFlusher(() => prepared.policy.stats()) };
+  const run = await createSimRunRow(db, { overrides });
+  return { ...run, usage: new UsageFlusher(() => run.prepared.policy.stats()) };
 }
 
 async function train(

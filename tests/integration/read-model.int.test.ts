@@ -6,7 +6,6 @@
  * worker's run and for a `skillopt train` run recorded in the dashboard's database.
  */
 import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compareRoute from "../../app/api/runs/compare/route";
 import * as runRoute from "../../app/api/runs/[runId]/route";
 import * as runsRoute from "../../app/api/runs/route";
-import { loadRunConfig } from "../../lib/config";
 import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
 import { bestSentence } from "../../lib/contracts/best";
 import { parseStoredEventsOf } from "../../lib/contracts/stored-events";
@@ -23,33 +21,15 @@ import { getBestSkill } from "../../lib/db/export";
 import { skillHash } from "../../lib/engine";
 import { createDb, type Db } from "../../lib/db/client";
 import { listRunsToReconcile, resumeRun } from "../../lib/db/run-recovery";
-import { createRun } from "../../lib/db/runs";
-import { prepareRun } from "../../lib/runs/prepare";
 import { formatSummary } from "../../scripts/cli/summary";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
+import { createSimRunRow } from "../helpers/runs";
 
 const quiet = { info: () => {}, warn: () => {} };
 
 async function newRun(db: Db, overrides: string[]): Promise<string> {
-  const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
-  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name: "read model",
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: prepared.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal: 6,
-    },
-    { db },
-  );
-  return id;
+  return (await createSimRunRow(db, { overrides, name: "read model" })).id;
 }
 
 const ctx = (workerId: string, shutdown = new AbortController().signal) => ({

@@ -7,22 +7,19 @@
  * The judge's calls are made by the custom benchmark with the optimizer model; each row carries them
  * (Trajectory.judgeUsage) and the engine counts them under stage "judge", so summary.json agrees too.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compareRoute from "../../app/api/runs/compare/route";
 import * as runRoute from "../../app/api/runs/[runId]/route";
 import * as runsRoute from "../../app/api/runs/route";
-import { loadRunConfig } from "../../lib/config";
 import { ARTIFACT } from "../../lib/contracts/artifacts";
 import type { CompareResponse, RunDetail, RunListResponse } from "../../lib/contracts/api";
 import { sumUsage } from "../../lib/contracts/usage-totals";
 import type { Db } from "../../lib/db/client";
 import { getCostCurve } from "../../lib/db/cost-curve";
-import { createRun } from "../../lib/db/runs";
 import { listSkillVersions } from "../../lib/db/skill-versions";
-import { prepareRun } from "../../lib/runs/prepare";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
+import { createSimRunRow } from "../helpers/runs";
 
 const quiet = { info: () => {}, warn: () => {} };
 const ctx = {
@@ -47,24 +44,13 @@ const CASES: [string, string, string[]][] = [
 ];
 
 async function newRun(db: Db, file: string, overrides: string[]): Promise<string> {
-  const { config, resolvedYaml } = loadRunConfig(file, ["train.num_epochs=1", ...overrides]);
-  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name: `totals ${config.env.name}`,
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: prepared.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal: 1,
-    },
-    { db },
-  );
-  return id;
+  const run = await createSimRunRow(db, {
+    file,
+    overrides: ["train.num_epochs=1", ...overrides],
+    name: `totals ${file.split("/")[1]}`,
+    stepsTotal: 1,
+  });
+  return run.id;
 }
 
 const pick = (r: { calls: number; promptTokens: number; completionTokens: number }) => ({
