@@ -14,6 +14,7 @@ import type { CheckpointStore } from "../engine/ports";
 import type { Trajectory } from "../engine/types";
 import { getDb, type Db } from "./client";
 import { TX_OPTIONS } from "./engine-events";
+import { fenceOwner } from "./run-owner";
 import { WriteBehind } from "./write-behind";
 
 const COMMITS: ReadonlySet<string> = new Set([...COMMIT_POINT_TYPES, "runCompleted"]);
@@ -40,6 +41,11 @@ export interface CheckpointStoreHooks {
    * answers a read of any other key (most memo look-ups) without asking the database.
    */
   ownsRun?: boolean;
+  /**
+   * The worker that owns the run: each batch lands only while the run is still this worker's running run
+   * (`fenceOwner`); otherwise it fails with RunOwnershipLostError and nothing queued lands after it.
+   */
+  ownerId?: string;
 }
 
 type KeyIndex = { values: Set<string>; rows: Set<string> };
@@ -162,6 +168,7 @@ export class DbCheckpointStore implements CheckpointStore {
     const firsts = new Map<string, number>();
     for (const key of appends.keys()) firsts.set(key, this.next.get(key) ?? (await this.firstFreeOrd(key)));
     await this.db.$transaction(async (tx) => {
+      if (this.hooks.ownerId !== undefined) await fenceOwner(tx, this.runId, this.hooks.ownerId);
       for (const [key, { kind, value }] of puts)
         await tx.checkpoint.upsert({
           where: { runId_key: { runId: this.runId, key } },

@@ -9,6 +9,7 @@ import type { LifecycleEvent } from "../contracts/run-events";
 import { leanPayload, storedPayloadJson } from "../contracts/stored-events";
 import { getDb, type Db, type DbTx } from "./client";
 import { bestOf, keptBest, putArtifact, replaceEdits, replaceEvals, upsertSkill } from "./event-rows";
+import { fenceOwner } from "./run-owner";
 import { commitStepRows } from "./step-rows";
 
 const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
@@ -207,15 +208,19 @@ async function applyEvent(tx: DbTx, runId: string, e: EngineEvent, hash: (s: str
 
 /**
  * Stores one event and its derived rows in one transaction and returns the event's sequence number.
- * `hash` is the engine's skill hash (passed in so lib/db stays free of engine runtime imports).
+ * `hash` is the engine's skill hash (passed in so lib/db stays free of engine runtime imports). With
+ * `ownerId` it is stored only while that worker owns the run (RunOwnershipLostError otherwise).
  */
 export async function persistEngineEvent(
   runId: string,
   e: EngineEvent,
   hash: (s: string) => string,
   db: Db = getDb(),
+  { ownerId }: { ownerId?: string } = {},
 ): Promise<number> {
   return db.$transaction(async (tx) => {
+    // With `ownerId`, only while that worker still owns the run (nothing is written otherwise).
+    if (ownerId !== undefined) await fenceOwner(tx, runId, ownerId);
     // Each stored event is also a heartbeat: a busy worker never looks dead between timer ticks.
     const run = await tx.run.update({
       where: { id: runId },

@@ -12,10 +12,10 @@ import { holdMessage, isStale } from "../contracts/run-recovery";
 import { AppError } from "../errors";
 import { getDb, type Db } from "./client";
 import { appendRunEventTx, TX_OPTIONS } from "./engine-events";
+import { OWNED_STATUSES as OWNED } from "./run-owner";
 import { getRun, RESUMABLE, runConfigOf, type RunStatus } from "./runs";
 
 type Opts = { db?: Db };
-const OWNED: RunStatus[] = ["running", "cancelling"];
 
 /**
  * The owner of a running run stopped sending heartbeats: the run becomes interrupted (cancelled, when the
@@ -198,7 +198,7 @@ export async function resumeRun(
 /** Running runs whose worker stopped sending heartbeats: shown as interrupted, never as a spinner. */
 export async function markStaleRunsInterrupted(olderThanMs: number, { db = getDb() }: Opts = {}): Promise<number> {
   const stale = await db.run.findMany({
-    where: { status: { in: OWNED }, heartbeatAt: { lt: new Date(Date.now() - olderThanMs) } },
+    where: { status: { in: [...OWNED] }, heartbeatAt: { lt: new Date(Date.now() - olderThanMs) } },
     select: { id: true },
   });
   let n = 0;

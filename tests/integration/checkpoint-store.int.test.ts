@@ -4,20 +4,21 @@
  * or flush, and a run killed at any point resumes to the result of an uninterrupted run without losing a
  * committed step. On SQLite and PostgreSQL.
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRunConfig } from "../../lib/config";
 import { ARTIFACT } from "../../lib/contracts/artifacts";
 import type { EngineEvent } from "../../lib/contracts/events";
 import type { Db } from "../../lib/db/client";
 import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
-import { recordResume, storedCommitPoints } from "../../lib/db/resume-events";
-import { createRun, findRun, runConfigOf } from "../../lib/db/runs";
-import { runTraining, type Trajectory } from "../../lib/engine";
+import { persistEngineEvent } from "../../lib/db/engine-events";
+import { recordResume } from "../../lib/db/resume-events";
+import { RunOwnershipLostError } from "../../lib/db/run-owner";
+import { findRun, runConfigOf } from "../../lib/db/runs";
+import { runTraining, skillHash, type Trajectory } from "../../lib/engine";
 import { prepareRun } from "../../lib/runs/prepare";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
-import { createEventSink } from "../../worker/handlers/event-sink";
+import { createOwnerWriters } from "../../worker/handlers/event-sink";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
+import { createSimRunRow } from "../helpers/runs";
 
 /**
  * `db` with a hand on its transactions (the store lands every batch in one): counted, held until released,
@@ -63,26 +64,7 @@ function handOn(db: Db) {
 const row = (id: string, hard = 1): Trajectory =>
   ({ id, hard, soft: hard, status: "ok", prediction: id, conversation: [], taskType: "t" }) as unknown as Trajectory;
 
-async function newRunRow(db: Db, overrides: string[] = []) {
-  const { config, resolvedYaml } = loadRunConfig("configs/searchqa/sample.yaml", overrides);
-  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name: "t",
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: prepared.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal: 6,
-    },
-    { db },
-  );
-  return { id, config, prepared };
-}
+const newRunRow = (db: Db, overrides: string[] = []) => createSimRunRow(db, { overrides });
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
 
@@ -95,14 +77,16 @@ async function session(db: Db, runId: string, killAfter?: (e: EngineEvent) => bo
   const run = (await findRun(runId, { db }))!;
   if (run.stepsDone > 0 || (await db.runEvent.count({ where: { runId } })) > 0)
     await recordResume(runId, run.stepsDone + 1, { db });
+  // This session owns the run, as a claim makes the worker its owner.
+  await db.run.update({ where: { id: runId }, data: { status: "running", workerId: "w" } });
   const config = runConfigOf(run);
   const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
   const dying = handOn(db);
   dying.h.delayMs = slowMs;
-  const sink = createEventSink({
+  // The worker's own wiring (worker/handlers/optimize-run.ts), on the database that dies with this process.
+  const { sink, store } = await createOwnerWriters({
     runId,
     committedSteps: run.stepsDone,
-    storedCommits: await storedCommitPoints(runId, { db }),
     ctx: {
       workerId: "w",
       rootDir: process.cwd(),
@@ -112,9 +96,8 @@ async function session(db: Db, runId: string, killAfter?: (e: EngineEvent) => bo
       log: quiet,
     } as never,
     usage: new UsageFlusher(() => prepared.policy.stats()),
-    store: () => store,
+    db: dying.db,
   });
-  const store = new DbCheckpointStore(runId, dying.db, { beforeWrite: sink.flushUsage, ownsRun: true });
   const atKill: { stepsDone: number; steps: unknown[] } = { stepsDone: -1, steps: [] };
   const run1 = runTraining({
     config,
@@ -248,6 +231,50 @@ describe.each(PROVIDERS)("write-behind checkpoint store on %s", (provider) => {
     await expect(store.flush()).rejects.toThrow("disk full");
     expect(await db.checkpoint.count({ where: { runId: id } })).toBe(0);
     expect(await db.checkpointRow.count({ where: { runId: id } })).toBe(0);
+  });
+
+  it("a worker that lost its run lands none of its queued writes or events after the take-over", async () => {
+    const { id } = await newRunRow(db);
+    await db.run.update({ where: { id }, data: { status: "running", workerId: "w1" } });
+    const { db: slow, h } = handOn(db);
+    const store = new DbCheckpointStore(id, slow, { ownsRun: true, ownerId: "w1" });
+    await store.putText("before.md", "mine");
+    await store.flush();
+    // w1 stalls with writes queued; meanwhile the run is handed on to w2.
+    h.hold();
+    await store.putText("after.md", "stale");
+    await store.appendLine("r.jsonl", row("stale"));
+    await db.run.update({ where: { id }, data: { workerId: "w2" } });
+    h.release();
+    await expect(store.flush()).rejects.toBeInstanceOf(RunOwnershipLostError);
+    await expect(store.putText("later.md", "x")).rejects.toBeInstanceOf(RunOwnershipLostError);
+    expect((await db.checkpoint.findMany({ where: { runId: id }, select: { key: true } })).map((r) => r.key)).toEqual([
+      "before.md",
+    ]);
+    expect(await db.checkpointRow.count({ where: { runId: id } })).toBe(0);
+    // Its events are refused the same way; the new owner's go in.
+    const event: EngineEvent = {
+      type: "runStarted",
+      totalSteps: 6,
+      stepsPerEpoch: 3,
+      numEpochs: 2,
+      trainSize: 10,
+      selectionSize: 5,
+      testSize: 5,
+      resumedFromStep: 0,
+    };
+    const events = await db.runEvent.count({ where: { runId: id } });
+    await expect(persistEngineEvent(id, event, skillHash, db, { ownerId: "w1" })).rejects.toBeInstanceOf(
+      RunOwnershipLostError,
+    );
+    expect(await db.runEvent.count({ where: { runId: id } })).toBe(events);
+    await persistEngineEvent(id, event, skillHash, db, { ownerId: "w2" });
+    expect(await db.runEvent.count({ where: { runId: id } })).toBe(events + 1);
+    // A run no longer running (the stale-run detector marked it interrupted) is nobody's to write.
+    await db.run.update({ where: { id }, data: { status: "interrupted" } });
+    const w2 = new DbCheckpointStore(id, db, { ownerId: "w2" });
+    await w2.putText("x.md", "x");
+    await expect(w2.flush()).rejects.toBeInstanceOf(RunOwnershipLostError);
   });
 
   it("a run killed right after a step commit resumes without paying any call again, to the same result", async () => {

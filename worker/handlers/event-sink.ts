@@ -4,10 +4,11 @@
  */
 import { errorLine } from "../../lib/contracts/error-line";
 import { STEP_EVENT_TYPES, type EngineEvent } from "../../lib/contracts/events";
-import { isCommitEvent } from "../../lib/db/checkpoint-store";
+import { DbCheckpointStore, isCommitEvent } from "../../lib/db/checkpoint-store";
+import type { Db } from "../../lib/db/client";
 import { persistEngineEvent } from "../../lib/db/engine-events";
 import { addLlmUsage } from "../../lib/db/llm-usage";
-import { commitPointKey } from "../../lib/db/resume-events";
+import { commitPointKey, storedCommitPoints } from "../../lib/db/resume-events";
 import type { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { skillHash, type EventSink } from "../../lib/engine";
 import type { HandlerContext } from "./context";
@@ -39,6 +40,10 @@ export interface EventSinkOptions {
    * write a crash could still lose.
    */
   store?: () => { flush?(): Promise<void> };
+  /** Where events are stored (default: the process's database). */
+  db?: Db;
+  /** The worker that owns the run: events are stored only while it does (`fenceOwner`). */
+  ownerId?: string;
 }
 
 /** What is stored for an engine event, or null when it must not be stored. */
@@ -70,9 +75,24 @@ export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage()
       if (isCommitEvent(event.type)) await o.store?.().flush?.();
       const e = toStored(event, o);
       if (!e) return;
-      const seq = await persistEngineEvent(runId, e, skillHash);
+      const seq = await persistEngineEvent(runId, e, skillHash, o.db, { ownerId: o.ownerId });
       await flushUsage();
       ctx.publish(runId, seq);
     },
   };
+}
+
+/**
+ * What the worker that owns a run writes through: its event sink and its write-behind checkpoint store,
+ * wired together (the sink flushes the store before each commit point; the store saves the usage before
+ * each batch) and both fenced by `ctx.workerId`, so a worker that lost the run writes nothing more.
+ */
+export async function createOwnerWriters(
+  o: Omit<EventSinkOptions, "store" | "storedCommits" | "ownerId">,
+): Promise<{ sink: ReturnType<typeof createEventSink>; store: DbCheckpointStore }> {
+  const ownerId = o.ctx.workerId;
+  const storedCommits = await storedCommitPoints(o.runId, { db: o.db });
+  const sink = createEventSink({ ...o, ownerId, storedCommits, store: () => store });
+  const store = new DbCheckpointStore(o.runId, o.db, { beforeWrite: sink.flushUsage, ownsRun: true, ownerId });
+  return { sink, store };
 }

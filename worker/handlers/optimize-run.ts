@@ -4,14 +4,13 @@
  * record how the run ended. Cancellation and worker shutdown reach the engine through an AbortSignal.
  */
 import { runConfigOf, findRun } from "../../lib/db/runs";
-import { DbCheckpointStore } from "../../lib/db/checkpoint-store";
-import { storedCommitPoints } from "../../lib/db/resume-events";
 import { ReviewPendingError, RunCancelledError, runTraining, stopRunOf } from "../../lib/engine";
 import { askForReview } from "../../lib/db/gate-reviews";
 import { prepareRun } from "../../lib/runs/prepare";
+import { RunOwnershipLostError } from "../../lib/db/run-owner";
 import { ensureRunPackages } from "../../lib/runs/system-packages";
 import { claimForJob, finishRun, startRunWatch, type RunWatch } from "./run-lifecycle";
-import { createEventSink } from "./event-sink";
+import { createOwnerWriters } from "./event-sink";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import type { HandlerContext } from "./context";
 import { createFanOutRunner } from "../fanout/runner";
@@ -51,18 +50,16 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
     });
     prepared.materialiseSplits();
     for (const w of prepared.warnings) ctx.log.warn(`[run ${runId}] ${w}`);
-    const sink = createEventSink({
+    // Writes behind, fenced by this worker's ownership: the sink flushes the store before each commit
+    // point, the engine before it returns or throws.
+    const { sink, store } = await createOwnerWriters({
       runId,
       committedSteps: run.stepsDone,
-      storedCommits: await storedCommitPoints(runId),
       ctx,
       usage: new UsageFlusher(() => prepared.policy.stats()),
       stopCause: watch.cause,
-      store: () => store,
     });
     flush = sink.flushUsage;
-    // Writes behind: the sink flushes it before each commit point, the engine before it returns or throws.
-    const store = new DbCheckpointStore(runId, undefined, { beforeWrite: sink.flushUsage, ownsRun: true });
     await runTraining({
       config,
       splits: prepared.splits,
@@ -94,6 +91,11 @@ export async function handleOptimizeRun(runId: string, ctx: HandlerContext): Pro
 }
 
 async function endAfterError(runId: string, err: unknown, watch: RunWatch, ctx: HandlerContext): Promise<string> {
+  // A write found the run handed on before the watch's next poll did: the same as a lost run.
+  if (err instanceof RunOwnershipLostError) {
+    ctx.log.warn(`[run ${runId}] stopped: the run is no longer this worker's (${err.message}); nothing more written`);
+    return "lost";
+  }
   if (err instanceof RunCancelledError) {
     const cause = watch.cause();
     if (cause === "lost") {
