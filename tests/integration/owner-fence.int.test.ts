@@ -41,8 +41,7 @@ describe.each(PROVIDERS)("the owner's fence on %s", (provider) => {
       // After its 8th stored event (the run is under way), another worker takes the run over.
       publish: () => {
         published += 1;
-        if (published === 8)
-          takeover = db.run.update({ where: { id }, data: { workerId: "w2" } }).then(() => counts());
+        if (published === 8) takeover = db.run.update({ where: { id }, data: { workerId: "w2" } }).then(() => counts());
       },
       log: quiet,
     } as never);
