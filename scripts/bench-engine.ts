@@ -16,14 +16,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
-import { buildSimKnowledge } from "../lib/contracts/sim";
-import { runTraining, type ModelClient, type Splits } from "../lib/engine";
-import { searchQaSample, searchQaSimRules } from "../lib/envs";
+import { runTraining } from "../lib/engine";
 import { createEnvironment } from "../lib/envs/registry";
 import { FileCheckpointStore } from "../lib/runs/file-store";
-import { criticalPath, scaled, timedClient, type Call } from "./bench/common";
+import { criticalPath, searchQaSimClients, searchQaSplits, timedClient, type Call } from "./bench/common";
 
 const { values } = parseArgs({
   options: {
@@ -48,16 +45,9 @@ const CONCURRENCY = 16;
 const calls: Call[] = [];
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-const timed = (c: ModelClient) => timedClient(c, calls);
 
 async function main() {
-  const sample = searchQaSample();
-  const pool = [...sample.train, ...sample.val, ...sample.test];
-  const splits: Splits = {
-    train: scaled(TRAIN, "tr", pool),
-    val: scaled(SELECTION, "va", pool),
-    test: scaled(SELECTION, "te", pool),
-  };
+  const splits = searchQaSplits(TRAIN, SELECTION);
   const { config } = loadRunConfig("configs/searchqa/default.yaml", [
     "model.backend=sim",
     `train.num_epochs=${EPOCHS}`,
@@ -65,19 +55,7 @@ async function main() {
     `env.workers=${CONCURRENCY}`,
     `gradient.analyst_workers=${CONCURRENCY}`,
   ]);
-  const knowledge = buildSimKnowledge(searchQaSimRules(), [...splits.train, ...splits.val, ...splits.test]);
-  const sim = (role: "optimizer" | "target") =>
-    timed(
-      createSimClient({
-        role,
-        knowledge,
-        seed: config.train.seed,
-        slipRate: 0.04,
-        unhelpfulRate: 0.25,
-        malformedRate: 0,
-        latencyMs: LATENCY,
-      }),
-    );
+  const sim = searchQaSimClients({ splits, seed: config.train.seed, latencyMs: LATENCY });
   const dir = mkdtempSync(join(tmpdir(), "skillopt-bench-"));
   let steps = 0;
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -90,8 +68,8 @@ async function main() {
     splits,
     initialSkill: readFileSync("lib/envs/searchqa/initial.md", "utf8"),
     env: createEnvironment(config, splits),
-    optimizer: sim("optimizer"),
-    target: sim("target"),
+    optimizer: timedClient(sim.optimizer, calls),
+    target: timedClient(sim.target, calls),
     store: new FileCheckpointStore(dir),
     events: {
       emit: (e) => {

@@ -14,25 +14,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createSimClient } from "../lib/backends/sim";
 import { loadRunConfig } from "../lib/config";
-import { buildSimKnowledge } from "../lib/contracts/sim";
 import { DbCheckpointStore, isCommitEvent } from "../lib/db/checkpoint-store";
 import { createDb, writerStatsOf, type Db } from "../lib/db/client";
 import { persistEngineEvent } from "../lib/db/engine-events";
 import { addLlmUsage } from "../lib/db/llm-usage";
 import { createRun } from "../lib/db/runs";
-import {
-  MemoryCheckpointStore,
-  RunCancelledError,
-  runTraining,
-  skillHash,
-  type CheckpointStore,
-  type Splits,
-} from "../lib/engine";
-import { searchQaSample, searchQaSimRules } from "../lib/envs";
+import { MemoryCheckpointStore, RunCancelledError, runTraining, skillHash, type CheckpointStore } from "../lib/engine";
 import { createEnvironment } from "../lib/envs/registry";
-import { scaled } from "./bench/common";
+import { searchQaSimClients, searchQaSplits } from "./bench/common";
 
 const { values } = parseArgs({
   options: {
@@ -54,13 +44,7 @@ const load = () =>
     .join(" / ");
 
 async function train(db: Db, kind: "memory" | "db"): Promise<{ msPerStep: number; writesPerStep: number }> {
-  const sample = searchQaSample();
-  const pool = [...sample.train, ...sample.val, ...sample.test];
-  const splits: Splits = {
-    train: scaled(ITEMS, "tr", pool),
-    val: scaled(SELECTION, "va", pool),
-    test: scaled(SELECTION, "te", pool),
-  };
+  const splits = searchQaSplits(ITEMS, SELECTION);
   const { config, resolvedYaml } = loadRunConfig("configs/searchqa/default.yaml", [
     "model.backend=sim",
     "train.num_epochs=1",
@@ -84,17 +68,7 @@ async function train(db: Db, kind: "memory" | "db"): Promise<{ msPerStep: number
     },
     { db },
   );
-  const knowledge = buildSimKnowledge(searchQaSimRules(), [...splits.train, ...splits.val, ...splits.test]);
-  const sim = (role: "optimizer" | "target") =>
-    createSimClient({
-      role,
-      knowledge,
-      seed: config.train.seed,
-      slipRate: 0.04,
-      unhelpfulRate: 0.25,
-      malformedRate: 0,
-      latencyMs: 0,
-    });
+  const sim = searchQaSimClients({ splits, seed: config.train.seed, latencyMs: LATENCY });
   // As the worker's usage hook: one usage row written before each landing of checkpoint writes.
   const usageRow = () =>
     addLlmUsage(
@@ -135,8 +109,8 @@ async function train(db: Db, kind: "memory" | "db"): Promise<{ msPerStep: number
       splits,
       initialSkill,
       env: createEnvironment(config, splits),
-      optimizer: sim("optimizer"),
-      target: sim("target"),
+      optimizer: sim.optimizer,
+      target: sim.target,
       store,
       events: {
         emit: async (e) => {

@@ -76,9 +76,25 @@ export function minDetectableDiff(nPaired: number, alpha = SIGNIFICANCE_ALPHA): 
   return nPaired >= k ? k / nPaired : null;
 }
 
+/**
+ * When every paired difference is the same number, every resample draws n copies of it, so every resample
+ * mean is that number summed n times in order, over n: the interval's ends are that one value, whichever
+ * items the generator picks. Returned without drawing (the gate's most common case with a deterministic
+ * target: most candidates change no item). Summed one at a time as the resampling does, so the bytes match.
+ */
+function allEqualMean(diffs: readonly number[]): number | null {
+  const d = diffs[0]!;
+  for (let i = 1; i < diffs.length; i++) if (!Object.is(diffs[i], d)) return null;
+  let sum = 0;
+  for (let i = 0; i < diffs.length; i++) sum += d;
+  return sum / diffs.length;
+}
+
 function bootstrapInterval(diffs: readonly number[], seed: number, resamples: number): [number, number] {
   const n = diffs.length;
   if (n === 0) return [0, 0];
+  const same = allEqualMean(diffs);
+  if (same !== null) return [same, same];
   const rng = new PyRandom(seed);
   const values = Float64Array.from(diffs);
   const picks = new Uint32Array(n);

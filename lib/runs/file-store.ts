@@ -15,6 +15,7 @@
  * A killed process loses the writes still queued (the last moments of work, re-done on resume), never
  * consistency. `flush()` waits for everything; the engine calls it before a run returns.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import type { CheckpointStore } from "../engine/ports";
@@ -45,6 +46,9 @@ export class FileCheckpointStore implements CheckpointStore {
     const p = this.path(key);
     await this.tails.get(key);
     this.check();
+    // Most reads are of memos that do not exist yet (a fresh call's key): one stat answers them, where a
+    // failed open through fs/promises cost the main thread a FileHandle round trip and an error's stack.
+    if (!existsSync(p)) return undefined;
     try {
       return await readFile(p, "utf8");
     } catch (err) {

@@ -1,7 +1,11 @@
 /**
- * Shared pieces of the benchmark scripts: scaled sample data, call timing, the critical-path bound.
+ * Shared pieces of the benchmark scripts: scaled sample data, the SearchQA-shaped splits and sim clients of
+ * bench:engine and bench:store, call timing, the critical-path bound.
  */
-import type { CompletionRequest, Item, ModelClient } from "../../lib/engine";
+import { createSimClient } from "../../lib/backends/sim";
+import { buildSimKnowledge } from "../../lib/contracts/sim";
+import type { CompletionRequest, Item, ModelClient, Splits } from "../../lib/engine";
+import { searchQaSample, searchQaSimRules } from "../../lib/envs";
 
 /** Distinct items cloned from the sample (the sim recognises items by question text). */
 export function scaled(n: number, tag: string, pool: Item[]): Item[] {
@@ -9,6 +13,36 @@ export function scaled(n: number, tag: string, pool: Item[]): Item[] {
     const src = pool[i % pool.length]!;
     return { ...src, id: `${tag}-${i}`, question: `${String(src.question)} (case ${tag}-${i})` };
   });
+}
+
+/** SearchQA-shaped splits of distinct items: `train` train items, `selection` selection and as many test items. */
+export function searchQaSplits(train: number, selection: number): Splits {
+  const sample = searchQaSample();
+  const pool = [...sample.train, ...sample.val, ...sample.test];
+  return { train: scaled(train, "tr", pool), val: scaled(selection, "va", pool), test: scaled(selection, "te", pool) };
+}
+
+/**
+ * The simulated optimizer and target of the SearchQA benches, knowing every item of `splits` (the rates are
+ * the benches' shared shape: some slips, a quarter of the analyses unhelpful, no malformed answers).
+ */
+export function searchQaSimClients(opts: { splits: Splits; seed: number; latencyMs: number }): {
+  optimizer: ModelClient;
+  target: ModelClient;
+} {
+  const { splits } = opts;
+  const knowledge = buildSimKnowledge(searchQaSimRules(), [...splits.train, ...splits.val, ...splits.test]);
+  const sim = (role: "optimizer" | "target") =>
+    createSimClient({
+      role,
+      knowledge,
+      seed: opts.seed,
+      slipRate: 0.04,
+      unhelpfulRate: 0.25,
+      malformedRate: 0,
+      latencyMs: opts.latencyMs,
+    });
+  return { optimizer: sim("optimizer"), target: sim("target") };
 }
 
 export type Call = { start: number; end: number };

@@ -23,12 +23,12 @@ export type PromptKind = keyof typeof SIGNATURES;
 
 /** A level-2 section of a user message. */
 export function section(title: string, body: string): string {
-  return `## ${title}\n${body.replace(/\s+$/, "")}\n`;
+  return `## ${title}\n${body.trimEnd()}\n`;
 }
 
 /** A skill document wrapped so its own headings cannot be confused with the prompt's sections. */
 export function skillBlock(skill: string): string {
-  return `<skill>\n${skill.replace(/\s+$/, "")}\n</skill>`;
+  return `<skill>\n${skill.trimEnd()}\n</skill>`;
 }
 
 export function joinSections(parts: Array<string | null | undefined | false>): string {
