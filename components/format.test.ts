@@ -9,6 +9,7 @@ import {
   formatRelative,
   formatRole,
   formatScore,
+  formatTimestamp,
   progressPercent,
 } from "./format";
 
@@ -90,5 +91,16 @@ describe("misc", () => {
     expect(progressPercent(5, 10)).toBe(50);
     expect(progressPercent(12, 10)).toBe(100);
     expect(progressPercent(0, 0)).toBeNull();
+  });
+});
+
+describe("formatTimestamp", () => {
+  it("reads like toLocaleString in en-GB, 24-hour, for any time of day and year", () => {
+    for (const iso of ["2026-12-02T00:05:09Z", "2026-01-31T13:45:00.250Z", "1999-07-04T23:59:59Z"])
+      expect(formatTimestamp(iso)).toBe(new Date(iso).toLocaleString("en-GB", { hour12: false }));
+  });
+  it("shows a dash for no time or an unreadable one", () => {
+    expect(formatTimestamp(null)).toBe(DASH);
+    expect(formatTimestamp("not a date")).toBe(DASH);
   });
 });

@@ -76,11 +76,28 @@ export function formatRelative(iso: string | null | undefined, now: number): str
   return new Date(t).toISOString().slice(0, 10);
 }
 
+/**
+ * `Date#toLocaleString("en-GB", { hour12: false })`'s own format, built once: toLocaleString with a locale
+ * builds a new formatter on every call (about 0.2 ms), and the runs table shows one timestamp per row.
+ */
+let timestampFormat: Intl.DateTimeFormat | undefined;
+
 /** Absolute local time for tooltips. */
 export function formatTimestamp(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? DASH : d.toLocaleString("en-GB", { hour12: false });
+  if (Number.isNaN(d.getTime())) return DASH;
+  const n = "numeric";
+  timestampFormat ??= new Intl.DateTimeFormat("en-GB", {
+    hour12: false,
+    year: n,
+    month: n,
+    day: n,
+    hour: n,
+    minute: n,
+    second: n,
+  });
+  return timestampFormat.format(d);
 }
 
 /** "openai · gpt-5.5" — the backend and model of one role. */

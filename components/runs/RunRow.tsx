@@ -15,7 +15,7 @@ import {
 } from "../format";
 import { SIMULATED_LABEL } from "../ui/SimulatedBadge";
 import { StatusBadge } from "../ui/StatusBadge";
-import { ROW, TD, TD_NUM } from "../ui/table";
+import { ROW } from "../ui/table";
 import { isActiveStatus } from "../query-keys";
 
 export function RunRow({
@@ -36,8 +36,8 @@ export function RunRow({
   const tokens = r.promptTokens + r.completionTokens;
   const gain = testGainOf(r);
   return (
-    <tr className={`${ROW} ${selected ? "bg-indigo-50/60" : ""}`} data-testid={`run-row-${r.id}`}>
-      <td className={TD}>
+    <tr className={`run-row ${ROW}${selected ? " bg-indigo-50/60" : ""}`} data-testid={`run-row-${r.id}`}>
+      <td>
         <input
           type="checkbox"
           className="mt-0.5 accent-indigo-600"
@@ -46,10 +46,10 @@ export function RunRow({
           aria-label={`Select ${r.name} for comparison`}
         />
       </td>
-      <td className={TD}>
+      <td>
         <StatusBadge status={r.status} />
       </td>
-      <td className={`${TD} max-w-72 min-w-40`}>
+      <td className="max-w-72 min-w-40">
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
           {r.name || r.id.slice(0, 8)}
         </Link>
@@ -70,42 +70,42 @@ export function RunRow({
           </div>
         )}
       </td>
-      <td className={TD}>{r.env || "—"}</td>
-      <td className={`${TD} whitespace-nowrap text-gray-700`}>{formatRole(r.optimizerBackend, r.optimizerModel)}</td>
-      <td className={`${TD} whitespace-nowrap text-gray-700`}>{formatRole(r.targetBackend, r.targetModel)}</td>
-      <td className={TD_NUM}>
+      <td>{r.env || "—"}</td>
+      <td className="whitespace-nowrap text-gray-700">{formatRole(r.optimizerBackend, r.optimizerModel)}</td>
+      <td className="whitespace-nowrap text-gray-700">{formatRole(r.targetBackend, r.targetModel)}</td>
+      <td className="num">
         <span className="text-gray-500">{formatScore(r.baselineScore)}</span>
         <span className="px-1 text-gray-400">→</span>
         <span className="font-medium" title={r.bestOrigin === null ? undefined : `best: ${bestOriginLabel(r)}`}>
           {formatScore(r.bestScore)}
         </span>
       </td>
-      <td className={TD_NUM}>{formatScore(r.testBest)}</td>
+      <td className="num">{formatScore(r.testBest)}</td>
       <td
-        className={`${TD_NUM} ${gain === null ? "text-gray-400" : gain > 0 ? "text-green-700" : gain < 0 ? "text-red-700" : ""}`}
+        className={`num ${gain === null ? "text-gray-400" : gain > 0 ? "text-green-700" : gain < 0 ? "text-red-700" : ""}`}
         data-testid="test-gain"
       >
         {gain === null ? "—" : formatDelta(gain)}
       </td>
-      <td className={TD_NUM}>
+      <td className="num">
         {r.stepsDone}/{r.stepsTotal > 0 ? r.stepsTotal : "—"}
       </td>
-      <td className={TD_NUM}>{formatCount(tokens)}</td>
-      <td className={TD_NUM} title={r.costUsd === null ? "Unknown: a model without a known price was used" : undefined}>
+      <td className="num">{formatCount(tokens)}</td>
+      <td className="num" title={r.costUsd === null ? "Unknown: a model without a known price was used" : undefined}>
         {r.costUsd === null ? "—" : formatCost(r.costUsd)}
       </td>
       <td
-        className={`${TD} whitespace-nowrap text-gray-700`}
+        className="whitespace-nowrap text-gray-700"
         title={formatTimestamp(r.startedAt ?? r.createdAt)}
         suppressHydrationWarning // the tooltip is local time: the server's time zone may not be the browser's
       >
         {formatRelative(r.startedAt ?? r.createdAt, now)}
       </td>
-      <td className={TD_NUM}>{formatDuration(runDuration(r, now))}</td>
-      <td className={`${TD} whitespace-nowrap`}>
+      <td className="num">{formatDuration(runDuration(r, now))}</td>
+      <td className="whitespace-nowrap">
         <button
           type="button"
-          className="rounded px-1.5 py-0.5 text-xs text-gray-600 hover:bg-gray-100 hover:text-gray-900"
+          className="row-action text-gray-600 hover:bg-gray-100 hover:text-gray-900"
           onClick={onAnnotate}
           aria-label={`Tags and note of ${r.name || r.id}`}
           data-testid="annotate-run"
@@ -114,7 +114,7 @@ export function RunRow({
         </button>
         <button
           type="button"
-          className="rounded px-1.5 py-0.5 text-xs text-red-700 hover:bg-red-50"
+          className="row-action text-red-700 hover:bg-red-50"
           onClick={onDelete}
           aria-label={`Delete ${r.name || r.id}`}
           data-testid="delete-run"

@@ -63,7 +63,14 @@ describe.each(PROVIDERS)("runs table on %s", (provider) => {
       note: "Tried the Qwen prompt",
       targetModel: "qwen-max",
     });
-    await seedRun(db, { name: "gamma", createdAt: t(3), status: "failed", optimizerModel: "gpt-x" });
+    // A multi-line error as rows stored before errors were cleaned hold it: the list shows one line, as the detail.
+    await seedRun(db, {
+      name: "gamma",
+      createdAt: t(3),
+      status: "failed",
+      optimizerModel: "gpt-x",
+      errorMessage: "Error: backend said no\n    at call (/srv/app/lib/backends/x.ts:10:5)",
+    });
     await seedRun(db, {
       name: "delta",
       createdAt: t(4),
