@@ -76,8 +76,10 @@ export function createEventSink(o: EventSinkOptions): EventSink & { flushUsage()
       const e = toStored(event, o);
       if (!e) return;
       const seq = await persistEngineEvent(runId, e, skillHash, o.db, { ownerId: o.ownerId });
-      await flushUsage();
+      // Browsers are woken as soon as the event is committed, not after the usage write that follows (on
+      // SQLite it may wait for the write lock); the totals it adds reach them with the next notice.
       ctx.publish(runId, seq);
+      await flushUsage();
     },
   };
 }
