@@ -146,12 +146,10 @@ export const TransportOptionsSchema = z.object({
   hedge_percentile: z.coerce.number().min(0.5).max(0.999).default(0.99),
   hedge_min_samples: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
-   * The earlier hedge of what everything waits for: while nothing is queued for the endpoint and at most
-   * `hedge_tail_calls` first requests are in flight on it (a phase's last calls, a lone optimizer call), a
-   * call is hedged past the stage's `hedge_tail_percentile` latency instead (a stage with too few answers
-   * of its own uses the endpoint's over all stages). 0 calls = off (the default: in bench:latency, 2 calls
-   * at p75 cost ~0.7 % more calls without a measurable gain; 6 at p50 cut the wall time ~0.76 → 0.61 of
-   * unhedged for 8.7 % extra calls instead of 3.6 %).
+   * One more tier (see `hedge_tiers`), kept for configs that set it: while nothing is queued for the endpoint
+   * and at most `hedge_tail_calls` first requests are in flight on it, a call is hedged past the stage's
+   * `hedge_tail_percentile` latency (a stage with too few answers of its own uses the endpoint's over all
+   * stages). 0 calls = off (the default).
    */
   hedge_tail_percentile: z.coerce.number().min(0.5).max(0.999).default(0.75),
   hedge_tail_calls: z.coerce.number().int().min(0).max(1024).default(0),
@@ -161,7 +159,10 @@ export const TransportOptionsSchema = z.object({
    * PERCENTILE latency. The default hedges the straggler everything waits for early (p50 with ≤ 2 in
    * flight), the last few at p90 (≤ 4), and the bulk only at `hedge_percentile`. `""` or `[]`: none.
    */
-  hedge_tiers: HedgeTiersSchema.default(["4@0.9", "2@0.5"]),
+  hedge_tiers: HedgeTiersSchema.default([
+    { calls: 4, percentile: 0.9 },
+    { calls: 2, percentile: 0.5 },
+  ]),
   /**
    * Requests and tokens per minute per endpoint and API key, shared by every worker through Redis
    * (lib/backends/policy/rate-limit.ts); 0 = no limit.
