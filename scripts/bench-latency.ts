@@ -88,6 +88,15 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       env: { OPENAI_API_KEY: "bench-key" },
       skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8"),
     });
+    const m = run.policy.transport;
+    const tiers = [
+      ...m.hedge_tiers,
+      ...(m.hedge_tail_calls > 0 ? [{ calls: m.hedge_tail_calls, percentile: m.hedge_tail_percentile }] : []),
+    ];
+    const hedgeCfg = [
+      `p${m.hedge_percentile * 100}`,
+      ...tiers.map((t) => `≤${t.calls} in flight p${t.percentile * 100}`),
+    ].join(", ");
     const actions: string[] = [];
     const t0 = performance.now();
     await runTraining({
@@ -108,7 +117,7 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       clock: { now: () => performance.now() },
     });
     const wallMs = performance.now() - t0;
-    process.stderr.write("\n");
+    process.stderr.write(`\n  ${hedge ? "hedged" : "plain "} wall ${(wallMs / 1000).toFixed(1)} s\n`);
     let calls = 0;
     let hedges = 0;
     for (const b of Object.values(run.policy.stats())) {
@@ -118,15 +127,6 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       }
     }
     const best = readFileSync(join(dir, "run", "best_skill.md"), "utf8");
-    const m = config.model;
-    const tiers = [
-      ...m.hedge_tiers,
-      ...(m.hedge_tail_calls > 0 ? [{ calls: m.hedge_tail_calls, percentile: m.hedge_tail_percentile }] : []),
-    ];
-    const hedgeCfg = [
-      `p${m.hedge_percentile * 100}`,
-      ...tiers.map((t) => `≤${t.calls} in flight p${t.percentile * 100}`),
-    ].join(", ");
     return { wallMs, calls, hedges, bestHash: skillHash(best), actions, hedgeCfg };
   } finally {
     await server.close();
