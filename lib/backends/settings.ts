@@ -103,7 +103,7 @@ const PriceSchema = z.strictObject({ inputPerMTok: z.number().min(0), outputPerM
 const HEDGE_TIER = /^\s*(\d+)\s*@\s*(0(?:\.\d+)?|1(?:\.0*)?)\s*$/;
 
 /** `model.hedge_tiers`: `CALLS@PERCENTILE` entries, e.g. `["4@0.9", "2@0.5"]` or `"4@0.9,2@0.5"`. */
-export const HedgeTiersSchema = z
+const HedgeTiersSchema = z
   .preprocess(
     (v) => (typeof v === "string" ? v.split(",").filter((s) => s.trim() !== "") : v),
     z.array(z.string()).max(16),
