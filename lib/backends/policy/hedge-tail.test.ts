@@ -6,7 +6,6 @@ import { config } from "../test-helpers";
 import { createPolicyClient, type Transport, type TransportAnswer } from "./client";
 import { hedgedSend, LatencyTracker } from "./hedge";
 import { answer, manualTimer, pendingSend, tick } from "./hedge-fakes";
-import { Limiter } from "./limiter";
 import { RunPolicy } from "./run-policy";
 
 /** Spare-slot listeners collected by hand: `free()` calls the waiting ones, as the limiter would. */
@@ -165,23 +164,6 @@ describe("LatencyTracker for the tail hedge", () => {
     expect(t.inFlight).toBe(1);
     b();
     expect(t.inFlight).toBe(0);
-  });
-});
-
-describe("Limiter.onSpare re-registration", () => {
-  it("a listener registering again is called at the next free slot, not again at once", () => {
-    const lim = new Limiter(2);
-    const release = lim.tryAcquire()!;
-    let calls = 0;
-    const listen = () => {
-      calls++;
-      lim.onSpare(listen);
-    };
-    lim.onSpare(listen);
-    release();
-    expect(calls).toBe(1);
-    lim.tryAcquire()!();
-    expect(calls).toBe(2);
   });
 });
 
