@@ -4,11 +4,13 @@
  * median 1 s, sigma 1.0, every stage), once without and once with `model.hedge: true`. Prints wall time,
  * calls, hedged calls (extra calls billed) and whether both runs chose the same best skill.
  * Options: --items N (400), --epochs N (1), --concurrency N (32), --median-ms N (1000), --sigma S (1.0),
- * --percentile P (0.95), --tail-percentile P (0.75) and --tail-calls N (0 = hedge at P only), --seed N (42: the
- * mock server's seed of its answers and latency draws).
+ * --percentile P, --tiers "CALLS@P,…" ("" = none), --tail-percentile P and --tail-calls N (each unset: the
+ * config's default, `model.hedge_*`), --seed N (42: the mock server's seed of its answers and latency draws;
+ * a request's latency is drawn from the seed and its prompt, so both runs see the same latency per request).
+ * Prints the load average beside the figures: on a busy machine they are directional.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadRunConfig } from "../lib/config";
@@ -26,9 +28,10 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     "median-ms": { type: "string", default: "1000" },
     sigma: { type: "string", default: "1.0" },
-    percentile: { type: "string", default: "0.95" },
-    "tail-percentile": { type: "string", default: "0.75" },
-    "tail-calls": { type: "string", default: "0" },
+    percentile: { type: "string" },
+    "tail-percentile": { type: "string" },
+    "tail-calls": { type: "string" },
+    tiers: { type: "string" },
     seed: { type: "string", default: "42" },
   },
 });
@@ -48,6 +51,8 @@ interface Outcome {
   hedges: number;
   bestHash: string;
   actions: string[];
+  /** The hedging configuration the run resolved (main percentile and tiers). */
+  hedgeCfg: string;
 }
 
 async function scenario(hedge: boolean): Promise<Outcome> {
@@ -65,9 +70,11 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       `model.openai_base_url=${server.url}/v1`,
       `model.max_concurrency=${CONCURRENCY}`,
       `model.hedge=${hedge}`,
-      `model.hedge_percentile=${values.percentile}`,
-      `model.hedge_tail_percentile=${values["tail-percentile"]}`,
-      `model.hedge_tail_calls=${values["tail-calls"]}`,
+      // Unset options keep the config's defaults (the documented configuration).
+      ...(values.percentile ? [`model.hedge_percentile=${values.percentile}`] : []),
+      ...(values["tail-percentile"] ? [`model.hedge_tail_percentile=${values["tail-percentile"]}`] : []),
+      ...(values["tail-calls"] ? [`model.hedge_tail_calls=${values["tail-calls"]}`] : []),
+      ...(values.tiers !== undefined ? [`model.hedge_tiers=${values.tiers}`] : []),
       `train.num_epochs=${values.epochs}`,
       "train.train_size=0",
       "env.split_mode=sample",
@@ -81,6 +88,15 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       env: { OPENAI_API_KEY: "bench-key" },
       skillText: readFileSync("lib/envs/searchqa/initial.md", "utf8"),
     });
+    const m = run.policy.transport;
+    const tiers = [
+      ...m.hedge_tiers,
+      ...(m.hedge_tail_calls > 0 ? [{ calls: m.hedge_tail_calls, percentile: m.hedge_tail_percentile }] : []),
+    ];
+    const hedgeCfg = [
+      `p${m.hedge_percentile * 100}`,
+      ...tiers.map((t) => `≤${t.calls} in flight p${t.percentile * 100}`),
+    ].join(", ");
     const actions: string[] = [];
     const t0 = performance.now();
     await runTraining({
@@ -101,7 +117,7 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       clock: { now: () => performance.now() },
     });
     const wallMs = performance.now() - t0;
-    process.stderr.write("\n");
+    process.stderr.write(`\n  ${hedge ? "hedged" : "plain "} wall ${(wallMs / 1000).toFixed(1)} s\n`);
     let calls = 0;
     let hedges = 0;
     for (const b of Object.values(run.policy.stats())) {
@@ -111,7 +127,7 @@ async function scenario(hedge: boolean): Promise<Outcome> {
       }
     }
     const best = readFileSync(join(dir, "run", "best_skill.md"), "utf8");
-    return { wallMs, calls, hedges, bestHash: skillHash(best), actions };
+    return { wallMs, calls, hedges, bestHash: skillHash(best), actions, hedgeCfg };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -122,7 +138,7 @@ const line = (k: string, v: string) => console.log(`  ${k.padEnd(44)} ${v}`);
 
 async function main() {
   console.error(
-    `bench:latency: ${N} train items, ${values.epochs} epoch(s), lognormal median ${values["median-ms"]} ms σ ${values.sigma}, concurrency ${CONCURRENCY}, mock seed ${values.seed}`,
+    `bench:latency (load average ${loadavg()[0]!.toFixed(2)}): ${N} train items, ${values.epochs} epoch(s), lognormal median ${values["median-ms"]} ms σ ${values.sigma}, concurrency ${CONCURRENCY}, mock seed ${values.seed}`,
   );
   const plain = await scenario(false);
   const hedged = await scenario(true);
@@ -130,14 +146,20 @@ async function main() {
     `\nbench:latency (openai backend → mock server, lognormal median ${values["median-ms"]} ms, σ ${values.sigma}, seed ${values.seed})`,
   );
   line("without hedging: wall time", `${(plain.wallMs / 1000).toFixed(1)} s, ${plain.calls} calls`);
-  const tail = Number(values["tail-calls"]) > 0;
+  const hedgeCfg = plain.hedgeCfg;
   line(
-    `with hedging (p${Number(values.percentile) * 100}${tail ? `, last ${values["tail-calls"]} p${Number(values["tail-percentile"]) * 100}` : ""}): wall time`,
+    `with hedging (${hedgeCfg}): wall time`,
     `${(hedged.wallMs / 1000).toFixed(1)} s, ${hedged.calls} calls + ${hedged.hedges} hedges`,
   );
   line("wall ratio hedged / plain (target ≤ 0.70)", (hedged.wallMs / plain.wallMs).toFixed(3));
   line("extra calls (target ≤ 5 %)", `${((100 * hedged.hedges) / hedged.calls).toFixed(1)} %`);
   const same = plain.bestHash === hedged.bestHash && plain.actions.join() === hedged.actions.join();
+  line(
+    "load average (1/5/15 min) at the end",
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" / "),
+  );
   line("same gate decisions and best skill", same ? `yes (${plain.bestHash})` : "NO");
   if (!same) process.exitCode = 1;
 }

@@ -100,6 +100,31 @@ export function checkHttpUrl(value: string, source: string): string {
 const bool = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 const PriceSchema = z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) });
 
+const HEDGE_TIER = /^\s*(\d+)\s*@\s*(0(?:\.\d+)?|1(?:\.0*)?)\s*$/;
+
+/** `model.hedge_tiers`: `CALLS@PERCENTILE` entries, e.g. `["4@0.9", "2@0.5"]` or `"4@0.9,2@0.5"`. */
+const HedgeTiersSchema = z
+  .preprocess(
+    (v) => (typeof v === "string" ? v.split(",").filter((s) => s.trim() !== "") : v),
+    z.array(z.string()).max(16),
+  )
+  .transform((entries, ctx) =>
+    entries.flatMap((entry, i) => {
+      const m = HEDGE_TIER.exec(entry);
+      const calls = Number(m?.[1]);
+      const percentile = Number(m?.[2]);
+      if (!m || calls < 1 || calls > 1024 || percentile < 0.5 || percentile > 0.999) {
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `expected CALLS@PERCENTILE with CALLS 1–1024 and PERCENTILE 0.5–0.999, e.g. 4@0.9 (got '${entry}')`,
+        });
+        return [];
+      }
+      return [{ calls, percentile }];
+    }),
+  );
+
 export const TransportOptionsSchema = z.object({
   /** Requests in flight per backend endpoint in this process. */
   max_concurrency: z.coerce.number().int().min(1).max(1024).default(16),
@@ -118,18 +143,26 @@ export const TransportOptionsSchema = z.object({
    * answer wins; both are billed (the extra one under `<stage>_hedge`).
    */
   hedge: bool.default(false),
-  hedge_percentile: z.coerce.number().min(0.5).max(0.999).default(0.95),
+  hedge_percentile: z.coerce.number().min(0.5).max(0.999).default(0.99),
   hedge_min_samples: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
-   * The earlier hedge of what everything waits for: while nothing is queued for the endpoint and at most
-   * `hedge_tail_calls` first requests are in flight on it (a phase's last calls, a lone optimizer call), a
-   * call is hedged past the stage's `hedge_tail_percentile` latency instead (a stage with too few answers
-   * of its own uses the endpoint's over all stages). 0 calls = off (the default: in bench:latency, 2 calls
-   * at p75 cost ~0.7 % more calls without a measurable gain; 6 at p50 cut the wall time ~0.76 → 0.61 of
-   * unhedged for 8.7 % extra calls instead of 3.6 %).
+   * One more tier (see `hedge_tiers`), kept for configs that set it: while nothing is queued for the endpoint
+   * and at most `hedge_tail_calls` first requests are in flight on it, a call is hedged past the stage's
+   * `hedge_tail_percentile` latency (a stage with too few answers of its own uses the endpoint's over all
+   * stages). 0 calls = off (the default).
    */
   hedge_tail_percentile: z.coerce.number().min(0.5).max(0.999).default(0.75),
   hedge_tail_calls: z.coerce.number().int().min(0).max(1024).default(0),
+  /**
+   * More such tiers, as `CALLS@PERCENTILE` (a list, or one comma-separated string): while nothing is queued
+   * and at most CALLS first requests are in flight on the endpoint, a call is hedged past the stage's
+   * PERCENTILE latency. The default hedges the straggler everything waits for early (p50 with ≤ 2 in
+   * flight), the last few at p90 (≤ 4), and the bulk only at `hedge_percentile`. `""` or `[]`: none.
+   */
+  hedge_tiers: HedgeTiersSchema.default([
+    { calls: 4, percentile: 0.9 },
+    { calls: 2, percentile: 0.5 },
+  ]),
   /**
    * Requests and tokens per minute per endpoint and API key, shared by every worker through Redis
    * (lib/backends/policy/rate-limit.ts); 0 = no limit.

@@ -100,6 +100,7 @@ export const MODEL_TRANSPORT_KEYS = [
   "hedge_min_samples",
   "hedge_tail_percentile",
   "hedge_tail_calls",
+  "hedge_tiers",
   "rate_limit_rpm",
   "rate_limit_tpm",
   "codex_exec_",

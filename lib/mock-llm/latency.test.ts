@@ -53,6 +53,25 @@ describe("latency distributions", () => {
     expect(["p1", "p2", "p3"].map((p) => other(targetSystem, p))).not.toEqual(forward);
   });
 
+  it("a request duplicating one in flight (a hedge) draws apart: later requests keep their delays", () => {
+    const dist: LatencyDist = { kind: "lognormal", medianMs: 500, sigma: 1 };
+    const plain = createDistributionPicker(dist, undefined, 3)!;
+    const hedged = createDistributionPicker(dist, undefined, 3)!;
+    const once = (pick: typeof plain, p: string) => {
+      const ms = pick(targetSystem, p);
+      pick.done(p);
+      return ms;
+    };
+    const first = hedged(targetSystem, "p1");
+    const hedge = hedged(targetSystem, "p1"); // sent while the first is in flight
+    hedged.done("p1");
+    hedged.done("p1");
+    expect(first).toBe(once(plain, "p1"));
+    expect(hedge).not.toBe(first);
+    // The prompt's next (fresh) request gets its second occurrence's delay in both runs.
+    expect(once(hedged, "p1")).toBe(once(plain, "p1"));
+  });
+
   it("per-stage distributions win over the shared one", () => {
     expect(stageOfPrompt(targetSystem)).toBe("rollout");
     expect(stageOfPrompt(analystPromptSystem)).toBe("analyst");

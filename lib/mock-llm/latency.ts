@@ -109,24 +109,47 @@ export function describeLatencyDist(d: LatencyDist): string {
   return `lognormal median ${d.medianMs} ms σ ${d.sigma}${tail}`;
 }
 
+/** A delay picker; `done(promptKey)` when the request of a pick has ended (answered, failed or abandoned). */
+export interface DistributionPicker {
+  (system: string, promptKey: string): number;
+  done(promptKey: string): void;
+}
+
 /**
  * Delay picker for the distribution model: `byStage[stage]` when given, else `dist`, else null (the
  * caller falls back to the older fixed / mean ± jitter knobs). Keyed by (seed, prompt, occurrence).
+ * A request whose prompt is already in flight (a client's hedge or duplicate) draws from its own stream
+ * and does not count as an occurrence: the next fresh request of that prompt gets the same delay whether
+ * or not it was duplicated, so a run with hedging and one without see the same latency per request.
  */
 export function createDistributionPicker(
   dist: LatencyDist | undefined,
   byStage: Readonly<Record<string, LatencyDist>> | undefined,
   seed: number,
-): ((system: string, promptKey: string) => number) | null {
+): DistributionPicker | null {
   if (!dist && (!byStage || Object.keys(byStage).length === 0)) return null;
+  const keyOf = (promptKey: string) => createHash("sha256").update(promptKey).digest("base64url").slice(0, 16);
   const seen = new Map<string, number>();
-  return (system, promptKey) => {
+  const seenDup = new Map<string, number>();
+  const running = new Map<string, number>();
+  const pick = (system: string, promptKey: string) => {
+    const key = keyOf(promptKey);
+    const inFlight = running.get(key) ?? 0;
+    running.set(key, inFlight + 1);
     const d = byStage?.[stageOfPrompt(system)] ?? dist;
     if (!d) return 0;
-    const key = createHash("sha256").update(promptKey).digest("base64url").slice(0, 16);
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    const u = [0, 1, 2].map((i) => draw(seed, "mock-latency-dist", key, n, i)) as [number, number, number];
+    const counts = inFlight === 0 ? seen : seenDup;
+    const stream = inFlight === 0 ? "mock-latency-dist" : "mock-latency-dist-dup";
+    const n = counts.get(key) ?? 0;
+    counts.set(key, n + 1);
+    const u = [0, 1, 2].map((i) => draw(seed, stream, key, n, i)) as [number, number, number];
     return sampleLatency(d, u);
   };
+  const done = (promptKey: string) => {
+    const key = keyOf(promptKey);
+    const n = running.get(key) ?? 0;
+    if (n <= 1) running.delete(key);
+    else running.set(key, n - 1);
+  };
+  return Object.assign(pick, { done });
 }

@@ -76,7 +76,9 @@ export async function startMockLlmServer(opts: MockLlmOptions = {}): Promise<Moc
     if (fault) stats.fault(fault);
     if (fault === "hang") return; // the close listener accounts for it once the client gives up
     const delay = pickDistLatency ? pickDistLatency(prompt.system, promptKey) : pickLatency();
-    if (!(await sleepUnlessAborted(delay, gone))) return;
+    const slept = await sleepUnlessAborted(delay, gone);
+    pickDistLatency?.done(promptKey);
+    if (!slept) return;
 
     const errorKind = fault ? ERROR_FAULTS[fault] : undefined;
     if (errorKind) {

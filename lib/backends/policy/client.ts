@@ -68,13 +68,22 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
   const maxRetries = o.retries === false ? 0 : run.transport.max_retries;
   run.ledger.register(role, backend, model, price !== null);
 
-  /** The earlier hedge of an endpoint's last few calls (`model.hedge_tail_*`), or undefined. */
-  function tailOf(stage: string) {
+  /**
+   * The earlier hedges of an endpoint's last few calls (`model.hedge_tiers`, `model.hedge_tail_*`): each
+   * tier applies while nothing is queued and at most its number of first requests are in flight.
+   */
+  function tiersOf(stage: string) {
     const t = run.transport;
-    if (!hedging || t.hedge_tail_calls === 0) return undefined;
-    const delayMs = tracker.tailDelayFor(stage, t.hedge_tail_percentile, t.hedge_min_samples);
-    if (delayMs === null) return undefined;
-    return { delayMs, isTail: () => limiter.waiting === 0 && tracker.inFlight <= t.hedge_tail_calls };
+    if (!hedging) return undefined;
+    const tiers =
+      t.hedge_tail_calls > 0
+        ? [...t.hedge_tiers, { calls: t.hedge_tail_calls, percentile: t.hedge_tail_percentile }]
+        : t.hedge_tiers;
+    return tiers.flatMap(({ calls, percentile }) => {
+      const delayMs = tracker.tailDelayFor(stage, percentile, t.hedge_min_samples);
+      if (delayMs === null) return [];
+      return [{ delayMs, isTail: () => limiter.waiting === 0 && tracker.inFlight <= calls }];
+    });
   }
 
   async function attempt(req: CompletionRequest, reached: { yes: boolean }): Promise<HedgeOutcome<TransportAnswer>> {
@@ -96,13 +105,14 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
           delayMs: hedging
             ? tracker.delayFor(req.stage, run.transport.hedge_percentile, run.transport.hedge_min_samples)
             : null,
-          tail: tailOf(req.stage),
+          tiers: tiersOf(req.stage),
           trySlot: () => limiter.tryAcquire(),
           whenSlotFree: (fn) => limiter.onSpare(fn),
           timer: run.hedgeTimer,
         });
-        // A hedged call's first request ran at least this long: a lower bound keeps the percentile honest.
-        tracker.observe(req.stage, Date.now() - t0);
+        // When the hedge answered first, the first request ran at least this long: a censored latency
+        // (hedge-tracker.ts says why neither this bound nor dropping the call would keep percentiles honest).
+        tracker.observe(req.stage, Date.now() - t0, out.hedgeWon);
         await gate?.answered(out.answer.usage.completionTokens);
         return out;
       } catch (err) {

@@ -1,4 +1,4 @@
-/** The earlier hedge of an endpoint's last few calls (`model.hedge_tail_*`). */
+/** The earlier hedges of an endpoint's last few calls (`model.hedge_tiers`, `model.hedge_tail_*`). */
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { CompletionRequest } from "../../engine/ports";
@@ -6,7 +6,6 @@ import { config } from "../test-helpers";
 import { createPolicyClient, type Transport, type TransportAnswer } from "./client";
 import { hedgedSend, LatencyTracker } from "./hedge";
 import { answer, manualTimer, pendingSend, tick } from "./hedge-fakes";
-import { Limiter } from "./limiter";
 import { RunPolicy } from "./run-policy";
 
 /** Spare-slot listeners collected by hand: `free()` calls the waiting ones, as the limiter would. */
@@ -25,15 +24,15 @@ function spareSlots() {
   };
 }
 
-describe("hedgedSend with a tail delay", () => {
-  it("past the tail delay, a call among the endpoint's last ones is hedged at once", async () => {
+describe("hedgedSend with tiers", () => {
+  it("past a tier's delay, a call the tier holds for is hedged at once", async () => {
     const timer = manualTimer();
     const { calls, send } = pendingSend();
     const p = hedgedSend({
       send,
       signal: new AbortController().signal,
       delayMs: 50,
-      tail: { delayMs: 10, isTail: () => true },
+      tiers: [{ delayMs: 10, isTail: () => true }],
       trySlot: () => () => {},
       timer,
     });
@@ -45,7 +44,7 @@ describe("hedgedSend with a tail delay", () => {
     expect(calls[0]!.signal.aborted).toBe(true);
   });
 
-  it("otherwise it re-checks at each spare slot and is hedged once it is among the last ones", async () => {
+  it("otherwise it re-checks at each spare slot and is hedged once the tier holds", async () => {
     const timer = manualTimer();
     const { calls, send } = pendingSend();
     const slots = spareSlots();
@@ -54,7 +53,7 @@ describe("hedgedSend with a tail delay", () => {
       send,
       signal: new AbortController().signal,
       delayMs: 50,
-      tail: { delayMs: 10, isTail: () => tail },
+      tiers: [{ delayMs: 10, isTail: () => tail }],
       trySlot: () => () => {},
       whenSlotFree: slots.whenSlotFree,
       timer,
@@ -74,7 +73,7 @@ describe("hedgedSend with a tail delay", () => {
     expect(slots.waiting).toHaveLength(0);
   });
 
-  it("a call that never becomes a tail one is hedged at the main delay; a tail delay not shorter is ignored", async () => {
+  it("a call no tier holds for is hedged at the main delay; a tier not shorter is ignored", async () => {
     const timer = manualTimer();
     const { calls, send } = pendingSend();
     const slots = spareSlots();
@@ -82,7 +81,7 @@ describe("hedgedSend with a tail delay", () => {
       send,
       signal: new AbortController().signal,
       delayMs: 50,
-      tail: { delayMs: 10, isTail: () => false },
+      tiers: [{ delayMs: 10, isTail: () => false }],
       trySlot: () => () => {},
       whenSlotFree: slots.whenSlotFree,
       timer,
@@ -100,13 +99,47 @@ describe("hedgedSend with a tail delay", () => {
       send,
       signal: new AbortController().signal,
       delayMs: 50,
-      tail: { delayMs: 60, isTail: () => true },
+      tiers: [{ delayMs: 60, isTail: () => true }],
       trySlot: () => () => {},
       timer: late,
     });
     expect(late.delays).toEqual([50]);
     calls[2]!.resolve(answer("quick"));
     await expect(q).resolves.toMatchObject({ hedged: false });
+  });
+
+  // Tiers as the policy client builds them: p50 with ≤ 2 first requests in flight, p90 with ≤ 4, else p99.
+  it.each([
+    { inFlight: 1, hedgedAt: 10 },
+    { inFlight: 2, hedgedAt: 10 },
+    { inFlight: 3, hedgedAt: 30 },
+    { inFlight: 4, hedgedAt: 30 },
+    { inFlight: 5, hedgedAt: 50 },
+  ])("with $inFlight in flight the tier for that count decides the delay", async ({ inFlight, hedgedAt }) => {
+    const timer = manualTimer();
+    const { calls, send } = pendingSend();
+    const p = hedgedSend({
+      send,
+      signal: new AbortController().signal,
+      delayMs: 50,
+      // Listed out of order: they apply in the order their delays pass.
+      tiers: [
+        { delayMs: 30, isTail: () => inFlight <= 4 },
+        { delayMs: 10, isTail: () => inFlight <= 2 },
+      ],
+      trySlot: () => () => {},
+      whenSlotFree: spareSlots().whenSlotFree,
+      timer,
+    });
+    expect(timer.delays).toEqual([10]);
+    let elapsed = 0;
+    while (calls.length < 2) {
+      elapsed += timer.delays.at(-1)!;
+      timer.fire();
+    }
+    expect(elapsed).toBe(hedgedAt);
+    calls[0]!.resolve(answer("first"));
+    await expect(p).resolves.toMatchObject({ hedged: true, hedgeWon: false });
   });
 });
 
@@ -131,23 +164,6 @@ describe("LatencyTracker for the tail hedge", () => {
     expect(t.inFlight).toBe(1);
     b();
     expect(t.inFlight).toBe(0);
-  });
-});
-
-describe("Limiter.onSpare re-registration", () => {
-  it("a listener registering again is called at the next free slot, not again at once", () => {
-    const lim = new Limiter(2);
-    const release = lim.tryAcquire()!;
-    let calls = 0;
-    const listen = () => {
-      calls++;
-      lim.onSpare(listen);
-    };
-    lim.onSpare(listen);
-    release();
-    expect(calls).toBe(1);
-    lim.tryAcquire()!();
-    expect(calls).toBe(2);
   });
 });
 
@@ -194,51 +210,81 @@ describe("policy client: the tail hedge", () => {
     return { c, timer };
   }
 
-  it("a lone call of a stage with no answers of its own is hedged at the endpoint's tail percentile", async () => {
+  /** An endpoint that learned three rollout latencies, then starts `stages` (their first requests hang). */
+  async function learned(model: Record<string, unknown>, stages: string[]) {
     const t = slowTransport(3);
-    const { c, timer } = client({ hedge_tail_percentile: 0.5, hedge_tail_calls: 2 }, t.transport);
+    const { c, timer } = client(model, t.transport);
     for (let i = 0; i < 3; i++) await c.complete(req("rollout"));
-    const p = c.complete(req("merge"));
+    const pending = stages.map((s) => c.complete(req(s)));
     await tick();
-    expect(timer.pending).toBe(1);
-    timer.fire();
-    await tick();
-    expect(t.sent()).toBe(5);
-    t.hanging[1]!.resolve(answer("merged"));
-    await expect(p).resolves.toMatchObject({ text: "merged" });
-    expect(t.hanging[0]!.signal.aborted).toBe(true);
-    expect(c.stats!().byStage.merge_hedge).toMatchObject({ calls: 1 });
-  });
+    return { t, c, timer, pending };
+  }
 
-  it("by default (model.hedge_tail_calls 0) the same call is only waited for", async () => {
-    const t = slowTransport(3);
-    const { c, timer } = client({ hedge_tail_percentile: 0.5 }, t.transport);
-    for (let i = 0; i < 3; i++) await c.complete(req("rollout"));
-    const p = c.complete(req("merge"));
+  // After the learning calls, `stages` start; the pending timer is fired `fires` times, then the first
+  // requests or hedges (`hanging[i]`, counted from the fourth request sent) answer in `answers` order.
+  it.each([
+    {
+      name: "a lone call of a stage with no answers of its own is hedged at the endpoint's tail percentile",
+      model: { hedge_tail_percentile: 0.5, hedge_tail_calls: 2, hedge_tiers: "" },
+      stages: ["merge"],
+      timers: 1,
+      fires: 1,
+      sent: 5,
+      answers: [{ hanging: 1, call: 0, text: "merged", sentAfter: 5 }],
+      aborted: [0],
+      hedges: { merge_hedge: 1 },
+    },
+    {
+      name: "the same through model.hedge_tiers",
+      model: { hedge_tiers: "2@0.5" },
+      stages: ["merge"],
+      timers: 1,
+      fires: 1,
+      sent: 5,
+      answers: [{ hanging: 1, call: 0, text: "merged", sentAfter: 5 }],
+      aborted: [0],
+      hedges: { merge_hedge: 1 },
+    },
+    {
+      name: "with no tiers (hedge_tiers '', hedge_tail_calls 0) the same call is only waited for",
+      model: { hedge_tail_percentile: 0.5, hedge_tiers: [] },
+      stages: ["merge"],
+      timers: 0,
+      fires: 0,
+      sent: 4,
+      answers: [{ hanging: 0, call: 0, text: "merged", sentAfter: 4 }],
+      aborted: [],
+      hedges: {},
+    },
+    {
+      name: "while more than the tier's calls are in flight it waits; once another answers, it is hedged",
+      model: { hedge_tail_percentile: 0.5, hedge_tail_calls: 1, hedge_tiers: "" },
+      stages: ["rollout", "rollout"],
+      timers: 2,
+      fires: 1, // the second call's tail delay: two calls in flight, no hedge
+      sent: 5,
+      answers: [
+        { hanging: 0, call: 0, text: "a", sentAfter: 6 },
+        { hanging: 2, call: 1, text: "b", sentAfter: 6 },
+      ],
+      aborted: [1],
+      hedges: { rollout_hedge: 1 },
+    },
+  ])("$name", async ({ model, stages, timers, fires, sent, answers, aborted, hedges }) => {
+    const { t, c, timer, pending } = await learned(model, stages);
+    expect(timer.pending).toBe(timers);
+    for (let i = 0; i < fires; i++) timer.fire();
     await tick();
-    expect(timer.pending).toBe(0);
-    t.hanging[0]!.resolve(answer("merged"));
-    await expect(p).resolves.toMatchObject({ text: "merged" });
-    expect(t.sent()).toBe(4);
-  });
-
-  it("while more than hedge_tail_calls are in flight it waits; once another answers, it is hedged", async () => {
-    const t = slowTransport(3);
-    const { c, timer } = client({ hedge_tail_percentile: 0.5, hedge_tail_calls: 1 }, t.transport);
-    for (let i = 0; i < 3; i++) await c.complete(req("rollout"));
-    const a = c.complete(req("rollout"));
-    const b = c.complete(req("rollout"));
-    await tick();
-    timer.fire(); // the second call's tail delay: two calls in flight, no hedge
-    await tick();
-    expect(t.sent()).toBe(5);
-    t.hanging[0]!.resolve(answer("a"));
-    await expect(a).resolves.toMatchObject({ text: "a" });
-    await tick();
-    expect(t.sent()).toBe(6);
-    t.hanging[2]!.resolve(answer("b"));
-    await expect(b).resolves.toMatchObject({ text: "b" });
-    expect(t.hanging[1]!.signal.aborted).toBe(true);
-    expect(c.stats!().byStage.rollout_hedge).toMatchObject({ calls: 1 });
+    expect(t.sent()).toBe(sent);
+    for (const a of answers) {
+      t.hanging[a.hanging]!.resolve(answer(a.text));
+      await expect(pending[a.call]).resolves.toMatchObject({ text: a.text });
+      await tick();
+      expect(t.sent()).toBe(a.sentAfter);
+    }
+    for (const i of aborted) expect(t.hanging[i]!.signal.aborted).toBe(true);
+    const byStage = c.stats!().byStage;
+    for (const stage of ["merge_hedge", "rollout_hedge"])
+      expect(byStage[stage]?.calls, stage).toBe((hedges as Record<string, number>)[stage]);
   });
 });

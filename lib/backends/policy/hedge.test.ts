@@ -252,5 +252,19 @@ describe("policy client with model.hedge", () => {
 
   it("refuses bad hedge settings naming the key", () => {
     expect(() => new RunPolicy(config({ model: { hedge_percentile: 0.2 } }))).toThrow(/model\.hedge_percentile/);
+    expect(() => new RunPolicy(config({ model: { hedge_tiers: "4@0.9,two@0.5" } }))).toThrow(
+      /model\.hedge_tiers\.1.*CALLS@PERCENTILE.*'two@0\.5'/s,
+    );
+    expect(() => new RunPolicy(config({ model: { hedge_tiers: ["4@0.2"] } }))).toThrow(/model\.hedge_tiers\.0/);
+    const tiers = (model: Record<string, unknown>) => new RunPolicy(config({ model })).transport.hedge_tiers;
+    expect(tiers({})).toEqual([
+      { calls: 4, percentile: 0.9 },
+      { calls: 2, percentile: 0.5 },
+    ]);
+    expect(tiers({ hedge_tiers: "" })).toEqual([]);
+    expect(tiers({ hedge_tiers: " 4@0.9, 2@0.5 " })).toEqual([
+      { calls: 4, percentile: 0.9 },
+      { calls: 2, percentile: 0.5 },
+    ]);
   });
 });

@@ -10,91 +10,7 @@
  * Answers must not depend on which request won: the request is identical and the engine's decisions read
  * only the answer text, so a deterministic model gives byte-identical decisions with or without hedging.
  */
-/** Latencies of the last `capacity` answered attempts of one stage (a ring buffer). */
-class Window {
-  private readonly xs: number[] = [];
-  private next = 0;
-  constructor(private readonly capacity: number) {}
-
-  add(ms: number): void {
-    if (this.xs.length < this.capacity) this.xs.push(ms);
-    else this.xs[this.next] = ms;
-    this.next = (this.next + 1) % this.capacity;
-  }
-
-  get size(): number {
-    return this.xs.length;
-  }
-
-  /** The q-quantile (nearest rank) of the window. */
-  quantile(q: number): number {
-    const sorted = [...this.xs].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-  }
-}
-
-/**
- * Observed latencies per stage of one endpoint (the hedge delay is a percentile of them), and how many
- * first requests are in flight on it (a phase's last calls and lone calls are hedged earlier).
- */
-export class LatencyTracker {
-  private readonly stages = new Map<string, Window>();
-  private readonly all: Window;
-  private running = 0;
-  constructor(private readonly capacity = 256) {
-    this.all = new Window(capacity);
-  }
-
-  observe(stage: string, ms: number): void {
-    let w = this.stages.get(stage);
-    if (!w) this.stages.set(stage, (w = new Window(this.capacity)));
-    w.add(ms);
-    this.all.add(ms);
-  }
-
-  /** First requests (not hedges) in flight on the endpoint. */
-  get inFlight(): number {
-    return this.running;
-  }
-
-  /** Counts one first request in flight until the returned function is called (once). */
-  begin(): () => void {
-    this.running++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.running--;
-    };
-  }
-
-  /** The stage's `percentile` latency, or null while fewer than `minSamples` were observed. */
-  delayFor(stage: string, percentile: number, minSamples: number): number | null {
-    const w = this.stages.get(stage);
-    if (!w || w.size < Math.max(1, minSamples)) return null;
-    return w.quantile(percentile);
-  }
-
-  /**
-   * Like `delayFor`, but while the stage has fewer than `minSamples` answers, the percentile over all the
-   * endpoint's stages: a stage of rare single calls (merge, rewrite) would otherwise never learn one.
-   */
-  tailDelayFor(stage: string, percentile: number, minSamples: number): number | null {
-    const own = this.delayFor(stage, percentile, minSamples);
-    if (own !== null || this.all.size < Math.max(1, minSamples)) return own;
-    return this.all.quantile(percentile);
-  }
-}
-
-const TRACKERS = new Map<string, LatencyTracker>();
-
-/** The process-wide tracker of one endpoint (`backend` + base URL): every run using it learns from all calls. */
-export function sharedTracker(backend: string, baseURL: string): LatencyTracker {
-  const key = `${backend} ${baseURL.replace(/\/+$/, "")}`;
-  let t = TRACKERS.get(key);
-  if (!t) TRACKERS.set(key, (t = new LatencyTracker()));
-  return t;
-}
+export { LatencyTracker, sharedTracker } from "./hedge-tracker";
 
 export interface HedgeTimer {
   set(fn: () => void, ms: number): unknown;
@@ -116,18 +32,19 @@ export interface HedgeOutcome<T> {
 
 /**
  * Sends `send` once, and once more after `delayMs` if it has not answered and `trySlot` grants a slot —
- * or, when none is free then, once `whenSlotFree` reports one (and `trySlot` then grants it). With `tail`,
- * the second request goes earlier, after `tail.delayMs`, if `tail.isTail()` holds then or at a later spare
- * slot (checked each time one frees). The first answer wins and the other request's signal is aborted. An
- * error ends the call at once when no other request is running; otherwise the other request's outcome
- * decides (both failing: the first request's error). `signal` (run cancellation and timeout) aborts both.
+ * or, when none is free then, once `whenSlotFree` reports one (and `trySlot` then grants it). Each of the
+ * `tiers` (shorter delays) sends the second request earlier, after its `delayMs`, if its `isTail()` holds
+ * then or at a later spare slot (checked each time one frees, against every tier whose delay has passed).
+ * The first answer wins and the other request's signal is aborted. An error ends the call at once when no
+ * other request is running; otherwise the other request's outcome decides (both failing: the first
+ * request's error). `signal` (run cancellation and timeout) aborts both.
  */
 export function hedgedSend<T>(o: {
   send: (signal: AbortSignal) => Promise<T>;
   signal: AbortSignal;
   delayMs: number | null;
-  /** An earlier delay that applies while `isTail()` holds (the endpoint's last few calls, nothing queued). */
-  tail?: { delayMs: number; isTail: () => boolean };
+  /** Earlier delays, each applying while its `isTail()` holds (e.g. few calls in flight, nothing queued). */
+  tiers?: ReadonlyArray<{ delayMs: number; isTail: () => boolean }>;
   trySlot: () => (() => void) | null;
   /** Calls its argument once when a slot may be free; returns a cancel function. Without it: no slot, no hedge. */
   whenSlotFree?: (fn: () => void) => () => void;
@@ -193,23 +110,33 @@ export function hedgedSend<T>(o: {
         )
         .finally(release);
     };
-    const tail = o.tail && (o.delayMs === null || o.tail.delayMs < o.delayMs) ? o.tail : null;
-    // Past the tail delay: hedge as soon as the call is among the endpoint's last ones (re-checked at each spare slot).
-    const watchTail = () => {
+    // Tiers not shorter than the main delay never apply; the rest in the order their delays pass.
+    const tiers = (o.tiers ?? [])
+      .filter((t) => o.delayMs === null || t.delayMs < o.delayMs)
+      .sort((a, b) => a.delayMs - b.delayMs);
+    let passed = 0;
+    // Past a tier's delay: hedge as soon as one passed tier holds (re-checked at each spare slot).
+    const watchTiers = () => {
       if (settled || hedged || o.signal.aborted) return;
-      if (tail!.isTail()) hedge();
-      else waitForSlot(watchTail);
+      if (tiers.slice(0, passed).some((t) => t.isTail())) hedge();
+      else waitForSlot(watchTiers);
     };
-    const afterDelay = () => {
-      handle = null;
-      hedge();
+    const armNext = (elapsed: number) => {
+      const tier = tiers[passed];
+      if (tier) {
+        handle = timer.set(() => {
+          handle = null;
+          passed++;
+          armNext(tier.delayMs);
+          watchTiers();
+        }, tier.delayMs - elapsed);
+      } else if (o.delayMs !== null) {
+        handle = timer.set(() => {
+          handle = null;
+          hedge();
+        }, o.delayMs - elapsed);
+      }
     };
-    if (tail) {
-      handle = timer.set(() => {
-        handle = null;
-        if (o.delayMs !== null) handle = timer.set(afterDelay, o.delayMs - tail.delayMs);
-        watchTail();
-      }, tail.delayMs);
-    } else if (o.delayMs !== null) handle = timer.set(afterDelay, o.delayMs);
+    armNext(0);
   });
 }

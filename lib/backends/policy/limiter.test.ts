@@ -97,3 +97,20 @@ describe("Limiter", () => {
     expect(lim.inFlight).toBe(0);
   });
 });
+
+describe("Limiter.onSpare re-registration", () => {
+  it("a listener registering again is called at the next free slot, not again at once", () => {
+    const lim = new Limiter(2);
+    const release = lim.tryAcquire()!;
+    let calls = 0;
+    const listen = () => {
+      calls++;
+      lim.onSpare(listen);
+    };
+    lim.onSpare(listen);
+    release();
+    expect(calls).toBe(1);
+    lim.tryAcquire()!();
+    expect(calls).toBe(2);
+  });
+});
