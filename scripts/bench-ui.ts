@@ -104,9 +104,8 @@ async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: n
     await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
     const wall = performance.now() - t;
     const fetchMs = await page.evaluate(() => {
-      const e = performance
-        .getEntriesByType("resource")
-        .find((r) => r.name.includes("/items?split=selection")) as PerformanceResourceTiming | undefined;
+      const e = performance.getEntriesByType("resource").find((r) => r.name.includes("/items?split=selection")) as
+        PerformanceResourceTiming | undefined;
       return e ? e.responseEnd - e.startTime : NaN;
     });
     if (i > 0) {
