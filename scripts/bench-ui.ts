@@ -5,8 +5,8 @@
  *   2. time until a run page with 1,000 steps and 40,000 evaluation results is rendered and a step
  *      click answers (target ≤ 1 s);
  *   3. p95 of the runs API listing 1,000 runs (target ≤ 100 ms);
- *   4. p95 of opening the item-history view of that 1,000-step run until every item's row is drawn
- *      (target ≤ 1 s).
+ *   4. p95 of opening the item-history view of that 1,000-step run, on its page once that has finished
+ *      loading, from the click until every item's row is drawn (target ≤ 1 s).
  *   5. the runs table over 10,000 runs: p95 of its first page from the API (default order, sorted by a
  *      computed column, and a text search) and in the browser until the rows show (target ≤ 300 ms).
  * The first line prints the load average: wall times include waiting for a core, so on a shared machine
@@ -58,12 +58,42 @@ interface Timed {
   busy: number[];
 }
 
-/** Times from the click on "Show every item" to the last item row, on a page loaded beforehand. */
-async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: number): Promise<Timed> {
-  const out: Timed = { wall: [], busy: [] };
+interface HistoryTimed extends Timed {
+  /** The items answer alone: request start → last byte (Resource Timing), per open. */
+  fetch: number[];
+}
+
+/**
+ * Waits until the run page has finished loading: its deferred panels are mounted (no `aria-busy`
+ * placeholder left, so the item-history panel is there), nothing is on the network for 500 ms, and the
+ * main thread has had an idle period of at least 40 ms (no task queued behind the panels' first render).
+ */
+async function settle(page: Page) {
+  await page.getByTestId("chart-selection").waitFor();
+  await page.getByTestId("item-history").waitFor();
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: "detached" });
+  await page.waitForLoadState("networkidle");
+  // A string: tsx would wrap a named function inside a callback in a `__name` helper the page lacks.
+  await page.evaluate(`new Promise((resolve) => {
+    const wait = () => requestIdleCallback((d) => (d.timeRemaining() >= 40 ? resolve() : wait()), { timeout: 5000 });
+    wait();
+  })`);
+}
+
+/**
+ * Times from the click on "Show every item" to the 40th item row drawn (the next frame after it is in the
+ * DOM), on a run page that has finished loading (`settle`): what a user feels when opening the view. Up
+ * to this session the click came as soon as the selection chart showed, while the deferred panels were
+ * still mounting, so the figure also held part of the page's own load. Everything after the click stays
+ * in it: the request, the server reading 40,000 results, parsing, deriving the current results and the
+ * fixed/broken steps, React's render and the strips' drawing.
+ */
+async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: number): Promise<HistoryTimed> {
+  const out: HistoryTimed = { wall: [], busy: [], fetch: [] };
   for (let i = 0; i <= n; i++) {
     await page.goto(url);
-    await page.getByTestId("chart-selection").waitFor();
+    await settle(page);
+    await page.evaluate(() => performance.clearResourceTimings());
     const b = await busyMs(cdp);
     const t = performance.now();
     await page
@@ -71,9 +101,17 @@ async function measureItemHistory(page: Page, cdp: CDPSession, url: string, n: n
       .getByRole("button", { name: /show every item/i })
       .click();
     await page.getByTestId("item-history-row").nth(39).waitFor();
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+    const wall = performance.now() - t;
+    const fetchMs = await page.evaluate(() => {
+      const e = performance.getEntriesByType("resource").find((r) => r.name.includes("/items?split=selection")) as
+        PerformanceResourceTiming | undefined;
+      return e ? e.responseEnd - e.startTime : NaN;
+    });
     if (i > 0) {
-      out.wall.push(performance.now() - t);
+      out.wall.push(wall);
       out.busy.push((await busyMs(cdp)) - b);
+      out.fetch.push(fetchMs);
     }
   }
   return out;
@@ -215,7 +253,7 @@ async function main() {
     // 4. item history of the big run: open the view, wait for the rows (warm once, then measure)
     const history = only.has("item-history")
       ? await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8)
-      : { wall: [], busy: [] };
+      : { wall: [], busy: [], fetch: [] };
     // 4b. the runs table in the browser: navigation → first page of rows shown. The rows come in the
     // server's HTML, so the clock stops when the first row is in the page, not at the load event (which
     // also waits for every script): page.goto returns at the response's first byte ("commit").
@@ -258,7 +296,7 @@ async function main() {
       history.wall,
       `item history, 1,000 steps × 40 items, ${history.wall.length} opens: p50 / p95 (target p95 ≤ 1 s)`,
       () =>
-        `${pct(history.wall, 50).toFixed(0)} / ${pct(history.wall, 95).toFixed(0)} ms (browser busy p50 ${pct(history.busy, 50).toFixed(0)} ms)`,
+        `${pct(history.wall, 50).toFixed(0)} / ${pct(history.wall, 95).toFixed(0)} ms (browser busy p50 ${pct(history.busy, 50).toFixed(0)} ms; the items answer p50 ${pct(history.fetch, 50).toFixed(0)} ms)`,
     );
     row(
       listTimes,

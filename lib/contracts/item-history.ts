@@ -127,7 +127,8 @@ function selectionColumns(
 ): Column[] {
   const byEval = new Map(columns.map((c) => [keyOf(c), c]));
   const byHash = new Map<string, HistoryColumn>();
-  for (const [, c] of [...byEval].sort(([a], [b]) => a.localeCompare(b))) {
+  // Code-unit order of the keys (as localeCompare orders these lowercase ASCII keys, at a fraction of its cost).
+  for (const [, c] of [...byEval].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (c.codes.size > 0 && c.skillHash && !byHash.has(c.skillHash)) byHash.set(c.skillHash, c);
   }
   const cols: Column[] = [];
@@ -198,34 +199,35 @@ export function buildItemHistoryFromColumns(
   slowUpdates: readonly HistorySlowUpdate[] = [],
 ): ItemHistoryResponse {
   const cols = split === "selection" ? selectionColumns(columns, steps, slowUpdates) : trainColumns(columns, steps);
+  const evaluations = cols.map((c) => c.ev);
   const ids = new Set<string>();
   for (const c of cols) for (const id of c.data.codes.keys()) ids.add(id);
-  const items = [...ids].sort(byNatural).map((id) => itemRow(id, cols));
-  return { split, evaluations: cols.map((c) => c.ev), items };
-}
-
-function itemRow(id: string, cols: readonly Column[]): ItemHistoryRow {
-  let cells = "";
-  let reference: string | null = null;
-  let lastPrediction: string | null = null;
-  for (const c of cols) {
-    cells += c.data.codes.get(id) ?? ".";
-    const t = c.data.texts?.get(id);
-    if (t) {
-      reference = t.reference ?? reference;
-      lastPrediction = t.prediction;
+  const order = [...ids].sort(byNatural);
+  const index = new Map(order.map((id, i) => [id, i]));
+  // One pass over the columns fills every item's row (not a lookup per item and evaluation: 40 items ×
+  // 1,000 evaluations were 40,000 map reads and string appends per answer).
+  const cells = order.map(() => new Array<string>(cols.length).fill("."));
+  const reference = order.map((): string | null => null);
+  const lastPrediction = order.map((): string | null => null);
+  cols.forEach((c, j) => {
+    for (const [id, code] of c.data.codes) cells[index.get(id)!]![j] = code;
+    for (const [id, t] of c.data.texts ?? []) {
+      const i = index.get(id)!;
+      reference[i] = t.reference ?? reference[i]!;
+      lastPrediction[i] = t.prediction;
     }
-  }
-  return {
-    id,
-    reference,
-    lastPrediction,
-    cells,
-    ...currentOf(
-      cells,
-      cols.map((c) => c.ev),
-    ),
-  };
+  });
+  const items = order.map((id, i): ItemHistoryRow => {
+    const codes = cells[i]!.join("");
+    return {
+      id,
+      reference: reference[i]!,
+      lastPrediction: lastPrediction[i]!,
+      cells: codes,
+      ...currentOf(codes, evaluations),
+    };
+  });
+  return { split, evaluations, items };
 }
 
 /**

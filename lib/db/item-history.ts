@@ -49,13 +49,12 @@ const LABEL_ORDER: Record<string, number> = { baseline: 0, selection: 1, rollout
 
 /** Each item's latest evaluation: the highest step, at a tie the later label. */
 function latestEvaluations(columns: readonly HistoryColumn[]): Map<string, { step: number; label: string }> {
-  const out = new Map<string, { step: number; label: string }>();
+  const out = new Map<string, HistoryColumn>(); // the column itself: no object per item and evaluation
   for (const c of columns) {
     const rank = LABEL_ORDER[c.label] ?? 0;
     for (const id of c.codes.keys()) {
       const l = out.get(id);
-      if (!l || c.step > l.step || (c.step === l.step && rank > (LABEL_ORDER[l.label] ?? 0)))
-        out.set(id, { step: c.step, label: c.label });
+      if (!l || c.step > l.step || (c.step === l.step && rank > (LABEL_ORDER[l.label] ?? 0))) out.set(id, c);
     }
   }
   return out;
