@@ -22,25 +22,29 @@ type TextRow = { itemId: string; prediction: string | null; reference: string | 
 const SEP = "\u001e";
 
 /** The evaluation labels a split's history reads (three slots; repeated when a split has fewer). */
-type Labels = readonly [string, string, string];
+export type Labels = readonly [string, string, string];
 
 /**
  * Per-evaluation result codes, aggregated in SQL: 40,000 rows become one string per evaluation, which
- * keeps a 1,000-step run's history well under a second (materialising every row costs seconds).
+ * keeps a 1,000-step run's history well under a second (materialising every row costs seconds). The
+ * query reads a covering index (runId, label, step, status, hard, itemId, skillHash), not the rows.
  */
-async function evaluationCodes(db: DbTx, runId: string, [l1, l2, l3]: Labels): Promise<CodeRow[]> {
-  if (isSqlite(db))
-    return db.$queryRaw<CodeRow[]>`
+export function evaluationCodesQuery(runId: string, [l1, l2, l3]: Labels, sqlite: boolean): Prisma.Sql {
+  if (sqlite)
+    return Prisma.sql`
       SELECT "step", "label", MIN("skillHash") AS hash,
         group_concat(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}) AS cells
       FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
       GROUP BY "step", "label"`;
-  return db.$queryRaw<CodeRow[]>`
+  return Prisma.sql`
     SELECT "step", "label", MIN("skillHash") AS hash,
       string_agg(CASE WHEN "status" <> 'ok' THEN 'e' WHEN "hard" >= 1 THEN '1' ELSE '0' END || "itemId", ${SEP}::text) AS cells
     FROM "EvalResult" WHERE "runId" = ${runId} AND ("label" = ${l1} OR "label" = ${l2} OR "label" = ${l3})
     GROUP BY "step", "label"`;
 }
+
+const evaluationCodes = (db: DbTx, runId: string, labels: Labels): Promise<CodeRow[]> =>
+  db.$queryRaw<CodeRow[]>(evaluationCodesQuery(runId, labels, isSqlite(db)));
 
 /** Steps per query when reading the latest rows' texts (bound parameters stay far below every limit). */
 const TEXT_STEPS = 500;
