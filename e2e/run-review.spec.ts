@@ -88,6 +88,31 @@ test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail 
   expect(outline).toBe("none");
 });
 
+test("[REVIEW-5]: the steps come in the server's HTML, and a step click asks the server only for that step", async ({
+  page,
+  request,
+}) => {
+  // The run detail is read with the page: the table and the charts need no second round trip to show.
+  const html = await (await request.get(`/runs/${runId}`)).text();
+  expect(html).toContain('data-testid="step-row-2"');
+  expect(html).toContain('data-testid="chart-selection"');
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("step-row-2")).toBeVisible();
+  await expect(detail(page)).toContainText(/Step \d+/);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname === `/runs/${runId}` || u.pathname === `/api/runs/${runId}`) asked.push(u.pathname + u.search);
+  });
+  const stepAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/runs/${runId}/steps/2`);
+  await page.getByTestId("step-row-2").click();
+  await expect(page).toHaveURL(/step=2/);
+  expect((await stepAnswer).ok()).toBe(true);
+  await expect(detail(page)).not.toContainText("Loading step");
+  // Neither the page (a server render that would carry the run detail again) nor the run detail is asked for.
+  expect(asked).toEqual([]);
+});
+
 test("[REVIEW-1]: versions open against their parent, any two compare side by side or inline, each downloads", async ({
   page,
 }) => {
