@@ -23,10 +23,10 @@ const lookupRun = cache(async (id: string) => {
 
 /**
  * The run detail in the page itself (the same read as GET /api/runs/{id}), so the charts and the step
- * table draw at hydration instead of after a second round trip. It goes as one JSON string: the browser
- * decodes a string prop with JSON.parse, several times faster than the same 1,000 step objects as React
- * props (the RSC payload's own parser). A failed read renders without it: the client then asks the API and
- * shows its error.
+ * table draw at hydration instead of after a second round trip. It goes as one JSON string, decoded with
+ * JSON.parse: as React props, the 1,000 step objects went through the RSC payload's own parser, which took
+ * most of the browser's main thread in a profile of the 1,000-step bench run. A failed read renders without
+ * it: the client then asks the API and shows its error.
  */
 async function readSeed(id: string): Promise<string | undefined> {
   try {
