@@ -46,7 +46,6 @@ export function useRunEvents(
     stepRef.current = opts.selectedStep;
     lastSeqRef.current = opts.lastEventSeq ?? 0;
   });
-  const everOpened = useRef(false);
   const [historyRead, setHistoryRead] = useState(false);
   const [retryTick, setRetryTick] = useState(0);
   const [state, setState] = useState<StreamState>("connecting");
@@ -84,10 +83,7 @@ export function useRunEvents(
     let retry: ReturnType<typeof setTimeout> | null = null;
     es.onopen = () => {
       setState("live");
-      // After an outage the detail may be behind what the stream replays. Not on the first open: the detail
-      // was just read (with the page), and anything newer comes in the replay, which refetches it.
-      if (everOpened.current) runRefetch.request();
-      everOpened.current = true;
+      runRefetch.request(); // after an outage the detail may be behind what the stream replays
     };
     es.onmessage = (ev: MessageEvent<string>) => {
       // A frame whose payload does not parse is kept with its problem line; only a non-frame is dropped.
