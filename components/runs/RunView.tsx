@@ -1,6 +1,6 @@
 "use client";
 import { usePathname, useSearchParams } from "next/navigation";
-import { memo, useCallback, useMemo, useRef } from "react";
+import { memo, useCallback, useRef } from "react";
 import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
 import { Notice } from "../ui/Notice";
@@ -14,7 +14,7 @@ import { RunSidePanels } from "./RunSidePanels";
 import { StepDetailPanel } from "./StepDetailPanel";
 import { StepTable } from "./StepTable";
 import { TransferMatrixPanel } from "./TransferMatrixPanel";
-import { useRun, type RunSeed } from "./use-run";
+import { useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 import { revealAfterRender } from "./reveal";
 
@@ -22,15 +22,11 @@ import { revealAfterRender } from "./reveal";
 const ReviewPanels = memo(RunReview);
 const Evidence = memo(EvidenceSection);
 
-/**
- * `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). `seedJson`: the
- * run detail the server read with the page (a JSON `RunSeed`), shown without asking the API again.
- */
-export function RunView({ id, seedJson }: { id: string; seedJson?: string }) {
-  const seed = useMemo(() => (seedJson ? (JSON.parse(seedJson) as RunSeed) : undefined), [seedJson]);
+/** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
+export function RunView({ id }: { id: string }) {
   const pathname = usePathname();
   const params = useSearchParams();
-  const { data: run, error, isPending } = useRun(id, seed);
+  const { data: run, error, isPending } = useRun(id);
   const stepParam = Number.parseInt(params.get("step") ?? "", 10);
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
@@ -44,7 +40,7 @@ export function RunView({ id, seedJson }: { id: string; seedJson?: string }) {
 
   // Stable across selections (it reads the query string when called), so memoised panels that take it are
   // not redrawn just because the URL changed. The browser's history API, not router.replace: the URL and
-  // useSearchParams follow, and the server does not render the page (and its run detail) again per click.
+  // useSearchParams follow, and the server does not render the page again for every click.
   const selectStep = useCallback(
     (step: number) => {
       const next = new URLSearchParams(window.location.search);

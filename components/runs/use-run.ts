@@ -1,29 +1,18 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { RunAction, RunDetail } from "@/lib/contracts/api";
+import type { RunAction } from "@/lib/contracts/api";
 import { api } from "../api-client";
 import { isActiveStatus, queryKeys } from "../query-keys";
 
 /** Poll interval while the run is active: the fallback when the SSE stream is down. */
 export const RUN_POLL_MS = 5_000;
 
-/** A run detail the server read for the page, and when (ms since epoch). */
-export interface RunSeed {
-  data: RunDetail;
-  at: number;
-}
-
-/**
- * The run detail (`["run", id]`); polled every 5 s while the run is queued/running/cancelling. The detail
- * the server rendered the page with seeds the cache, so the client shows it without asking again at once.
- */
-export function useRun(id: string, seed?: RunSeed) {
+/** The run detail (`["run", id]`); polled every 5 s while the run is queued/running/cancelling. */
+export function useRun(id: string) {
   return useQuery({
     queryKey: queryKeys.run(id),
     queryFn: () => api.getRun(id),
     refetchInterval: (q) => (isActiveStatus(q.state.data?.status) ? RUN_POLL_MS : false),
-    initialData: seed?.data.id === id ? seed.data : undefined,
-    initialDataUpdatedAt: seed?.data.id === id ? seed.at : undefined,
   });
 }
 
