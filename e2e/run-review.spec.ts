@@ -88,6 +88,24 @@ test("[REVIEW-5]: clicking a step row or a chart point brings the step's detail 
   expect(outline).toBe("none");
 });
 
+test("[REVIEW-5]: a step click asks the server only for that step, not for the page again", async ({ page }) => {
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("step-row-2")).toBeVisible();
+  await expect(detail(page)).toContainText(/Step \d+/);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname === `/runs/${runId}`) asked.push(u.pathname + u.search);
+  });
+  const stepAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/runs/${runId}/steps/2`);
+  await page.getByTestId("step-row-2").click();
+  await expect(page).toHaveURL(/step=2/);
+  expect((await stepAnswer).ok()).toBe(true);
+  await expect(detail(page)).not.toContainText("Loading step");
+  // The page is not asked for again (a server render per click).
+  expect(asked).toEqual([]);
+});
+
 test("[REVIEW-1]: versions open against their parent, any two compare side by side or inline, each downloads", async ({
   page,
 }) => {

@@ -1,5 +1,5 @@
 "use client";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { memo, useCallback, useRef } from "react";
 import { isApiError } from "../api-client";
 import { EvidenceSection } from "../evidence/EvidenceSection";
@@ -24,7 +24,6 @@ const Evidence = memo(EvidenceSection);
 
 /** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
 export function RunView({ id }: { id: string }) {
-  const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const { data: run, error, isPending } = useRun(id);
@@ -40,16 +39,17 @@ export function RunView({ id }: { id: string }) {
   const detailRef = useRef<HTMLDivElement>(null);
 
   // Stable across selections (it reads the query string when called), so memoised panels that take it are
-  // not redrawn just because the URL changed.
+  // not redrawn just because the URL changed. The browser's history API, not router.replace: the URL and
+  // useSearchParams follow, and the server does not render the page again for every click.
   const selectStep = useCallback(
     (step: number) => {
       const next = new URLSearchParams(window.location.search);
       next.set("step", String(step));
-      router.replace(`${pathname}?${next}`, { scroll: false });
+      window.history.replaceState(null, "", `${pathname}?${next}`);
       // A click on a step row or a chart point brings the step's detail into view (it sits below them).
       revealAfterRender(() => detailRef.current);
     },
-    [pathname, router],
+    [pathname],
   );
 
   if (isApiError(error, 404) || isApiError(error, 422)) {
