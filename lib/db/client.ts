@@ -17,6 +17,13 @@ export type Db = SqliteClient;
 export type DbTx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 export type DbProvider = "sqlite" | "postgresql";
 
+/** Which SQL dialect a client or an interactive transaction speaks (both carry their client's provider). */
+export function providerOfDb(db: DbTx): DbProvider {
+  const p = (db as { _activeProvider?: string })._activeProvider;
+  if (p === "sqlite" || p === "postgresql") return p;
+  throw new Error(`unknown database provider '${String(p)}'`);
+}
+
 export function providerOf(url: string): DbProvider {
   if (url.startsWith("file:")) return "sqlite";
   if (/^postgres(ql)?:\/\//.test(url)) return "postgresql";

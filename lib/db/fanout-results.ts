@@ -4,15 +4,8 @@
  * stored trajectory is the item's result, whichever worker produced it.
  */
 import type { Trajectory } from "../engine/types";
-import { getDb, type Db } from "./client";
-import {
-  addLlmUsage,
-  addLlmUsageIn,
-  lockRunUsage,
-  providerOfClient,
-  USAGE_TX_OPTIONS,
-  type UsageDelta,
-} from "./llm-usage";
+import { getDb, providerOfDb, type Db } from "./client";
+import { addLlmUsage, addLlmUsageIn, lockRunUsage, USAGE_TX_OPTIONS, type UsageDelta } from "./llm-usage";
 
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === "P2002";
 
@@ -42,7 +35,7 @@ export async function createFanOutResult(opts: {
   try {
     if (usage.length === 0) await db.fanOutResult.create({ data });
     else {
-      const provider = providerOfClient(db);
+      const provider = providerOfDb(db);
       await db.$transaction(async (tx) => {
         await lockRunUsage(tx, provider, opts.runId);
         await tx.fanOutResult.create({ data });

@@ -11,8 +11,7 @@ import {
   type ResultCode,
 } from "../contracts/item-history";
 import { Prisma } from "../../generated/prisma-sqlite/client";
-import { env } from "../config/env";
-import { getDb, providerOf, writerStatsOf, type Db, type DbTx } from "./client";
+import { getDb, providerOfDb, type DbTx } from "./client";
 import { getRun } from "./runs";
 
 type CodeRow = { step: number | bigint; label: string; hash: string | null; cells: string | null };
@@ -44,7 +43,7 @@ export function evaluationCodesQuery(runId: string, [l1, l2, l3]: Labels, sqlite
 }
 
 const evaluationCodes = (db: DbTx, runId: string, labels: Labels): Promise<CodeRow[]> =>
-  db.$queryRaw<CodeRow[]>(evaluationCodesQuery(runId, labels, isSqlite(db)));
+  db.$queryRaw<CodeRow[]>(evaluationCodesQuery(runId, labels, providerOfDb(db) === "sqlite"));
 
 /** Steps per query when reading the latest rows' texts (bound parameters stay far below every limit). */
 const TEXT_STEPS = 500;
@@ -88,11 +87,6 @@ async function latestTexts(
     }
   }
   return out;
-}
-
-function isSqlite(db: DbTx): boolean {
-  if (writerStatsOf(db as Db) !== null) return true;
-  return providerOf(env().DATABASE_URL) === "sqlite";
 }
 
 export async function getItemHistory(

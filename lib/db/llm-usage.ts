@@ -11,7 +11,7 @@
  */
 import { sumUsage } from "../contracts/usage-totals";
 import type { UsageCounters } from "../engine/ports";
-import { getDb, type Db, type DbProvider, type DbTx } from "./client";
+import { getDb, providerOfDb, type Db, type DbProvider, type DbTx } from "./client";
 
 export interface UsageDelta {
   role: string;
@@ -30,17 +30,10 @@ export const USAGE_TX_OPTIONS = { maxWait: 60_000, timeout: 60_000 };
 
 const addCost = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
 
-/** The dialect of a client (not of a transaction: those do not say, so callers pass it down). */
-export function providerOfClient(db: Db): DbProvider {
-  const p = (db as { _activeProvider?: string })._activeProvider;
-  if (p === "sqlite" || p === "postgresql") return p;
-  throw new Error(`llm usage: unknown database provider '${String(p)}'`);
-}
-
 /** Adds increments and recomputes the run's totals, in one transaction holding the run's lock. */
 export async function addLlmUsage(runId: string, deltas: UsageDelta[], db: Db = getDb()): Promise<void> {
   if (deltas.length === 0) return;
-  const provider = providerOfClient(db);
+  const provider = providerOfDb(db);
   await db.$transaction((tx) => addLlmUsageIn(tx, provider, runId, deltas), USAGE_TX_OPTIONS);
 }
 
@@ -98,7 +91,7 @@ export async function addLlmUsageIn(
  * writer's increments are either all in the sum or followed by that writer's own recomputation.
  */
 export async function syncRunTotals(runId: string, db: Db = getDb()): Promise<void> {
-  const provider = providerOfClient(db);
+  const provider = providerOfDb(db);
   await db.$transaction(async (tx) => {
     await lockRunUsage(tx, provider, runId);
     await totalsFromRows(tx, runId);

@@ -6,20 +6,12 @@
 import type { RunListItem, RunListResponse } from "../contracts/api";
 import { errorLine } from "../contracts/error-line";
 import type { RunAnnotations, RunsTableQuery } from "../contracts/run-list";
-import { env } from "../config/env";
 import { AppError } from "../errors";
-import { getDb, providerOf, type DbProvider, type DbTx } from "./client";
+import { getDb, providerOfDb, type DbTx } from "./client";
 import { listRunEnvs, RUN_LIST_SELECT } from "./runs";
 import { countQuery, pageQuery, runColumns, tagsOfQuery } from "./run-list-sql";
 
 type Opts = { db?: DbTx };
-
-/** Which SQL dialect `db` speaks (the generated client knows; a bare transaction falls back to DATABASE_URL). */
-export function providerOfDb(db: DbTx): DbProvider {
-  const p = (db as { _activeProvider?: string })._activeProvider;
-  if (p === "sqlite" || p === "postgresql") return p;
-  return providerOf(env().DATABASE_URL);
-}
 
 const LIST_SELECT = { ...RUN_LIST_SELECT, note: true } as const;
 const LIST_COLUMNS = runColumns(Object.keys(LIST_SELECT));

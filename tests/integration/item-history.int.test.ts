@@ -37,7 +37,7 @@ const step = (runId: string, n: number, action: string) => ({
 });
 
 describe.each(PROVIDERS)("item history on %s", (provider) => {
-  // The item history picks its SQL dialect from DATABASE_URL for a PostgreSQL client, as the dashboard does.
+  // DATABASE_URL names this database too, as in the dashboard; the SQL dialect comes from the client itself.
   const stack = useStack({ provider, databaseUrlEnv: true });
 
   it("reads codes per evaluation and the texts of each item's latest evaluation", async () => {
