@@ -106,6 +106,21 @@ test("[REVIEW-5]: a step click asks the server only for that step, not for the p
   expect(asked).toEqual([]);
 });
 
+test("[REVIEW-5]: opening a finished run's page fetches its detail once (the stream's first open asks no copy)", async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === `/api/runs/${runId}`) asked.push(r.url());
+  });
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("step-row-2")).toBeVisible();
+  // The finished run's stream replays its history and closes (an open stream keeps the network busy).
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByTestId("stream-state")).toHaveCount(0);
+  expect(asked.length).toBe(1);
+});
+
 test("[REVIEW-1]: versions open against their parent, any two compare side by side or inline, each downloads", async ({
   page,
 }) => {

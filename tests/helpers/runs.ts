@@ -2,9 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { RunConfigSchema } from "../../lib/contracts/run-config";
 import type { Db } from "../../lib/db/client";
-import { loadRunConfig } from "../../lib/config";
-import { createRun, findRun } from "../../lib/db/runs";
-import { prepareRun } from "../../lib/runs/prepare";
+import { findRun } from "../../lib/db/runs";
 
 const config = RunConfigSchema.parse({ model: { backend: "sim" }, env: { name: "searchqa" } });
 
@@ -44,33 +42,4 @@ export async function settledRun(id: string) {
     if (now!.calls === before!.calls) return now!;
     before = now;
   }
-}
-
-/**
- * A run row as the dashboard creates it for a preset on the simulated model (its config loaded and prepared
- * the way the API does), for tests that then train it; returns the id, config and prepared run.
- */
-export async function createSimRunRow(
-  db: Db,
-  opts: { file?: string; overrides?: string[]; name?: string; stepsTotal?: number } = {},
-) {
-  const { file = "configs/searchqa/sample.yaml", overrides = [], name = "t", stepsTotal = 6 } = opts;
-  const { config, resolvedYaml } = loadRunConfig(file, overrides);
-  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name,
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: prepared.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal,
-    },
-    { db },
-  );
-  return { id, config, prepared };
 }

@@ -1,7 +1,9 @@
 /**
  * A simulated run trained in-process and persisted as the worker persists it: the run row, the engine's
  * events through persistEngineEvent and its checkpoints in the database store. `onEvent` sees every
- * event after it is stored. Used by rows-per-step and slow-update-rows.
+ * event after it is stored. Used by rows-per-step and slow-update-rows. Also the run row alone
+ * (`createSimRunRow`), for tests that train it their own way. Not for e2e specs: the presets load the
+ * benchmarks' sample data, which Playwright's loader cannot import.
  */
 import { randomUUID } from "node:crypto";
 import { loadRunConfig } from "../../lib/config";
@@ -24,23 +26,16 @@ export interface SimRunInput {
 }
 
 export async function trainSimulatedRun(db: Db, input: SimRunInput) {
-  const { config, resolvedYaml } = loadRunConfig(input.preset, input.overrides);
-  const run = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
-  const id = randomUUID();
-  await createRun(
-    {
-      id,
-      name: input.name,
-      config,
-      sourceYaml: resolvedYaml,
-      seedSkill: run.initialSkill,
-      optimizerBackend: "sim",
-      targetBackend: "sim",
-      simulated: true,
-      stepsTotal: input.stepsTotal,
-    },
-    { db },
-  );
+  const {
+    id,
+    config,
+    prepared: run,
+  } = await createSimRunRow(db, {
+    file: input.preset,
+    overrides: input.overrides,
+    name: input.name,
+    stepsTotal: input.stepsTotal,
+  });
   await input.onCreated?.(id);
   const store = new DbCheckpointStore(id, db);
   await runTraining({
@@ -62,4 +57,33 @@ export async function trainSimulatedRun(db: Db, input: SimRunInput) {
     clock: { now: () => Date.now() },
   });
   return { id, config, run };
+}
+
+/**
+ * A run row as the dashboard creates it for a preset on the simulated model (its config loaded and prepared
+ * the way the API does), for tests that then train it; returns the id, config and prepared run.
+ */
+export async function createSimRunRow(
+  db: Db,
+  opts: { file?: string; overrides?: string[]; name?: string; stepsTotal?: number } = {},
+) {
+  const { file = "configs/searchqa/sample.yaml", overrides = [], name = "t", stepsTotal = 6 } = opts;
+  const { config, resolvedYaml } = loadRunConfig(file, overrides);
+  const prepared = prepareRun({ config, rootDir: process.cwd(), trust: "local" });
+  const id = randomUUID();
+  await createRun(
+    {
+      id,
+      name,
+      config,
+      sourceYaml: resolvedYaml,
+      seedSkill: prepared.initialSkill,
+      optimizerBackend: "sim",
+      targetBackend: "sim",
+      simulated: true,
+      stepsTotal,
+    },
+    { db },
+  );
+  return { id, config, prepared };
 }

@@ -18,7 +18,7 @@ import { prepareRun } from "../../lib/runs/prepare";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { createOwnerWriters } from "../../worker/handlers/event-sink";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
-import { createSimRunRow } from "../helpers/runs";
+import { createSimRunRow } from "../helpers/sim-run";
 
 /**
  * `db` with a hand on its transactions (the store lands every batch in one): counted, held until released,

@@ -14,7 +14,7 @@ import { RunCancelledError, runTraining, skillHash } from "../../lib/engine";
 import { addLlmUsage } from "../../lib/db/llm-usage";
 import { UsageFlusher } from "../../lib/runs/usage-flusher";
 import { PROVIDERS, freshDb } from "../helpers/db";
-import { createSimRunRow } from "../helpers/runs";
+import { createSimRunRow } from "../helpers/sim-run";
 
 async function newRun(db: Db, overrides: string[] = ["train.num_epochs=2"]) {
   const run = await createSimRunRow(db, { overrides });

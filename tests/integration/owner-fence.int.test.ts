@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
-import { createSimRunRow } from "../helpers/runs";
+import { createSimRunRow } from "../helpers/sim-run";
 
 const quiet = { info: () => {}, warn: () => {} };
 

@@ -24,7 +24,7 @@ import { listRunsToReconcile, resumeRun } from "../../lib/db/run-recovery";
 import { formatSummary } from "../../scripts/cli/summary";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { PROVIDERS, freshDb, useAsDefaultDb } from "../helpers/db";
-import { createSimRunRow } from "../helpers/runs";
+import { createSimRunRow } from "../helpers/sim-run";
 
 const quiet = { info: () => {}, warn: () => {} };
 

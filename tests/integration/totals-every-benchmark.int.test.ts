@@ -19,7 +19,7 @@ import { getCostCurve } from "../../lib/db/cost-curve";
 import { listSkillVersions } from "../../lib/db/skill-versions";
 import { handleOptimizeRun } from "../../worker/handlers/optimize-run";
 import { freshDb, useAsDefaultDb } from "../helpers/db";
-import { createSimRunRow } from "../helpers/runs";
+import { createSimRunRow } from "../helpers/sim-run";
 
 const quiet = { info: () => {}, warn: () => {} };
 const ctx = {
