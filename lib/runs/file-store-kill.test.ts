@@ -3,7 +3,7 @@
  * queued for the writer thread are lost, a file may be torn) resumes to the result of an uninterrupted run.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliSandbox } from "../../scripts/cli/testing";
@@ -20,10 +20,21 @@ const opts = [
   "model.sim_latency_ms=1",
 ];
 
+/** The last step committed to disk (runtime_state.json), 0 while none is or the file is not readable yet. */
+function stepOnDisk(out: string): number {
+  try {
+    const m = /"last_completed_step":\s*(\d+)/.exec(readFileSync(join(out, "runtime_state.json"), "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
- * Starts a run and kills it with SIGKILL once its progress output contains `marker` and a commit point is
- * on disk (the writer thread lands it moments after the progress line; a kill before it would only replay
- * more, and "resuming after step N" could not be checked).
+ * Starts a run and kills it with SIGKILL once its progress output contains `marker` and a step's commit is
+ * on disk (the writer thread lands it moments after the progress line, and the baseline's state file comes
+ * first; a kill before a step's commit would only replay more, and "resuming after step N" could not be
+ * checked).
  */
 async function killAt(out: string, marker: string): Promise<void> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "train", "--out", out, ...opts], {
@@ -37,7 +48,7 @@ async function killAt(out: string, marker: string): Promise<void> {
       err += d.toString();
       if (!err.includes(marker) || waiting) return;
       waiting = setInterval(() => {
-        if (existsSync(join(out, "runtime_state.json"))) child.kill("SIGKILL");
+        if (stepOnDisk(out) >= 1) child.kill("SIGKILL");
       }, 2);
     });
     child.on("exit", (_code, sig) => {
@@ -57,7 +68,7 @@ describe("FileCheckpointStore: a killed run resumes to the same result", () => {
     for (const [i, marker] of ["[step 2/6] rollout", "[step 4/6] analysts"].entries()) {
       const out = join(tmp, `killed-${i}`);
       await killAt(out, marker);
-      expect(existsSync(join(out, "runtime_state.json"))).toBe(true);
+      expect(stepOnDisk(out)).toBeGreaterThanOrEqual(1);
       const r = cli(["train", "--resume", out, "--no-db"]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/resuming after step [1-3] of 6/);
