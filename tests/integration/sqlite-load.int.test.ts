@@ -60,6 +60,30 @@ async function startWorkers(n: number): Promise<WorkerProcess[]> {
   return workers;
 }
 
+/**
+ * Why runs did not succeed, for the failure message: their lifecycle events (who declared a worker lost and
+ * how, restarts, claims) and the workers' log lines that name them.
+ */
+async function storyOf(ids: string[]): Promise<string> {
+  const rows = await db.run.findMany({ where: { id: { in: ids }, status: { not: "succeeded" } } });
+  const out: string[] = [];
+  for (const r of rows) {
+    const events = await db.runEvent.findMany({
+      where: { runId: r.id, OR: [{ type: { startsWith: "run" } }, { type: "workerLost" }] },
+      orderBy: { seq: "asc" },
+      select: { seq: true, type: true, payload: true, createdAt: true },
+    });
+    out.push(
+      `run ${r.id}: ${r.status}, steps ${r.stepsDone}/${r.stepsTotal}, heartbeat ${r.heartbeatAt?.toISOString()}`,
+    );
+    for (const e of events.slice(-15))
+      out.push(`  #${e.seq} ${e.createdAt.toISOString()} ${e.type} ${e.payload.slice(0, 200)}`);
+    for (const w of workers)
+      for (const l of w.lines.filter((l) => l.includes(r.id)).slice(-10)) out.push(`  [${w.id}] ${l}`);
+  }
+  return out.join("\n");
+}
+
 /** Trains `n` sample runs with `readers` browser clients watching; returns how they ended. */
 async function loadRound(n: number, readers: number) {
   const stop = new AbortController();
@@ -96,16 +120,16 @@ describe("SQLite under load", () => {
       console.info(`${sub.deferred.length} of 10 creates were 202 (queue slow); all must still succeed`);
     expect(sub.errors).toEqual([]);
     expect(outcome.failures).toEqual({});
-    expect(outcome.byStatus).toEqual({ succeeded: 10 });
+    expect(outcome.byStatus, await storyOf(sub.ids)).toEqual({ succeeded: 10 });
     expect(clients.errors).toEqual([]);
     expect(clients.frames).toBeGreaterThan(50);
   }, 240_000);
 
   it("the same with two worker processes: every run succeeds and none is left running", async () => {
     const [a, b] = await startWorkers(2);
-    const { outcome, clients } = await loadRound(10, 5);
+    const { sub, outcome, clients } = await loadRound(10, 5);
     expect(outcome.failures).toEqual({});
-    expect(outcome.byStatus).toEqual({ succeeded: 10 });
+    expect(outcome.byStatus, await storyOf(sub.ids)).toEqual({ succeeded: 10 });
     expect(outcome.orphaned).toEqual([]);
     expect(clients.errors).toEqual([]);
     const owners = await db.run.groupBy({
