@@ -90,6 +90,12 @@ async function main() {
       .finally(() => pending.delete(p));
     pending.add(p);
   });
+  // A run this worker gave up as lost is either another worker's now (nothing to do) or was declared lost by a
+  // dashboard that saw its heartbeat lapse while this worker was busy: then it is interrupted with no job, and
+  // this pass restarts it now instead of at the next periodic pass (up to SKILLOPT_RECONCILE_MS later).
+  worker.on("completed", (job, result) => {
+    if (result === "lost" && !shutdown.signal.aborted) void reconciler?.trigger(`job ${job.id} lost its run`);
+  });
   worker.on("error", (err) => log.warn(`worker error: ${err.message}`));
   await worker.waitUntilReady();
   reconciler = startReconciler({ ...deps, intervalMs: cfg.SKILLOPT_RECONCILE_MS, graceMs: RECONCILE_GRACE_MS });

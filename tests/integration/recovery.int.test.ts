@@ -13,6 +13,7 @@ import { holdMessage } from "../../lib/contracts/run-recovery";
 import { sumUsage } from "../../lib/contracts/usage-totals";
 import { createRun, findRun } from "../../lib/db/runs";
 import { listEventsAfter } from "../../lib/db/engine-events";
+import { markWorkerLost } from "../../lib/db/run-recovery";
 import { getRunQueue, listRunsWithLiveJobs } from "../../lib/queue/producer";
 import { createRunFromRequest, validateRunRequest } from "../../lib/runs/create";
 import { reconcileOnce } from "../../worker/reconcile";
@@ -310,6 +311,42 @@ describe("recovery without a person (SQLite, real worker processes)", () => {
     expect(types).not.toContain("runCancelled");
     expect(types).toContain("runResumed");
     await b.kill("SIGTERM");
+  }, 300_000);
+
+  it("(h) a run declared lost while its worker was alive (a dashboard saw its heartbeat lapse) restarts at once", async () => {
+    // No periodic pass within the test: the worker that gave the run up must queue it again itself.
+    const w = worker("h1", { SKILLOPT_RECONCILE_MS: "600000" });
+    await w.ready;
+    const id = await newRun({ "train.num_epochs": 2 }, "declared lost while alive");
+    await until(
+      () => findRun(id),
+      (r) => r?.workerId === "h1" && r.status === "running" && r.stepsDone >= 1,
+      120_000,
+      "run running with a committed step",
+    );
+    // What the dashboard does when it sees no heartbeat for SKILLOPT_STALE_AFTER_MS (here: any age at all).
+    await until(
+      () => markWorkerLost(id, { staleAfterMs: 0, detectedBy: "test: the dashboard saw no heartbeat" }),
+      (r) => r === "interrupted",
+      10_000,
+      "run marked interrupted",
+    );
+    const t0 = Date.now();
+    const restarted = await until(
+      () => findRun(id),
+      (r) => r?.status === "running" && r.autoRestarts === 1,
+      20_000,
+      "run restarted by its own worker",
+    );
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(restarted!.workerId).toBe("h1");
+    expect(await waitStatus(id, "succeeded")).toMatchObject({ autoRestarts: 1 });
+    const types = await eventTypes(id);
+    expect(types.filter((t) => t === "workerLost")).toHaveLength(1);
+    expect(types.filter((t) => t === "runClaimed")).toHaveLength(2);
+    expect(w.log()).toMatch(/lost its run/);
+    expect(w.log()).not.toContain("reconcile (periodic)");
+    await w.kill("SIGTERM");
   }, 300_000);
 
   it("(c) Redis killed and restarted empty: every queued run still runs, without restarting the worker", async () => {
