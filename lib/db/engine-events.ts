@@ -9,7 +9,7 @@ import type { LifecycleEvent } from "../contracts/run-events";
 import { leanPayload, storedPayloadJson } from "../contracts/stored-events";
 import { getDb, type Db, type DbTx } from "./client";
 import { bestOf, keptBest, putArtifact, replaceEdits, replaceEvals, upsertSkill } from "./event-rows";
-import { fenceOwner } from "./run-owner";
+import { ownedBy, RunOwnershipLostError } from "./run-owner";
 import { commitStepRows } from "./step-rows";
 
 const CANDIDATE_STATUS: Record<Extract<EngineEvent, { type: "gateDecided" }>["action"], string> = {
@@ -219,14 +219,15 @@ export async function persistEngineEvent(
   { ownerId }: { ownerId?: string } = {},
 ): Promise<number> {
   return db.$transaction(async (tx) => {
-    // With `ownerId`, only while that worker still owns the run (nothing is written otherwise).
-    if (ownerId !== undefined) await fenceOwner(tx, runId, ownerId);
     // Each stored event is also a heartbeat: a busy worker never looks dead between timer ticks.
-    const run = await tx.run.update({
-      where: { id: runId },
-      data: { lastEventSeq: { increment: 1 }, heartbeatAt: new Date() },
-      select: { lastEventSeq: true },
-    });
+    const data = { lastEventSeq: { increment: 1 }, heartbeatAt: new Date() };
+    const select = { lastEventSeq: true };
+    // With `ownerId`, only while that worker still owns the run: the fence and the sequence are one update.
+    const [run] =
+      ownerId === undefined
+        ? [await tx.run.update({ where: { id: runId }, data, select })]
+        : await tx.run.updateManyAndReturn({ where: ownedBy(runId, ownerId), data, select });
+    if (!run) throw new RunOwnershipLostError(runId, ownerId!);
     await tx.runEvent.create({
       data: {
         runId,

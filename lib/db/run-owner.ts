@@ -25,9 +25,13 @@ export class RunOwnershipLostError extends Error {
  * RunOwnershipLostError when the run is no longer `workerId`'s running run, so the transaction writes nothing.
  */
 export async function fenceOwner(tx: DbTx, runId: string, workerId: string): Promise<void> {
-  const res = await tx.run.updateMany({
-    where: { id: runId, workerId, status: { in: [...OWNED_STATUSES] } },
-    data: { heartbeatAt: new Date() },
-  });
+  const res = await tx.run.updateMany({ where: ownedBy(runId, workerId), data: { heartbeatAt: new Date() } });
   if (res.count !== 1) throw new RunOwnershipLostError(runId, workerId);
 }
+
+/** The run row while it is `workerId`'s running run: the fence's condition, for writes that carry it themselves. */
+export const ownedBy = (runId: string, workerId: string) => ({
+  id: runId,
+  workerId,
+  status: { in: [...OWNED_STATUSES] },
+});
