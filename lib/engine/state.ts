@@ -24,7 +24,9 @@ export interface TrainState {
   selCache: Record<string, [number, number]>;
   /**
    * Per-item selection outcomes by skill hash, so any two skills can be compared on the items both answered.
-   * Each is stored once, under `selOutcomesKey(hash)`, not in runtime_state.json (see saveState).
+   * Each is stored once, under `selOutcomesKey(hash)`, not in runtime_state.json (see saveState). After a
+   * commit only the current and best skills' stay here (what a gate compares against); any other is read
+   * back from its key when a candidate hits the cache (`recallSelOutcomes`), so memory does not grow per step.
    */
   selOutcomes: Record<string, Outcomes>;
   /**
@@ -138,14 +140,32 @@ export async function loadState(ctx: RunContext): Promise<TrainState | null> {
  */
 async function loadSelOutcomes(ctx: RunContext, s: RuntimeStateFile): Promise<Record<string, Outcomes>> {
   const out: Record<string, Outcomes> = { ...(s.sel_outcomes ?? {}) };
-  for (const hash of Object.keys(s.sel_cache ?? {})) {
-    if (out[hash]) continue;
-    const outcomes = await ctx.store.getJson<Outcomes>(selOutcomesKey(hash));
-    if (!outcomes) continue;
-    STORED.add(outcomes);
-    out[hash] = outcomes;
+  for (const hash of [s.current_score_hash, s.best_score_hash]) {
+    if (!hash || out[hash] || !s.sel_cache?.[hash]) continue;
+    const outcomes = await readSelOutcomes(ctx, hash);
+    if (outcomes) out[hash] = outcomes;
   }
   return out;
+}
+
+async function readSelOutcomes(ctx: RunContext, hash: string): Promise<Outcomes | undefined> {
+  const outcomes = await ctx.store.getJson<Outcomes>(selOutcomesKey(hash));
+  if (outcomes) STORED.add(outcomes);
+  return outcomes;
+}
+
+/**
+ * The outcomes of a cached skill: in memory, else read back from its key (and kept until the next commit).
+ * Null when the skill was cached without outcomes (a force-injected slow update, a state from before them).
+ */
+export async function recallSelOutcomes(ctx: RunContext, st: TrainState, hash: string): Promise<Outcomes | null> {
+  const held = st.selOutcomes[hash];
+  if (held) return held;
+  if (!st.selCache[hash]) return null;
+  const outcomes = await readSelOutcomes(ctx, hash);
+  if (!outcomes) return null;
+  st.selOutcomes[hash] = outcomes;
+  return outcomes;
 }
 
 /**
@@ -156,9 +176,11 @@ async function loadSelOutcomes(ctx: RunContext, s: RuntimeStateFile): Promise<Re
  */
 export async function saveState(ctx: RunContext, st: TrainState): Promise<void> {
   for (const [hash, outcomes] of Object.entries(st.selOutcomes)) {
-    if (STORED.has(outcomes)) continue;
-    await ctx.store.putJson(selOutcomesKey(hash), outcomes);
-    STORED.add(outcomes);
+    if (!STORED.has(outcomes)) {
+      await ctx.store.putJson(selOutcomesKey(hash), outcomes);
+      STORED.add(outcomes);
+    }
+    if (hash !== st.currentRef && hash !== st.bestRef) delete st.selOutcomes[hash];
   }
   st.tokens = ctx.usage.snapshot();
   const file: RuntimeStateFile = {
