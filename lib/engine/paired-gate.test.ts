@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineEvent, EngineEventOf } from "../contracts/events";
 import { RunCancelledError } from "./context";
 import { MemoryCheckpointStore } from "./memory-store";
+import { selOutcomesKey } from "./state";
 import type { Environment, RolloutPhase } from "./ports";
 import { testConfig, testDeps, wordEnv } from "./testing";
 import { wordOptimizer } from "./testing-optimizer";
@@ -211,11 +212,49 @@ describe("resume keeps the per-item selection cache", () => {
     },
   );
 
-  it("the saved state holds each skill's per-item outcomes and what backs the current score", async () => {
-    const deps = start();
-    await runTraining(deps);
-    const state = (await deps.store.getJson<Record<string, unknown>>("runtime_state.json"))!;
-    const outcomes = state.sel_outcomes as Record<string, Record<string, unknown>>;
+  it("a state saved with the outcomes inline (before they had their own keys) resumes exactly as the uninterrupted run", async () => {
+    const ref = start();
+    await runTraining(ref);
+    const store = new MemoryCheckpointStore();
+    const ac = new AbortController();
+    const first = start({
+      store,
+      signal: ac.signal,
+      onEvent: (e) => e.type === "stepStarted" && e.step === 3 && ac.abort(),
+    });
+    await expect(runTraining(first)).rejects.toThrow(RunCancelledError);
+    const state = (await store.getJson<Record<string, unknown>>("runtime_state.json"))!;
+    const inline: Record<string, unknown> = {};
+    for (const h of Object.keys(state.sel_cache as Record<string, unknown>)) {
+      inline[h] = await store.getJson(selOutcomesKey(h));
+      store.json.delete(selOutcomesKey(h));
+    }
+    expect(Object.keys(inline).length).toBeGreaterThan(1);
+    await store.putJson("runtime_state.json", { ...state, sel_outcomes: inline });
+    await runTraining(start({ store }));
+    expect(await store.getJson("history.json")).toEqual(await ref.store.getJson("history.json"));
+    for (const h of Object.keys(inline)) expect(await store.getJson(selOutcomesKey(h))).toEqual(inline[h]);
+  });
+
+  it("the saved state names each skill's per-item outcomes, stored once under its own key, and what backs the current score", async () => {
+    const store = new MemoryCheckpointStore();
+    const writes: string[] = [];
+    const putJson = store.putJson.bind(store);
+    store.putJson = async (key, value) => {
+      writes.push(key);
+      await putJson(key, value);
+    };
+    await runTraining(start({ store }));
+    const state = (await store.getJson<Record<string, unknown>>("runtime_state.json"))!;
+    // Not inline: the state would grow by every scored skill's outcomes at every commit (O(steps²) bytes).
+    expect(state.sel_outcomes).toBeUndefined();
+    const hashes = Object.keys(state.sel_cache as Record<string, unknown>);
+    const outcomes: Record<string, Record<string, unknown>> = {};
+    for (const h of hashes) outcomes[h] = (await store.getJson<Record<string, unknown>>(selOutcomesKey(h)))!;
+    const outcomeWrites = writes.filter((k) => k.startsWith("sel_outcomes/"));
+    expect(new Set(outcomeWrites).size).toBe(outcomeWrites.length);
+    // Every write is of a cached skill (a force-injected slow update is cached without outcomes).
+    expect(outcomeWrites.filter((k) => !hashes.map(selOutcomesKey).includes(k))).toEqual([]);
     expect(Object.keys(outcomes).length).toBeGreaterThan(1);
     expect(outcomes[state.current_score_hash as string]).toBeDefined();
     expect(Object.values(outcomes).some((o) => o.v3 === "timeout")).toBe(true);

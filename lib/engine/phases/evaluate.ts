@@ -21,7 +21,7 @@ import {
 import type { Item, Splits, Trajectory } from "../types";
 import { skillHash } from "../scoring";
 import { buildEvalBatch } from "../split-plan";
-import type { TrainState } from "../state";
+import { recallSelOutcomes, type TrainState } from "../state";
 
 import { rolloutItems } from "./rollout";
 
@@ -59,7 +59,7 @@ export async function scoreOnSelection(
   const hash = skillHash(opts.skill);
   const hit = st.selCache[hash];
   if (hit) {
-    const outcomes = st.selOutcomes[hash] ?? null;
+    const outcomes = await recallSelOutcomes(ctx, st, hash);
     const counts = outcomes ? statusCounts(outcomes) : { ...NO_FAILURES };
     return { hard: hit[0], soft: hit[1], cached: true, results: [], hash, outcomes, nItems: opts.items.length, counts };
   }
