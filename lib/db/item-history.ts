@@ -12,7 +12,7 @@ import {
 } from "../contracts/item-history";
 import { Prisma } from "../../generated/prisma-sqlite/client";
 import { getDb, providerOfDb, type DbTx } from "./client";
-import { getRun } from "./runs";
+import { requireRun } from "./runs";
 
 type CodeRow = { step: number | bigint; label: string; hash: string | null; cells: string | null };
 type TextRow = { itemId: string; prediction: string | null; reference: string | null };
@@ -94,7 +94,7 @@ export async function getItemHistory(
   split: ItemSplit,
   { db = getDb() }: { db?: DbTx } = {},
 ): Promise<ItemHistoryResponse> {
-  await getRun(runId, { db }); // 404 for an unknown run
+  await requireRun(runId, { db }); // 404 for an unknown run
   const labels: Labels =
     split === "selection" ? ["baseline", "selection", "slow_update"] : ["rollout", "rollout", "rollout"];
   const [codes, steps, slow] = await Promise.all([

@@ -96,8 +96,8 @@ export function runColumns(names: readonly string[]): Prisma.Sql {
 }
 
 /**
- * One page of runs in the table's order, with the `columns` given (`runColumns`); runs without a value for
- * the sorted column come last either way.
+ * One page of runs in the table's order, with the `columns` given (`runColumns`, or `sqliteRowJsonColumns`
+ * in ./run-list-json.ts); runs without a value for the sorted column come last either way.
  */
 export function pageQuery(q: RunsTableQuery, provider: DbProvider, columns: Prisma.Sql): Prisma.Sql {
   const expr = sortExpr(q.sort, provider);
@@ -113,9 +113,4 @@ export function pageQuery(q: RunsTableQuery, provider: DbProvider, columns: Pris
 
 export function countQuery(q: Filters): Prisma.Sql {
   return Prisma.sql`SELECT COUNT(*) AS n FROM "Run" r ${whereClause(q)}`;
-}
-
-/** The tags of the given runs, alphabetical (the ids of one page, at most 1,000). */
-export function tagsOfQuery(ids: readonly string[]): Prisma.Sql {
-  return Prisma.sql`SELECT t."runId" AS "runId", t."tag" AS tag FROM "RunTag" t WHERE t."runId" IN (${Prisma.join(ids)}) ORDER BY t."tag"`;
 }

@@ -91,6 +91,15 @@ export async function getRun(id: string, opts: Opts = {}) {
 }
 
 /**
+ * NOT_FOUND for an unknown run, as `getRun`, reading only the id: a route that only needs the 404 does not
+ * read the run's config, YAML and seed skill (tens of KB on real runs).
+ */
+export async function requireRun(id: string, { db = getDb() }: Opts = {}): Promise<void> {
+  const run = await db.run.findUnique({ where: { id }, select: { id: true } });
+  if (!run) throw new AppError("NOT_FOUND", `run ${id} not found`, { userMessage: "This run does not exist." });
+}
+
+/**
  * The run's config, parsed from its JSON column with the config schema. A stored config that no longer
  * parses (written by an older version, edited by hand) is a clear error naming the run and the field.
  */

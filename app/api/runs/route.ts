@@ -1,11 +1,6 @@
-import {
-  IdempotencyKeySchema,
-  type CreateRunInput,
-  type CreateRunResponse,
-  type RunListResponse,
-} from "@/lib/contracts/api";
+import { IdempotencyKeySchema, type CreateRunInput, type CreateRunResponse } from "@/lib/contracts/api";
 import { RunsTableQuerySchema } from "@/lib/contracts/run-list";
-import { listRunsTable } from "@/lib/db/run-list";
+import { listRunsTableJson } from "@/lib/db/run-list";
 import { markStaleRunsInterrupted } from "@/lib/db/run-recovery";
 import { RUN_REQUEST_BODY } from "@/lib/http/body";
 import { AppError } from "@/lib/errors";
@@ -20,7 +15,8 @@ export function GET(req: Request) {
   return handle("list runs", async () => {
     const q = RunsTableQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
     await markStaleRunsInterrupted(staleAfterMs());
-    return Response.json((await listRunsTable(q)) satisfies RunListResponse);
+    // A RunListResponse, as JSON text built from the database's own JSON rows (lib/db/run-list-json.ts).
+    return new Response(await listRunsTableJson(q), { headers: { "content-type": "application/json" } });
   });
 }
 
