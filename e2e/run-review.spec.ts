@@ -121,6 +121,34 @@ test("[REVIEW-5]: opening a finished run's page fetches its detail once (the str
   expect(asked.length).toBe(1);
 });
 
+test("[REVIEW-5]: the step the page opens on is asked for together with the run detail, not after it", async ({
+  page,
+}) => {
+  const db = testDb();
+  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
+  await db.$disconnect();
+  const stepPath = `/api/runs/${runId}/steps/${stepsDone}`;
+  const stepAsks: string[] = [];
+  page.on("request", (r) => {
+    if (/\/steps\/\d+$/.test(new URL(r.url()).pathname)) stepAsks.push(new URL(r.url()).pathname);
+  });
+  // The run detail is held until the latest step has been asked for (5 s at most): a page that waits for
+  // the detail before asking for the step asks nothing meanwhile.
+  let askedWhileHeld = false;
+  await page.route(`**/api/runs/${runId}`, async (route) => {
+    const until = Date.now() + 5_000;
+    while (!stepAsks.includes(stepPath) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    askedWhileHeld = stepAsks.includes(stepPath);
+    await route.continue();
+  });
+  await page.goto(`/runs/${runId}`);
+  await expect(detail(page)).toContainText(`Step ${stepsDone}`);
+  await expect(detail(page)).not.toContainText("Loading step");
+  expect(askedWhileHeld).toBe(true);
+  // The panel reads the answer already asked for: one request for that step, no second.
+  expect(stepAsks).toEqual([stepPath]);
+});
+
 test("[REVIEW-4]: charts are drawn once at their width, and their lines never measured (getTotalLength)", async ({
   page,
 }) => {
