@@ -121,6 +121,68 @@ test("[REVIEW-5]: opening a finished run's page fetches its detail once (the str
   expect(asked.length).toBe(1);
 });
 
+test("[REVIEW-5]: the step the page opens on is asked for together with the run detail, not after it", async ({
+  page,
+}) => {
+  const db = testDb();
+  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
+  await db.$disconnect();
+  const stepPath = `/api/runs/${runId}/steps/${stepsDone}`;
+  const stepAsks: string[] = [];
+  page.on("request", (r) => {
+    if (/\/steps\/\d+$/.test(new URL(r.url()).pathname)) stepAsks.push(new URL(r.url()).pathname);
+  });
+  // The run detail is held until the latest step has been asked for (5 s at most): a page that waits for
+  // the detail before asking for the step asks nothing meanwhile.
+  let askedWhileHeld = false;
+  await page.route(`**/api/runs/${runId}`, async (route) => {
+    const until = Date.now() + 5_000;
+    while (!stepAsks.includes(stepPath) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    askedWhileHeld = stepAsks.includes(stepPath);
+    await route.continue();
+  });
+  await page.goto(`/runs/${runId}`);
+  await expect(detail(page)).toContainText(`Step ${stepsDone}`);
+  await expect(detail(page)).not.toContainText("Loading step");
+  expect(askedWhileHeld).toBe(true);
+  // The panel reads the answer already asked for: one request for that step, no second.
+  expect(stepAsks).toEqual([stepPath]);
+});
+
+test("[REVIEW-4]: charts are drawn once at their width, and their lines never measured (getTotalLength)", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { lengthCalls: number; resized: string[] };
+    w.lengthCalls = 0;
+    w.resized = [];
+    const original = SVGGeometryElement.prototype.getTotalLength;
+    SVGGeometryElement.prototype.getTotalLength = function (this: SVGGeometryElement) {
+      w.lengthCalls++;
+      return original.call(this);
+    };
+    // A chart first drawn at a guessed width and drawn again at its real one changes its svg's width.
+    new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target as Element;
+        if (el.classList.contains("recharts-surface")) w.resized.push(`${m.oldValue} → ${el.getAttribute("width")}`);
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["width"], attributeOldValue: true });
+  });
+  const calls = () => page.evaluate(() => (window as unknown as { lengthCalls: number }).lengthCalls);
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("chart-selection").locator(".recharts-line-curve").first()).toBeVisible();
+  await expect(page.getByTestId("chart-cost").locator(".recharts-line-curve").first()).toBeVisible();
+  await page.getByTestId("step-row-2").click();
+  await expect(detail(page)).toContainText("Step 2");
+  // The selected step's guide line moved to step 2.
+  // Soft: each of the three reports on its own.
+  await expect.soft(page.getByTestId("selected-step-line")).toHaveAttribute("data-step", "2");
+  await page.waitForLoadState("networkidle");
+  expect.soft(await calls()).toBe(0);
+  expect.soft(await page.evaluate(() => (window as unknown as { resized: string[] }).resized)).toEqual([]);
+});
+
 test("[REVIEW-1]: versions open against their parent, any two compare side by side or inline, each downloads", async ({
   page,
 }) => {

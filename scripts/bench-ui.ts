@@ -24,6 +24,7 @@ import { createDb } from "../lib/db/client";
 import { ensureBuild } from "./start/build";
 import { ensureRedis, freePort } from "./start/redis";
 import { seedBigRun, seedRuns, seedTableRuns } from "./bench/seed";
+import { describeTimelines, runPageTimeline, type RunPageTimeline } from "./bench/ui-timeline";
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -237,6 +238,7 @@ async function main() {
     await cdp.send("Performance.enable");
     // 2. big run page (warm once, then measure)
     const render: Timed = { wall: [], busy: [] };
+    const timelines: RunPageTimeline[] = [];
     for (let i = 0; i < (only.has("run-page") ? 4 : 0); i++) {
       const t = performance.now();
       await page.goto(`${base}/runs/${big}`);
@@ -248,6 +250,7 @@ async function main() {
       if (i > 0) {
         render.wall.push(performance.now() - t);
         render.busy.push((await busyMs(cdp)) - b);
+        timelines.push(await runPageTimeline(page));
       }
     }
     // 4. item history of the big run: open the view, wait for the rows (warm once, then measure)
@@ -292,6 +295,7 @@ async function main() {
       () =>
         `${pct(render.wall, 50).toFixed(0)} ms (median of ${render.wall.length}; worst ${Math.max(...render.wall).toFixed(0)} ms; browser busy after load ${pct(render.busy, 50).toFixed(0)} ms)`,
     );
+    row(render.wall, "  where it goes (medians, from the navigation's start)", () => describeTimelines(timelines));
     row(
       history.wall,
       `item history, 1,000 steps × 40 items, ${history.wall.length} opens: p50 / p95 (target p95 ≤ 1 s)`,

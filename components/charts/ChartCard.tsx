@@ -1,5 +1,5 @@
 "use client";
-import type { ReactElement, ReactNode } from "react";
+import { useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { ResponsiveContainer } from "recharts";
 import { Card } from "../ui/Card";
 
@@ -30,11 +30,32 @@ export function ChartCard({
           {empty}
         </div>
       ) : (
-        <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 560, height: CHART_HEIGHT }}>
-          {children}
-        </ResponsiveContainer>
+        <SizedChart>{children}</SizedChart>
       )}
       {note ? <p className="px-2 pb-1 text-xs text-gray-500">{note}</p> : null}
     </Card>
+  );
+}
+
+/**
+ * The chart drawn once, at its real width. ResponsiveContainer starts at its `initialDimension` and measures
+ * its box after mounting: a guessed width (560) drew every chart twice on load, 1,000-point lines included.
+ * Here the box is measured before the first paint, while it is still empty, and the chart starts at that
+ * width (whole pixels, as ResponsiveContainer rounds them), so its own measure finds nothing to change.
+ */
+function SizedChart({ children }: { children: ReactElement }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    if (box.current) setWidth(Math.round(box.current.getBoundingClientRect().width));
+  }, []);
+  return (
+    <div ref={box} style={{ height: CHART_HEIGHT }}>
+      {width !== null && (
+        <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width, height: CHART_HEIGHT }}>
+          {children}
+        </ResponsiveContainer>
+      )}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "r
 import type { CostPoint } from "@/lib/contracts/cost-curve";
 import { formatCost, formatCount, formatScore } from "../format";
 import { ChartCard } from "./ChartCard";
+import { LeanCurve } from "./lean-curve";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, scoreTick, xTitle, yTitle } from "./chart-style";
 import { scoreDomain } from "./chart-data";
 import { costAxesOf, costAxisOption, costAxisTitle, costNote, costTick, type CostAxis } from "./cost-axis";
@@ -89,6 +90,7 @@ export function CostScoreChart({
           strokeWidth={1.6}
           dot={false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
         <Line
@@ -99,6 +101,7 @@ export function CostScoreChart({
           strokeWidth={2}
           dot={points.length <= 60 ? { r: 2 } : false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
       </LineChart>

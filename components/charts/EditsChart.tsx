@@ -2,6 +2,7 @@
 import { memo } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
+import { LeanCurve } from "./lean-curve";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, xTitle, yTitle } from "./chart-style";
 import type { StepPoint } from "./chart-data";
 
@@ -18,6 +19,7 @@ export const EditsChart = memo(function EditsChart({ points, syncId }: { points:
       strokeDasharray={dash}
       dot={dots ? { r: 2 } : false}
       isAnimationActive={false}
+      shape={LeanCurve}
     />
   );
   return (
@@ -48,6 +50,7 @@ export const EditsChart = memo(function EditsChart({ points, syncId }: { points:
           strokeWidth={1.6}
           dot={false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
         {line("proposed", "proposed", COLORS.proposed)}

@@ -14,9 +14,11 @@ import {
   YAxis,
 } from "recharts";
 import { ChartCard } from "./ChartCard";
+import { LeanCurve } from "./lean-curve";
 import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, xTitle, yTitle } from "./chart-style";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
 import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
+import { SelectedStepLine } from "./SelectedStepLine";
 
 /** Long runs get a brush under the chart to zoom into a range of steps. */
 export const BRUSH_FROM = 60;
@@ -40,13 +42,13 @@ export interface ScoreMark {
 /**
  * (b) Selection split: each step's candidate score (marks: filled accepted, hollow rejected), the current
  * skill's score (dashed) and the best so far, the baseline, labelled epoch boundaries and slow-update
- * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step.
+ * marks; the tooltip gives the decision and the delta the gate saw; a click opens the step. The selected
+ * step's guide line reads `SelectedStepContext`, so a selection does not redraw the chart.
  */
 export const SelectionChart = memo(function SelectionChart({
   points,
   baseline,
   epochBounds,
-  selectedStep,
   onSelectStep,
   syncId,
   marks = [],
@@ -62,7 +64,6 @@ export const SelectionChart = memo(function SelectionChart({
   noise?: NoiseBand[];
   /** Said instead of drawing a band of zero width (a deterministic target has no run-to-run noise). */
   noiseNote?: string | null;
-  selectedStep: number | null;
   onSelectStep: (step: number) => void;
   syncId: string;
 }) {
@@ -145,9 +146,7 @@ export const SelectionChart = memo(function SelectionChart({
             ifOverflow="extendDomain"
           />
         ))}
-        {selectedStep !== null && (
-          <ReferenceLine x={selectedStep} stroke="#a5b4fc" strokeWidth={2} strokeOpacity={0.6} />
-        )}
+        <SelectedStepLine />
         <Line
           dataKey="candidate"
           name="candidate"
@@ -158,6 +157,7 @@ export const SelectionChart = memo(function SelectionChart({
           dot={false}
           activeDot={ACTIVE_DOT}
           isAnimationActive={false}
+          shape={LeanCurve}
         />
         <CandidateMarks data={data} r={markR} />
         <Line
@@ -168,6 +168,7 @@ export const SelectionChart = memo(function SelectionChart({
           strokeOpacity={0.55}
           dot={false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
         <Line
@@ -178,6 +179,7 @@ export const SelectionChart = memo(function SelectionChart({
           strokeDasharray="6 3"
           dot={false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
         {marks.map((m) => (

@@ -2,6 +2,7 @@
 import { memo, useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
+import { LeanCurve } from "./lean-curve";
 import {
   AXIS,
   COLORS,
@@ -96,6 +97,7 @@ export const TrainChart = memo(function TrainChart({
             strokeOpacity={0.25}
             dot={false}
             isAnimationActive={false}
+            shape={LeanCurve}
             legendType="none"
             connectNulls
           />
@@ -108,6 +110,7 @@ export const TrainChart = memo(function TrainChart({
             strokeOpacity={0.25}
             dot={false}
             isAnimationActive={false}
+            shape={LeanCurve}
             legendType="none"
             connectNulls
           />
@@ -119,6 +122,7 @@ export const TrainChart = memo(function TrainChart({
           strokeWidth={1.8}
           dot={dots ? { r: 2 } : false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
         <Line
@@ -129,6 +133,7 @@ export const TrainChart = memo(function TrainChart({
           strokeDasharray="5 3"
           dot={dots ? { r: 2 } : false}
           isAnimationActive={false}
+          shape={LeanCurve}
           connectNulls
         />
       </LineChart>

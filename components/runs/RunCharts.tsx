@@ -2,6 +2,7 @@
 import { useMemo } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
 import { EditsChart } from "../charts/EditsChart";
+import { SelectedStepContext } from "../charts/SelectedStepLine";
 import { SelectionChart, type ScoreMark } from "../charts/SelectionChart";
 import { TestChart } from "../charts/TestChart";
 import { TrainChart } from "../charts/TrainChart";
@@ -11,7 +12,8 @@ import { epochBoundaries, toStepPoints } from "../charts/chart-data";
 /**
  * The four live charts. Each chart is memoised and gets only values that stay the same object until what
  * it draws changes (series on the steps array, marks on the skill versions), so a re-render of the page (a
- * streamed event, a poll that changed the header, a step selection) redraws only the charts concerned.
+ * streamed event, a poll that changed the header) redraws only the charts concerned. A step selection
+ * reaches the selection chart's guide line through a context and redraws that line alone.
  */
 export function RunCharts({
   run,
@@ -38,17 +40,18 @@ export function RunCharts({
   const noise = useNoiseBands(run);
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-      <SelectionChart
-        points={points}
-        baseline={run.baselineScore}
-        epochBounds={bounds}
-        selectedStep={selectedStep}
-        onSelectStep={onSelectStep}
-        syncId={syncId}
-        marks={marks}
-        noise={noise.bands}
-        noiseNote={noise.note}
-      />
+      <SelectedStepContext value={selectedStep}>
+        <SelectionChart
+          points={points}
+          baseline={run.baselineScore}
+          epochBounds={bounds}
+          onSelectStep={onSelectStep}
+          syncId={syncId}
+          marks={marks}
+          noise={noise.bands}
+          noiseNote={noise.note}
+        />
+      </SelectedStepContext>
       <TrainChart points={points} epochBounds={boundSteps} syncId={syncId} />
       <EditsChart points={points} syncId={syncId} />
       <TestChart

@@ -14,7 +14,7 @@ import { RunSidePanels } from "./RunSidePanels";
 import { StepDetailPanel } from "./StepDetailPanel";
 import { StepTable } from "./StepTable";
 import { TransferMatrixPanel } from "./TransferMatrixPanel";
-import { useRun } from "./use-run";
+import { usePrefetchStep, useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 import { revealAfterRender } from "./reveal";
 
@@ -22,12 +22,17 @@ import { revealAfterRender } from "./reveal";
 const ReviewPanels = memo(RunReview);
 const Evidence = memo(EvidenceSection);
 
-/** `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). */
-export function RunView({ id }: { id: string }) {
+/**
+ * `/runs/{id}` — live view of one run. The selected step lives in the URL (`?step=N`). `latestStep` is the
+ * run's latest committed step when the server rendered the page (null before the first): the step detail
+ * the page opens on is asked for together with the run detail, not after it.
+ */
+export function RunView({ id, latestStep = null }: { id: string; latestStep?: number | null }) {
   const pathname = usePathname();
   const params = useSearchParams();
   const { data: run, error, isPending } = useRun(id);
   const stepParam = Number.parseInt(params.get("step") ?? "", 10);
+  usePrefetchStep(id, Number.isFinite(stepParam) && stepParam > 0 ? stepParam : latestStep);
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
   const { state } = useRunEvents(id, {

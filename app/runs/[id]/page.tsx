@@ -13,7 +13,7 @@ type Props = { params: Promise<{ id: string }> };
 const lookupRun = cache(async (id: string) => {
   if (!RunIdSchema.safeParse(id).success) return null;
   const run = await findRun(id);
-  return run ? { id: run.id, name: run.name } : null;
+  return run ? { id: run.id, name: run.name, stepsDone: run.stepsDone } : null;
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -26,7 +26,7 @@ export default async function RunPage({ params }: Props) {
   if (!run) notFound();
   return (
     <Suspense fallback={<p className="text-gray-500">Loading run…</p>}>
-      <RunView id={run.id} />
+      <RunView id={run.id} latestStep={run.stepsDone > 0 ? run.stepsDone : null} />
     </Suspense>
   );
 }
