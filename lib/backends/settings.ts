@@ -157,10 +157,10 @@ export const TransportOptionsSchema = z.object({
    * More such tiers, as `CALLS@PERCENTILE` (a list, or one comma-separated string): while nothing is queued
    * and at most CALLS first requests are in flight on the endpoint, a call is hedged past the stage's
    * PERCENTILE latency. The default hedges the straggler everything waits for early (p50 with ≤ 2 in
-   * flight), the last few at p90 (≤ 4), and the bulk only at `hedge_percentile`. `""` or `[]`: none.
+   * flight), the last few at p95 (≤ 4), and the bulk only at `hedge_percentile`. `""` or `[]`: none.
    */
   hedge_tiers: HedgeTiersSchema.default([
-    { calls: 4, percentile: 0.9 },
+    { calls: 4, percentile: 0.95 },
     { calls: 2, percentile: 0.5 },
   ]),
   /**

@@ -108,7 +108,7 @@ describe("hedgedSend with tiers", () => {
     await expect(q).resolves.toMatchObject({ hedged: false });
   });
 
-  // Tiers as the policy client builds them: p50 with ≤ 2 first requests in flight, p90 with ≤ 4, else p99.
+  // Tiers as the policy client builds them: p50 with ≤ 2 first requests in flight, a later one with ≤ 4, else p99.
   it.each([
     { inFlight: 1, hedgedAt: 10 },
     { inFlight: 2, hedgedAt: 10 },

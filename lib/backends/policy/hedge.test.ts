@@ -258,7 +258,7 @@ describe("policy client with model.hedge", () => {
     expect(() => new RunPolicy(config({ model: { hedge_tiers: ["4@0.2"] } }))).toThrow(/model\.hedge_tiers\.0/);
     const tiers = (model: Record<string, unknown>) => new RunPolicy(config({ model })).transport.hedge_tiers;
     expect(tiers({})).toEqual([
-      { calls: 4, percentile: 0.9 },
+      { calls: 4, percentile: 0.95 },
       { calls: 2, percentile: 0.5 },
     ]);
     expect(tiers({ hedge_tiers: "" })).toEqual([]);
