@@ -121,6 +121,29 @@ test("[REVIEW-5]: opening a finished run's page fetches its detail once (the str
   expect(asked.length).toBe(1);
 });
 
+test("[REVIEW-5]: the page's head preloads the run detail and the step it opens on, each then fetched once", async ({
+  page,
+}) => {
+  const db = testDb();
+  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
+  await db.$disconnect();
+  // In the HTML itself, so the browser asks for both while the page's scripts still load.
+  const html = await (await page.request.get(`/runs/${runId}?step=2`)).text();
+  const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="fetch"/g)].map((m) => m[1]);
+  expect(preloads).toEqual([`/api/runs/${runId}`, `/api/runs/${runId}/steps/2`]);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.startsWith(`/api/runs/${runId}`)) asked.push(new URL(r.url()).pathname);
+  });
+  await page.goto(`/runs/${runId}`);
+  await expect(detail(page)).toContainText(`Step ${stepsDone}`);
+  await page.waitForLoadState("networkidle");
+  // The queries took the preloaded answers: no second request for either (the stream is another path).
+  const counts = (path: string) => asked.filter((p) => p === path).length;
+  expect(counts(`/api/runs/${runId}`)).toBe(1);
+  expect(counts(`/api/runs/${runId}/steps/${stepsDone}`)).toBe(1);
+});
+
 test("[REVIEW-5]: the step the page opens on is asked for together with the run detail, not after it", async ({
   page,
 }) => {

@@ -168,3 +168,30 @@ test("[RUNS-TABLE]: the first page is in the server’s HTML, and the rows show 
   await expect.poll(() => listCalls.some((u) => u.includes("sort=name"))).toBe(true);
   await expect(page.getByTestId(`run-row-${id}`)).toBeVisible();
 });
+
+test("[RUNS-TABLE]: the rows' run links are not prefetched (a server render of each visible run page per visit)", async ({
+  page,
+}) => {
+  const p = prefix();
+  const db = testDb();
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(await seedRun(db, { name: `${p} run ${i}`, createdAt: past(10 + i) }));
+  await db.$disconnect();
+  const runPages: string[] = [];
+  page.on("request", (r) => {
+    const { pathname } = new URL(r.url());
+    if (/^\/runs\/[0-9a-f-]{36}$/.test(pathname)) runPages.push(pathname);
+  });
+  const live = tableLive(page);
+  await page.goto(`/?q=${p}`);
+  await expect(page.getByTestId(`run-row-${ids[0]}`)).toBeVisible();
+  await live;
+  await page.waitForLoadState("networkidle");
+  expect(runPages).toEqual([]);
+  // A click still opens the run.
+  await page
+    .getByTestId(`run-row-${ids[1]}`)
+    .getByRole("link", { name: `${p} run 1` })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${ids[1]}$`));
+});

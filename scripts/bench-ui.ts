@@ -8,7 +8,8 @@
  *   4. p95 of opening the item-history view of that 1,000-step run, on its page once that has finished
  *      loading, from the click until every item's row is drawn (target ≤ 1 s).
  *   5. the runs table over 10,000 runs: p95 of its first page from the API (default order, sorted by a
- *      computed column, and a text search) and in the browser until the rows show (target ≤ 300 ms).
+ *      computed column, and a text search) and in the browser until the first rows are painted, by the
+ *      browser's Element Timing (target ≤ 300 ms).
  * The first line prints the load average: wall times include waiting for a core, so on a shared machine
  * the run page and item history also print the browser's main-thread busy time (Chromium's TaskDuration).
  * `--only=run-page,item-history` measures only the named parts (sse, run-page, item-history, runs-api,
@@ -52,6 +53,25 @@ async function waitHttp(url: string, ms = 60_000) {
 async function busyMs(cdp: CDPSession): Promise<number> {
   const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
   return (metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000;
+}
+
+/**
+ * When the browser first painted an element marked `elementtiming="<identifier>"` (the earliest such entry),
+ * in ms from the navigation's start; fails when none was painted.
+ */
+async function firstPainted(page: Page, identifier: string): Promise<number> {
+  // A string: tsx would wrap a named function inside a callback in a `__name` helper the page lacks.
+  const at = (await page.evaluate(`new Promise((resolve) => {
+    const seen = [];
+    const done = () => resolve(seen.length ? Math.min(...seen) : null);
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.identifier === ${JSON.stringify(identifier)}) seen.push(e.renderTime || e.loadTime);
+      done();
+    }).observe({ type: "element", buffered: true });
+    setTimeout(done, 1000);
+  })`)) as number | null;
+  if (at === null) throw new Error(`no element marked elementtiming="${identifier}" was painted`);
+  return at;
 }
 
 interface Timed {
@@ -257,11 +277,13 @@ async function main() {
     const history = only.has("item-history")
       ? await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8)
       : { wall: [], busy: [], fetch: [] };
-    // 4b. the runs table in the browser: navigation → first page of rows shown. The rows come in the
-    // server's HTML, so the clock stops when the first row is in the page, not at the load event (which
-    // also waits for every script): page.goto returns at the response's first byte ("commit").
-    const tableRender = { shown: [] as number[], loaded: [] as number[] };
-    for (let i = 0; i < (only.has("runs-table") ? 8 : 0); i++) {
+    // 4b. the runs table in the browser: navigation → first page of rows painted. The rows come in the
+    // server's HTML. The figure is the browser's own: the Element Timing entry of the first run name painted
+    // (`elementtiming="run-name"` on each row's name), from the navigation's start. Also printed: the same
+    // seen from this script (the first row found in the page, then the next frame), which adds the harness's
+    // own round trips to the browser, and the load event (which also waits for every script).
+    const tableRender = { painted: [] as number[], shown: [] as number[], loaded: [] as number[] };
+    for (let i = 0; i < (only.has("runs-table") ? 21 : 0); i++) {
       const t = performance.now();
       await page.goto(`${base}/`, { waitUntil: "commit" });
       await page.locator('[data-testid^="run-row-"]').first().waitFor();
@@ -269,8 +291,14 @@ async function main() {
       await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
       const shown = performance.now() - t;
       await page.waitForLoadState("load");
-      if (i > 0) tableRender.shown.push(shown);
-      if (i > 0) tableRender.loaded.push(performance.now() - t);
+      const loaded = performance.now() - t;
+      const painted = await firstPainted(page, "run-name");
+      if (i > 0) {
+        tableRender.painted.push(painted);
+        if (process.env.BENCH_DEBUG) say(`runs table open ${i}: painted ${painted.toFixed(0)} ms`);
+        tableRender.shown.push(shown);
+        tableRender.loaded.push(loaded);
+      }
     }
     // 1. SSE delay
     const delays = only.has("sse") ? await measureSse(page, db, base) : [];
@@ -313,12 +341,12 @@ async function main() {
         `runs table, 10,000 runs, first page ${q ? `(${q})` : "(newest first)"}: p50 / p95 (target p95 ≤ 300 ms)`,
         () => `${pct(times, 50).toFixed(0)} / ${pct(times, 95).toFixed(0)} ms`,
       );
-    const { shown, loaded } = tableRender;
+    const { painted, shown, loaded } = tableRender;
     row(
-      shown,
-      "runs table, 10,000 runs, browser: open / → first rows shown: p50 / p95 (target p95 ≤ 300 ms)",
+      painted,
+      `runs table, 10,000 runs, browser: open / → first rows painted, ${painted.length} opens: p50 / p95 (target p95 ≤ 300 ms)`,
       () =>
-        `${pct(shown, 50).toFixed(0)} / ${pct(shown, 95).toFixed(0)} ms (load event: ${pct(loaded, 50).toFixed(0)} / ${pct(loaded, 95).toFixed(0)} ms)`,
+        `${pct(painted, 50).toFixed(0)} / ${pct(painted, 95).toFixed(0)} ms (seen from the harness: ${pct(shown, 50).toFixed(0)} / ${pct(shown, 95).toFixed(0)} ms; load event: ${pct(loaded, 50).toFixed(0)} / ${pct(loaded, 95).toFixed(0)} ms)`,
     );
   } finally {
     for (const p of procs) p.kill("SIGTERM");

@@ -35,7 +35,11 @@ export function NightsTable({ nights }: { nights: SleepNightSummary[] }) {
           {nights.map((n) => (
             <tr key={n.id} className={ROW} data-testid="sleep-night-row">
               <td className={TD}>
-                <Link className="font-medium text-indigo-700 hover:underline" href={`/sleep/nights/${n.id}`}>
+                <Link
+                  className="font-medium text-indigo-700 hover:underline"
+                  href={`/sleep/nights/${n.id}`}
+                  prefetch={false}
+                >
                   {n.night > 0 ? `#${n.night}` : "pending"}
                   {n.dryRun ? " (dry run)" : ""}
                 </Link>
