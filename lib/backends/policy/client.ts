@@ -11,7 +11,7 @@ import { BudgetExhaustedError, type Reservation } from "./budget";
 import { cacheKeyOf } from "./cache";
 import { hedgedSend, sharedTracker, type HedgeOutcome } from "./hedge";
 import { sharedLimiter } from "./limiter";
-import { providerLimits, providerResetMs, sharedRateGate } from "./rate-limit";
+import { providerLimits, providerResetMs, sharedRateGate, type RateGrant } from "./rate-limit";
 import { withRetries } from "./retry";
 import type { Transport, TransportAnswer } from "../provider";
 import type { RunPolicy } from "./run-policy";
@@ -94,11 +94,11 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
       const signals = [req.signal, timeout].filter((s): s is AbortSignal => s !== undefined && s !== null);
       const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
       const t0 = Date.now();
-      let sentAfterLearning = false;
+      let grant: RateGrant | undefined;
       try {
         const out = await hedgedSend({
           send: async (s) => {
-            if (gate) sentAfterLearning = await gate.acquire(estimatePromptTokens(req), s);
+            if (gate) grant = await gate.acquire(estimatePromptTokens(req), s);
             return transport.send(req, s);
           },
           signal,
@@ -124,7 +124,7 @@ export function createPolicyClient(o: PolicyClientOptions): ModelClient {
         });
         if (gate && e.kind === "rate_limited") {
           const headers = (err as { headers?: Parameters<typeof providerResetMs>[0] } | null)?.headers;
-          await gate.limited(e.retryAfterMs ?? providerResetMs(headers), providerLimits(headers), sentAfterLearning);
+          await gate.limited(e.retryAfterMs ?? providerResetMs(headers), providerLimits(headers), grant);
         }
         throw e;
       } finally {

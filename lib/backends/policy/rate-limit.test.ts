@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { keyIdOf, providerLimits, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
 
 /** A sleep that records its waits and returns at once. */
@@ -101,16 +101,18 @@ describe("RateGate (in-process store)", () => {
   it("learns a lower announced limit: f is capped, halved, and never grows past the cap", async () => {
     const s = fakeSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 1000, tpm: 0 }, s.sleep, null);
-    expect(await g.acquire(1)).toBe(false);
-    await g.limited(1000, { rpm: 600, tpm: 0 }, false);
+    const before = await g.acquire(1);
+    expect(before.learned).toBe(false);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, before);
     // 600 / 1000 with 3 % headroom, then halved
     expect(g.learnedCeiling).toBeCloseTo(0.582, 10);
     expect(g.factor).toBeCloseTo(0.291, 10);
     for (let i = 0; i < 50; i++) await g.answered(0);
     expect(g.factor).toBeCloseTo(0.582, 10);
     // A request granted from now on was sent knowing the limit; its 429 halves f as usual.
-    expect(await g.acquire(1)).toBe(true);
-    await g.limited(1000, { rpm: 600, tpm: 0 }, true);
+    const after = await g.acquire(1);
+    expect(after.learned).toBe(true);
+    await g.limited(1000, { rpm: 600, tpm: 0 }, after);
     expect(g.factor).toBeCloseTo(0.291, 10);
     expect(g.learnedCeiling).toBeCloseTo(0.582, 10);
     expect(g.counts).toMatchObject({ limited: 2, limitedAfterLearning: 1 });
@@ -122,6 +124,60 @@ describe("RateGate (in-process store)", () => {
     await g.limited(1000, { rpm: 600, tpm: 0 });
     expect(g.factor).toBe(0.5);
     expect(g.learnedCeiling).toBe(1);
-    expect(await g.acquire(1)).toBe(false);
+    expect((await g.acquire(1)).learned).toBe(false);
+  });
+
+  it("a request that waited out a full window asks at the weight f has then, not the one it first asked", async () => {
+    vi.useFakeTimers();
+    try {
+      let waits = 0;
+      let onWait = async () => {};
+      const sleep = async (ms: number) => {
+        waits++;
+        await onWait();
+        vi.advanceTimersByTime(ms + 1);
+      };
+      // 600 rpm: 5,000 points a 5-second window, 50 requests at f = 1.
+      const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, sleep, null, { pace: false });
+      for (let i = 0; i < 4; i++) await g.limited(undefined); // a 429 storm: f at its floor, 0.1
+      vi.advanceTimersByTime(2000); // the storm's 1-second blocks are over
+      expect(g.factor).toBe(0.1);
+      for (let i = 0; i < 5; i++) await g.acquire(1); // weight 1,000 each: the window is full
+      expect(waits).toBe(0);
+      // The next request waits; answers meanwhile bring f back to 1 before the window ends.
+      onWait = async () => {
+        for (let i = 0; i < 45; i++) await g.answered(0);
+        onWait = async () => {};
+      };
+      await g.acquire(1);
+      expect(g.factor).toBe(1);
+      expect(waits).toBe(1);
+      // It took 100 points of the new window (not 1,000), so 49 more requests fit without waiting.
+      for (let i = 0; i < 49; i++) await g.acquire(1);
+      expect(waits).toBe(1);
+      await g.acquire(1);
+      expect(waits).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("one decrease per congestion event: 429s of requests granted before f's last halving do not halve it again", async () => {
+    const s = fakeSleep();
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null, { pace: false });
+    // A burst: eight requests granted at f = 1, all refused.
+    const burst = [];
+    for (let i = 0; i < 8; i++) burst.push(await g.acquire(1));
+    for (const grant of burst) await g.limited(1000, undefined, grant);
+    expect(g.factor).toBe(0.5); // once, not 1 / 2⁸ (the floor)
+    expect(g.counts.limited).toBe(8);
+    // Granted after that halving: its refusal is a new event and halves again.
+    const later = await g.acquire(1);
+    await g.limited(1000, undefined, later);
+    expect(g.factor).toBe(0.25);
+    // …and a straggler of the first burst still does not.
+    await g.limited(1000, undefined, burst[0]);
+    expect(g.factor).toBe(0.25);
+    expect(g.counts.limited).toBe(10);
   });
 });

@@ -11,6 +11,9 @@
  * halves f (multiplicative decrease) and blocks the key for the provider's Retry-After (or its
  * `x-ratelimit-reset-*` / `anthropic-ratelimit-*-reset` header) for every process; each answered call
  * adds 0.02 back (additive increase). A `Retry-After` therefore reaches every worker sharing the key.
+ * One decrease per congestion event, as TCP does: a refused request that was granted before f's last
+ * decrease was already in flight when it happened, so its 429 blocks and counts but does not halve f
+ * again (a burst of 32 refusals used to take f from the cap to its floor, and minutes to climb back).
  *
  * Learning the limit: a rate-limit error whose headers announce the provider's limit
  * (`x-ratelimit-limit-requests/-tokens`, `anthropic-ratelimit-requests/tokens-limit`) below the configured
@@ -51,6 +54,12 @@ export interface RateLimits {
 }
 
 type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** A request's permission to be sent: whether the provider's limit was known then, and f's decreases so far. */
+export interface RateGrant {
+  learned: boolean;
+  decreases: number;
+}
 
 /** A short, non-reversible id of an API key for the counters' key (the key itself never reaches Redis). */
 export function keyIdOf(apiKey: string | null | undefined): string {
@@ -120,6 +129,8 @@ export class RateGate {
    */
   readonly counts = { waited: 0, limited: 0, limitedAfterLearning: 0 };
   private learned = false;
+  /** How many times f was halved: a grant remembers it, so a 429 of a request sent before the last halving does not halve again. */
+  private decreases = 0;
   private capCheckedAt = 0;
 
   constructor(
@@ -156,17 +167,19 @@ export class RateGate {
   }
 
   /**
-   * Waits until one request of about `promptTokens` may be sent. Resolves to whether the provider's limit
-   * was known when it was granted (pass it back to `limited`).
+   * Waits until one request of about `promptTokens` may be sent. Resolves to the grant: whether the
+   * provider's limit was known when it was granted, and f's decreases so far (pass it back to `limited`).
    */
-  async acquire(promptTokens: number, signal?: AbortSignal): Promise<boolean> {
+  async acquire(promptTokens: number, signal?: AbortSignal): Promise<RateGrant> {
     await this.syncCap();
-    const weight = Math.ceil(SCALE / this.f);
-    const granted = await this.take(this.rpm, weight, signal);
-    if (granted && this.opts.pace !== false) await this.pace(granted, weight, signal);
+    // Weights are read from f at each attempt: a request that waited through a 429 storm (f at its floor,
+    // weight 10) would otherwise keep asking for 10 requests' worth long after f recovered, and a window
+    // full of such stale weights granted a fraction of the limit.
+    const granted = await this.take(this.rpm, () => Math.ceil(SCALE / this.f), signal);
+    if (granted && this.opts.pace !== false) await this.pace(granted.res, granted.points, signal);
     if (this.tpm)
-      await this.take(this.tpm, Math.min(this.tpmPoints, Math.ceil((promptTokens * SCALE) / this.f)), signal);
-    return this.learned;
+      await this.take(this.tpm, () => Math.min(this.tpmPoints, Math.ceil((promptTokens * SCALE) / this.f)), signal);
+    return { learned: this.learned, decreases: this.decreases };
   }
 
   /** An answered call: its completion tokens count against the token limit; f grows a little. */
@@ -176,20 +189,24 @@ export class RateGate {
   }
 
   /**
-   * A rate-limit error: learn the cap a lower announced limit gives, halve f, and block the key for
-   * every process for the announced wait. `announced`: the limits in the error's headers;
-   * `sentAfterLearning`: what `acquire` returned for the refused request.
+   * A rate-limit error: learn the cap a lower announced limit gives, halve f (unless the refused request
+   * was granted before f's last decrease), and block the key for every process for the announced wait.
+   * `announced`: the limits in the error's headers; `grant`: what `acquire` returned for the refused
+   * request (none: a new congestion event).
    */
-  async limited(waitMs: number | undefined, announced?: RateLimits, sentAfterLearning = false): Promise<void> {
+  async limited(waitMs: number | undefined, announced?: RateLimits, grant?: RateGrant): Promise<void> {
     this.counts.limited++;
-    if (sentAfterLearning) this.counts.limitedAfterLearning++;
+    if (grant?.learned) this.counts.limitedAfterLearning++;
     const ratio = (a: number, c: number) => (a > 0 && c > 0 && a < c ? (HEADROOM * a) / c : 1);
     const cap = announced ? Math.min(ratio(announced.rpm, this.limits.rpm), ratio(announced.tpm, this.limits.tpm)) : 1;
     if (cap < this.ceiling) {
       this.lowerCeiling(Math.max(F_MIN, cap));
       await this.redis?.set(this.capKey, String(this.ceiling), "EX", CAP_TTL_S);
     }
-    this.f = Math.max(F_MIN, this.f / 2);
+    if (grant === undefined || grant.decreases === this.decreases) {
+      this.f = Math.max(F_MIN, this.f / 2);
+      this.decreases++;
+    }
     const secs = Math.ceil((waitMs ?? 1000) / 1000);
     await Promise.all([this.rpm, this.tpm].map((l) => l?.block(this.key, secs)));
   }
@@ -222,15 +239,17 @@ export class RateGate {
     if (slotMs > elapsedMs) await this.sleep(Math.round(slotMs - elapsedMs), signal);
   }
 
+  /** Consumes `points()` (read again at each attempt) from `l`, waiting out full windows; null without a limiter. */
   private async take(
     l: RateLimiterAbstract | null,
-    points: number,
+    points: () => number,
     signal?: AbortSignal,
-  ): Promise<RateLimiterRes | null> {
+  ): Promise<{ res: RateLimiterRes; points: number } | null> {
     if (!l) return null;
     for (;;) {
+      const p = points();
       try {
-        return await l.consume(this.key, points);
+        return { res: await l.consume(this.key, p), points: p };
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         this.counts.waited++;
