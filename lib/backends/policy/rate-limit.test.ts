@@ -1,10 +1,26 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { keyIdOf, providerLimits, providerResetMs, RateGate, resetMsOf, sharedRateGate } from "./rate-limit";
 
-/** A sleep that records its waits and returns at once. */
+/** A sleep that records its waits and returns at once, the clock standing still. */
 function fakeSleep() {
   const waits: number[] = [];
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+/**
+ * A sleep that records its waits and moves the (fake) clock on by each, so a gate waiting out a window or
+ * a block gets through it at once instead of spinning in real time until it ends.
+ */
+function clockSleep(onWait: () => Promise<void> = async () => {}) {
+  const waits: number[] = [];
+  return {
+    waits,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+      await onWait();
+      vi.advanceTimersByTime(ms + 1);
+    },
+  };
 }
 
 describe("provider reset headers", () => {
@@ -33,6 +49,14 @@ describe("provider reset headers", () => {
 });
 
 describe("RateGate (in-process store)", () => {
+  // The in-process counters read Date.now and expire keys with timers: a fake clock moves only with the waits.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("paces a window's requests across it instead of sending them in one burst", async () => {
     const s = fakeSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null); // 5 per 5-second window
@@ -47,7 +71,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("lets a window's share of the per-minute limit through, then waits", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 60, tpm: 0 }, s.sleep, null, { pace: false });
     for (let i = 0; i < 5; i++) await g.acquire(10); // 60 rpm = 5 per 5-second window
     expect(s.waits).toEqual([]);
@@ -58,7 +82,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("counts tokens: the prompt before, the completion after", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 0, tpm: 1200 }, s.sleep, null); // 100 tokens a window
     await g.acquire(60);
     await g.answered(30);
@@ -68,7 +92,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("a rate-limit error halves the rate, blocks for Retry-After, and answers win it back", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null);
     await g.limited(3000);
     expect(g.factor).toBe(0.5);
@@ -83,7 +107,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("no limits → no gate; one gate per endpoint, key and limits", () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     expect(sharedRateGate("e k", { rpm: 0, tpm: 0 }, s.sleep)).toBeNull();
     const a = sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep);
     expect(sharedRateGate("e k", { rpm: 10, tpm: 0 }, s.sleep)).toBe(a);
@@ -99,7 +123,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("learns a lower announced limit: f is capped, halved, and never grows past the cap", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 1000, tpm: 0 }, s.sleep, null);
     const before = await g.acquire(1);
     expect(before.learned).toBe(false);
@@ -119,7 +143,7 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("an announced limit at or above the configured one teaches nothing: plain halving", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null);
     await g.limited(1000, { rpm: 600, tpm: 0 });
     expect(g.factor).toBe(0.5);
@@ -128,42 +152,32 @@ describe("RateGate (in-process store)", () => {
   });
 
   it("a request that waited out a full window asks at the weight f has then, not the one it first asked", async () => {
-    vi.useFakeTimers();
-    try {
-      let waits = 0;
-      let onWait = async () => {};
-      const sleep = async (ms: number) => {
-        waits++;
-        await onWait();
-        vi.advanceTimersByTime(ms + 1);
-      };
-      // 600 rpm: 5,000 points a 5-second window, 50 requests at f = 1.
-      const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, sleep, null, { pace: false });
-      for (let i = 0; i < 4; i++) await g.limited(undefined); // a 429 storm: f at its floor, 0.1
-      vi.advanceTimersByTime(2000); // the storm's 1-second blocks are over
-      expect(g.factor).toBe(0.1);
-      for (let i = 0; i < 5; i++) await g.acquire(1); // weight 1,000 each: the window is full
-      expect(waits).toBe(0);
-      // The next request waits; answers meanwhile bring f back to 1 before the window ends.
-      onWait = async () => {
-        for (let i = 0; i < 45; i++) await g.answered(0);
-        onWait = async () => {};
-      };
-      await g.acquire(1);
-      expect(g.factor).toBe(1);
-      expect(waits).toBe(1);
-      // It took 100 points of the new window (not 1,000), so 49 more requests fit without waiting.
-      for (let i = 0; i < 49; i++) await g.acquire(1);
-      expect(waits).toBe(1);
-      await g.acquire(1);
-      expect(waits).toBe(2);
-    } finally {
-      vi.useRealTimers();
-    }
+    let onWait = async () => {};
+    const s = clockSleep(() => onWait());
+    // 600 rpm: 5,000 points a 5-second window, 50 requests at f = 1.
+    const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null, { pace: false });
+    for (let i = 0; i < 4; i++) await g.limited(undefined); // a 429 storm: f at its floor, 0.1
+    vi.advanceTimersByTime(2000); // the storm's 1-second blocks are over
+    expect(g.factor).toBe(0.1);
+    for (let i = 0; i < 5; i++) await g.acquire(1); // weight 1,000 each: the window is full
+    expect(s.waits).toHaveLength(0);
+    // The next request waits; answers meanwhile bring f back to 1 before the window ends.
+    onWait = async () => {
+      for (let i = 0; i < 45; i++) await g.answered(0);
+      onWait = async () => {};
+    };
+    await g.acquire(1);
+    expect(g.factor).toBe(1);
+    expect(s.waits).toHaveLength(1);
+    // It took 100 points of the new window (not 1,000), so 49 more requests fit without waiting.
+    for (let i = 0; i < 49; i++) await g.acquire(1);
+    expect(s.waits).toHaveLength(1);
+    await g.acquire(1);
+    expect(s.waits).toHaveLength(2);
   });
 
   it("one decrease per congestion event: 429s of requests granted before f's last halving do not halve it again", async () => {
-    const s = fakeSleep();
+    const s = clockSleep();
     const g = new RateGate(`t-${Math.random()}`, { rpm: 600, tpm: 0 }, s.sleep, null, { pace: false });
     // A burst: eight requests granted at f = 1, all refused.
     const burst = [];
