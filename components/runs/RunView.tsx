@@ -14,6 +14,7 @@ import { RunSidePanels } from "./RunSidePanels";
 import { StepDetailPanel } from "./StepDetailPanel";
 import { StepTable } from "./StepTable";
 import { TransferMatrixPanel } from "./TransferMatrixPanel";
+import { openingStep } from "./opening-step";
 import { usePrefetchStep, useRun } from "./use-run";
 import { useRunEvents } from "./use-run-events";
 import { revealAfterRender } from "./reveal";
@@ -32,7 +33,7 @@ export function RunView({ id, latestStep = null }: { id: string; latestStep?: nu
   const params = useSearchParams();
   const { data: run, error, isPending } = useRun(id);
   const stepParam = Number.parseInt(params.get("step") ?? "", 10);
-  usePrefetchStep(id, Number.isFinite(stepParam) && stepParam > 0 ? stepParam : latestStep);
+  usePrefetchStep(id, openingStep(params.get("step"), latestStep));
   const latest = run?.steps.at(-1)?.step ?? null;
   const selectedStep = Number.isFinite(stepParam) ? stepParam : latest;
   const { state } = useRunEvents(id, {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache, Suspense } from "react";
 import { preload } from "react-dom";
+import { openingStep } from "@/components/runs/opening-step";
 import { RunView } from "@/components/runs/RunView";
 import { RunIdSchema } from "@/lib/contracts/api";
 import { findRun } from "@/lib/db/runs";
@@ -29,14 +30,15 @@ export default async function RunPage({ params, searchParams }: PageProps) {
   // The browser starts fetching the run detail and the step the page opens on (the same requests RunView's
   // queries make) as soon as the page's head arrives, while the page's scripts still load: on a 1,000-step
   // run the detail (≈ 450 KB) is then ready when the page has hydrated instead of being asked for after it.
-  const asked = Number.parseInt(String((await searchParams).step ?? ""), 10);
-  const step = Number.isFinite(asked) && asked > 0 ? asked : run.stepsDone > 0 ? run.stepsDone : null;
+  const latestStep = run.stepsDone > 0 ? run.stepsDone : null;
+  const asked = (await searchParams).step;
+  const step = openingStep(Array.isArray(asked) ? asked[0] : asked, latestStep);
   preload(`/api/runs/${encodeURIComponent(run.id)}`, { as: "fetch", crossOrigin: "anonymous" });
   if (step !== null)
     preload(`/api/runs/${encodeURIComponent(run.id)}/steps/${step}`, { as: "fetch", crossOrigin: "anonymous" });
   return (
     <Suspense fallback={<p className="text-gray-500">Loading run…</p>}>
-      <RunView id={run.id} latestStep={run.stepsDone > 0 ? run.stepsDone : null} />
+      <RunView id={run.id} latestStep={latestStep} />
     </Suspense>
   );
 }
