@@ -25,15 +25,19 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function RunPage({ params, searchParams }: PageProps) {
-  const run = await lookupRun((await params).id);
-  if (!run) notFound();
+  const [{ id }, query] = await Promise.all([params, searchParams]);
   // The browser starts fetching the run detail and the step the page opens on (the same requests RunView's
   // queries make) as soon as the page's head arrives, while the page's scripts still load: on a 1,000-step
   // run the detail (≈ 450 KB) is then ready when the page has hydrated instead of being asked for after it.
+  // The detail is asked for before the run is read: a preload made after an await on the database misses
+  // the head when the database is slow to answer (PostgreSQL), and only reaches the page's payload, which
+  // the browser reads once the scripts have run.
+  if (RunIdSchema.safeParse(id).success)
+    preload(`/api/runs/${encodeURIComponent(id)}`, { as: "fetch", crossOrigin: "anonymous" });
+  const run = await lookupRun(id);
+  if (!run) notFound();
   const latestStep = run.stepsDone > 0 ? run.stepsDone : null;
-  const asked = (await searchParams).step;
-  const step = openingStep(Array.isArray(asked) ? asked[0] : asked, latestStep);
-  preload(`/api/runs/${encodeURIComponent(run.id)}`, { as: "fetch", crossOrigin: "anonymous" });
+  const step = openingStep(Array.isArray(query.step) ? query.step[0] : query.step, latestStep);
   if (step !== null)
     preload(`/api/runs/${encodeURIComponent(run.id)}/steps/${step}`, { as: "fetch", crossOrigin: "anonymous" });
   return (
