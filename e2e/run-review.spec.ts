@@ -31,6 +31,14 @@ const detailTop = (page: Page) => detail(page).evaluate((el) => el.getBoundingCl
 const expectDetailInView = async (page: Page) =>
   expect.poll(() => detailTop(page), { timeout: 5_000 }).toBeLessThan(0.5);
 
+/** The run's committed steps, read from the database. */
+async function stepsDoneOf(id: string): Promise<number> {
+  const db = testDb();
+  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id }, select: { stepsDone: true } });
+  await db.$disconnect();
+  return stepsDone;
+}
+
 /**
  * The candidates' marks of one decision on the selection chart (one path per decision, a circle per mark),
  * in page coordinates, left to right; with their path's fill and stroke, which tell the decisions apart.
@@ -124,9 +132,7 @@ test("[REVIEW-5]: opening a finished run's page fetches its detail once (the str
 test("[REVIEW-5]: the page's head preloads the run detail and the step it opens on, each then fetched once", async ({
   page,
 }) => {
-  const db = testDb();
-  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
-  await db.$disconnect();
+  const stepsDone = await stepsDoneOf(runId);
   // In the page's response itself, so the browser asks for both before RunView runs. The detail always as a
   // `<link rel="preload">` in the head; the step (which may need the run read first) there too, or as a
   // preload hint in the page's payload (in a script, quotes escaped) when the head had already gone out.
@@ -152,9 +158,7 @@ test("[REVIEW-5]: the page's head preloads the run detail and the step it opens 
 test("[REVIEW-5]: the step the page opens on is asked for together with the run detail, not after it", async ({
   page,
 }) => {
-  const db = testDb();
-  const { stepsDone } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { stepsDone: true } });
-  await db.$disconnect();
+  const stepsDone = await stepsDoneOf(runId);
   const stepPath = `/api/runs/${runId}/steps/${stepsDone}`;
   const stepAsks: string[] = [];
   page.on("request", (r) => {

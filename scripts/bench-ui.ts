@@ -25,6 +25,7 @@ import { createDb } from "../lib/db/client";
 import { ensureBuild } from "./start/build";
 import { ensureRedis, freePort } from "./start/redis";
 import { seedBigRun, seedRuns, seedTableRuns } from "./bench/seed";
+import { measureRunsTable } from "./bench/ui-runs-table";
 import { describeTimelines, runPageTimeline, type RunPageTimeline } from "./bench/ui-timeline";
 
 const pct = (xs: number[], p: number) =>
@@ -53,25 +54,6 @@ async function waitHttp(url: string, ms = 60_000) {
 async function busyMs(cdp: CDPSession): Promise<number> {
   const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
   return (metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000;
-}
-
-/**
- * When the browser first painted an element marked `elementtiming="<identifier>"` (the earliest such entry),
- * in ms from the navigation's start; fails when none was painted.
- */
-async function firstPainted(page: Page, identifier: string): Promise<number> {
-  // A string: tsx would wrap a named function inside a callback in a `__name` helper the page lacks.
-  const at = (await page.evaluate(`new Promise((resolve) => {
-    const seen = [];
-    const done = () => resolve(seen.length ? Math.min(...seen) : null);
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.identifier === ${JSON.stringify(identifier)}) seen.push(e.renderTime || e.loadTime);
-      done();
-    }).observe({ type: "element", buffered: true });
-    setTimeout(done, 1000);
-  })`)) as number | null;
-  if (at === null) throw new Error(`no element marked elementtiming="${identifier}" was painted`);
-  return at;
 }
 
 interface Timed {
@@ -277,45 +259,10 @@ async function main() {
     const history = only.has("item-history")
       ? await measureItemHistory(page, cdp, `${base}/runs/${big}`, 8)
       : { wall: [], busy: [], fetch: [] };
-    // 4b. the runs table in the browser: navigation → first page of rows painted. The rows come in the
-    // server's HTML. The figure is the browser's own: the Element Timing entry of the first run name painted
-    // (`elementtiming="run-name"` on each row's name), from the navigation's start. Also printed: the same
-    // seen from this script (the first row found in the page, then the next frame), which adds the harness's
-    // own round trips to the browser, and the load event (which also waits for every script). The first
-    // TABLE_WARM opens (right after 9,000 runs were written: a cold server and database) are printed apart.
-    const TABLE_WARM = 5;
-    const tableRender = {
-      warm: [] as number[],
-      painted: [] as number[],
-      shown: [] as number[],
-      loaded: [] as number[],
-    };
-    for (let i = 0; i < (only.has("runs-table") ? TABLE_WARM + 40 : 0); i++) {
-      const t = performance.now();
-      await page.goto(`${base}/`, { waitUntil: "commit" });
-      await page.locator('[data-testid^="run-row-"]').first().waitFor();
-      // …and the next frame: it is not painted while a stylesheet is still loading.
-      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
-      const shown = performance.now() - t;
-      await page.waitForLoadState("load");
-      const loaded = performance.now() - t;
-      const painted = await firstPainted(page, "run-name");
-      if (process.env.BENCH_DEBUG) {
-        const nav = await page.evaluate(
-          "(() => { const n = performance.getEntriesByType('navigation')[0]; return [n.responseStart, n.responseEnd, n.domContentLoadedEventEnd].map(Math.round).join(' / '); })()",
-        );
-        say(
-          `runs table open ${i}: painted ${painted.toFixed(0)} ms (first byte / last byte / DOMContentLoaded: ${String(nav)} ms)`,
-        );
-      }
-      if (i < TABLE_WARM) {
-        tableRender.warm.push(painted);
-        continue;
-      }
-      tableRender.painted.push(painted);
-      tableRender.shown.push(shown);
-      tableRender.loaded.push(loaded);
-    }
+    // 4b. the runs table in the browser (scripts/bench/ui-runs-table.ts says how it is measured)
+    const tableRender = only.has("runs-table")
+      ? await measureRunsTable(page, base, { warm: 5, opens: 40, say })
+      : { warm: [], painted: [], shown: [], loaded: [] };
     // 1. SSE delay
     const delays = only.has("sse") ? await measureSse(page, db, base) : [];
     await browser.close();
