@@ -35,6 +35,7 @@ export function NightsTable({ nights }: { nights: SleepNightSummary[] }) {
           {nights.map((n) => (
             <tr key={n.id} className={ROW} data-testid="sleep-night-row">
               <td className={TD}>
+                {/* Not prefetched, as the runs table's links: a night page is rendered per request. */}
                 <Link
                   className="font-medium text-indigo-700 hover:underline"
                   href={`/sleep/nights/${n.id}`}

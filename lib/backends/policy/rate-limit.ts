@@ -13,7 +13,7 @@
  * adds 0.02 back (additive increase). A `Retry-After` therefore reaches every worker sharing the key.
  * One decrease per congestion event, as TCP does: a refused request that was granted before f's last
  * decrease was already in flight when it happened, so its 429 blocks and counts but does not halve f
- * again (a burst of 32 refusals used to take f from the cap to its floor, and minutes to climb back).
+ * again (a burst of refusals used to halve f once per refusal, down to its floor).
  *
  * Learning the limit: a rate-limit error whose headers announce the provider's limit
  * (`x-ratelimit-limit-requests/-tokens`, `anthropic-ratelimit-requests/tokens-limit`) below the configured
@@ -172,9 +172,9 @@ export class RateGate {
    */
   async acquire(promptTokens: number, signal?: AbortSignal): Promise<RateGrant> {
     await this.syncCap();
-    // Weights are read from f at each attempt: a request that waited through a 429 storm (f at its floor,
-    // weight 10) would otherwise keep asking for 10 requests' worth long after f recovered, and a window
-    // full of such stale weights granted a fraction of the limit.
+    // Weights are read from f at each attempt: a request that waited through a 429 storm (f at its floor, a
+    // weight of 10 requests' worth) would otherwise keep asking for that much long after f recovered, and a
+    // window full of such stale weights granted a fraction of the limit.
     const granted = await this.take(this.rpm, () => Math.ceil(SCALE / this.f), signal);
     if (granted && this.opts.pace !== false) await this.pace(granted.res, granted.points, signal);
     if (this.tpm)
