@@ -69,6 +69,14 @@ test("[CONNECTION]: a dropped server shows reconnecting… without the ETA, and 
   await startDashboard();
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
   const page = await context.newPage();
+  // A panel drawn late (below the fold, or once the browser is idle) may ask for its data while the server
+  // is down: its request is held here until the kill, so it fails as it would in that race.
+  let releaseDataset = () => {};
+  const datasetHeld = new Promise<void>((r) => (releaseDataset = r));
+  await page.route(`**/api/runs/${id}/dataset*`, async (route) => {
+    await datasetHeld;
+    await route.continue().catch(() => {}); // the page sees the refused connection
+  });
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId("stream-state")).toHaveText("live");
   await expect(page.getByTestId("eta")).toBeVisible();
@@ -76,6 +84,9 @@ test("[CONNECTION]: a dropped server shows reconnecting… without the ETA, and 
   await killDashboard();
   await expect(page.getByTestId("stream-state")).toHaveText("reconnecting…");
   await expect(page.getByTestId("eta")).toHaveCount(0);
+  releaseDataset();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByText(/Data unavailable: .*not answering/)).toBeVisible({ timeout: 30_000 });
   // The next poll fails too: it is reported in plain words.
   await expect(page.getByText(/dashboard server is not answering/)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(/Failed to fetch/)).toHaveCount(0);
@@ -85,6 +96,8 @@ test("[CONNECTION]: a dropped server shows reconnecting… without the ETA, and 
   await startDashboard();
   await expect(page.getByTestId("stream-state")).toHaveText("live", { timeout: 30_000 });
   await expect(page.getByTestId("eta")).toBeVisible();
+  // Every query that failed for want of an answer is asked again, the late panel's too: nothing keeps
+  // saying the server is down once it answers.
   await expect(page.getByText(/dashboard server is not answering/)).toHaveCount(0, { timeout: 15_000 });
   await shot(page, "connection-live-again");
   await context.close();
