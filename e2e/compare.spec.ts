@@ -31,7 +31,14 @@ test("[COMPARE]: test scores, tokens and cost beside the curves, seeds grouped a
   );
   for (const id of [s1, s2, other]) await waitForStatus(request, id, "succeeded", 240_000);
   await page.goto(`/runs/compare?ids=${s1},${s2},${other}`);
-  await expect(page.getByTestId("compare-chart")).toBeVisible();
+  const chart = page.getByTestId("compare-chart");
+  await expect(chart).toBeVisible();
+  // Axis titles as on the run page's charts, and one drawn line per run.
+  await expect(chart.getByText("step", { exact: true })).toBeVisible();
+  await expect(chart.getByText("best selection score", { exact: true })).toBeVisible();
+  await expect(chart.locator(".recharts-line path.recharts-curve")).toHaveCount(3);
+  await chart.getByRole("button", { name: "candidate" }).click();
+  await expect(chart.getByText("candidate selection score", { exact: true })).toBeVisible();
   const results = page.getByTestId("compare-results");
   await expect(results.getByTestId(`compare-result-${s1}`)).toContainText(/\d\.\d{3} → \d\.\d{3}/);
   await expect(results.getByTestId(`compare-result-${s1}`)).toContainText(/calls/);

@@ -3,7 +3,19 @@ import { useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CompareResponse } from "@/lib/contracts/api";
 import { ChartCard } from "../charts/ChartCard";
-import { AXIS, GRID, LEGEND, RUN_COLORS, TOOLTIP_STYLE, scoreTick, tooltipScore } from "../charts/chart-style";
+import { LeanCurve } from "../charts/lean-curve";
+import {
+  AXIS,
+  GRID,
+  LEGEND,
+  MARGIN,
+  RUN_COLORS,
+  TOOLTIP_STYLE,
+  scoreTick,
+  tooltipScore,
+  xTitle,
+  yTitle,
+} from "../charts/chart-style";
 import { scoreDomain } from "../charts/chart-data";
 
 const METRICS = [
@@ -49,12 +61,19 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
         </span>
       }
     >
-      <LineChart data={data} margin={{ top: 4, right: 12, bottom: 0, left: -12 }}>
+      <LineChart data={data} margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} {...AXIS} />
-        <YAxis domain={domain} tickFormatter={scoreTick} {...AXIS} />
+        <XAxis
+          dataKey="step"
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          allowDecimals={false}
+          label={xTitle("step")}
+          {...AXIS}
+        />
+        <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle(`${metric} selection score`)} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
-        <Legend {...LEGEND} />
+        <Legend {...LEGEND} verticalAlign="top" height={20} />
         {runs.map((r, i) => (
           <Line
             key={r.id}
@@ -65,6 +84,7 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
             strokeWidth={1.8}
             dot={false}
             isAnimationActive={false}
+            shape={LeanCurve}
             connectNulls
           />
         ))}
