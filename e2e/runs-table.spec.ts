@@ -149,6 +149,10 @@ test("[RUNS-TABLE]: the first page is in the server’s HTML, and the rows show 
   const html = await (await request.get(`/?q=${p}`)).text();
   expect(html).toContain(`data-testid="run-row-${id}"`);
   expect(html).toContain(`${p} served`);
+  // …in the page itself, not streamed behind a "Loading runs…" fallback into a hidden block that React
+  // swaps in no sooner than 300 ms after painting the fallback (its throttle on revealing boundaries).
+  expect(html).not.toContain("Loading runs…");
+  expect(html.indexOf(`data-testid="run-row-${id}"`)).toBeLessThan(html.search(/<div hidden id="S:|$/));
   // In the browser: the rows show without /api/runs — every list request is refused until they are on screen,
   // so a page that needed the fetch would show no rows (the refresh timing does not matter).
   const listCalls: string[] = [];
