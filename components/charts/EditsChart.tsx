@@ -3,7 +3,7 @@ import { memo } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { LeanCurve } from "./lean-curve";
-import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, xTitle, yTitle } from "./chart-style";
+import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, yTitle, STEP_AXIS } from "./chart-style";
 import type { StepPoint } from "./chart-data";
 
 /** (d) The scheduled edit budget against the edits proposed, merged, selected (ranked) and applied per step. */
@@ -30,14 +30,7 @@ export const EditsChart = memo(function EditsChart({ points, syncId }: { points:
     >
       <LineChart data={points} syncId={syncId} syncMethod="value" margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis
-          dataKey="step"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          allowDecimals={false}
-          label={xTitle("step")}
-          {...AXIS}
-        />
+        <XAxis {...STEP_AXIS} />
         <YAxis allowDecimals={false} label={yTitle("edits")} {...AXIS} />
         <Tooltip labelFormatter={(l) => `step ${l}`} contentStyle={{ ...TOOLTIP_STYLE }} />
         <Legend {...LEGEND} verticalAlign="top" height={20} />

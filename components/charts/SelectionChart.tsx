@@ -15,7 +15,7 @@ import {
 } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { LeanCurve } from "./lean-curve";
-import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, xTitle, yTitle } from "./chart-style";
+import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, yTitle, STEP_AXIS } from "./chart-style";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
 import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
 import { SelectedStepLine } from "./SelectedStepLine";
@@ -110,14 +110,7 @@ export const SelectionChart = memo(function SelectionChart({
         style={{ cursor: "pointer" }}
       >
         <CartesianGrid {...GRID} />
-        <XAxis
-          dataKey="step"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          allowDecimals={false}
-          label={points.length > BRUSH_FROM ? undefined : xTitle("step")}
-          {...AXIS}
-        />
+        <XAxis {...STEP_AXIS} label={points.length > BRUSH_FROM ? undefined : STEP_AXIS.label} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("selection score")} {...AXIS} />
         <Tooltip content={<SelectionTooltip />} />
         <Legend {...LEGEND} verticalAlign="top" height={20} />

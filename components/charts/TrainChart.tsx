@@ -12,8 +12,8 @@ import {
   TOOLTIP_STYLE,
   scoreTick,
   tooltipScore,
-  xTitle,
   yTitle,
+  STEP_AXIS,
 } from "./chart-style";
 import { ema, scoreDomain, type StepPoint } from "./chart-data";
 
@@ -75,14 +75,7 @@ export const TrainChart = memo(function TrainChart({
     >
       <LineChart data={data} syncId={syncId} syncMethod="value" margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis
-          dataKey="step"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          allowDecimals={false}
-          label={xTitle("step")}
-          {...AXIS}
-        />
+        <XAxis {...STEP_AXIS} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("train score")} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
         <Legend {...LEGEND} verticalAlign="top" height={20} />

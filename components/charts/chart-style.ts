@@ -40,6 +40,15 @@ export const xTitle = (value: string) =>
   ({ value, position: "insideBottom", offset: -8, fontSize: 11, fill: "#6b7280" }) as const;
 export const yTitle = (value: string) =>
   ({ value, angle: -90, position: "insideLeft", offset: 12, fontSize: 11, fill: "#6b7280", dy: 40 }) as const;
+/** The step axis shared by every per-step chart: whole steps from the first to the last, titled. */
+export const STEP_AXIS = {
+  dataKey: "step",
+  type: "number",
+  domain: ["dataMin", "dataMax"],
+  allowDecimals: false,
+  label: xTitle("step"),
+  ...AXIS,
+} as const;
 /** Guide line at an epoch boundary, labelled with the epoch that starts there. */
 export const epochLabel = (epoch: number) =>
   ({ value: `epoch ${epoch}`, position: "insideTopLeft", fontSize: 10, fill: "#9ca3af" }) as const;

@@ -13,8 +13,8 @@ import {
   TOOLTIP_STYLE,
   scoreTick,
   tooltipScore,
-  xTitle,
   yTitle,
+  STEP_AXIS,
 } from "../charts/chart-style";
 import { scoreDomain } from "../charts/chart-data";
 
@@ -63,14 +63,7 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
     >
       <LineChart data={data} margin={MARGIN}>
         <CartesianGrid {...GRID} />
-        <XAxis
-          dataKey="step"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          allowDecimals={false}
-          label={xTitle("step")}
-          {...AXIS}
-        />
+        <XAxis {...STEP_AXIS} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle(`${metric} selection score`)} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
         <Legend {...LEGEND} verticalAlign="top" height={20} />
