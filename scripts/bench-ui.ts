@@ -30,6 +30,8 @@ import { describeTimelines, runPageTimeline, type RunPageTimeline } from "./benc
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+/** The worker's restart limit, which the seeded interrupted runs have reached (scripts/bench/seed.ts). */
+const MAX_AUTO_RESTARTS = 5;
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function waitHttp(url: string, ms = 60_000) {
@@ -158,6 +160,19 @@ async function measureSse(page: Page, db: ReturnType<typeof createDb>, base: str
   return arrivals.filter(([seq]) => (committed.get(seq) ?? 0) > openedAt).map(([seq, at]) => at - committed.get(seq)!);
 }
 
+/**
+ * The seeded runs must still be as seeded once the runs table is measured: a worker restarting interrupted
+ * runs (or running queued ones) loads both cores and reorders the first page while the bench measures it.
+ */
+async function checkRunsAtRest(db: ReturnType<typeof createDb>) {
+  const moved = await db.run.count({ where: { status: { in: ["queued", "running"] } } });
+  const failedByWorker = await db.run.count({ where: { status: "failed", errorMessage: { not: null } } });
+  if (moved + failedByWorker > 0)
+    throw new Error(
+      `runs table: the worker took up ${moved + failedByWorker} seeded run(s) while the table was measured; the figures hold its work (seed runs at rest: scripts/bench/seed.ts)`,
+    );
+}
+
 const PARTS = ["sse", "run-page", "item-history", "runs-api", "runs-table"] as const;
 type Part = (typeof PARTS)[number];
 
@@ -197,7 +212,7 @@ async function main() {
     );
     procs.push(
       spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-        env: { ...env, WORKER_CONCURRENCY: "1" },
+        env: { ...env, WORKER_CONCURRENCY: "1", SKILLOPT_MAX_AUTO_RESTARTS: String(MAX_AUTO_RESTARTS) },
         stdio: "ignore",
       }),
     );
@@ -216,7 +231,7 @@ async function main() {
     // 4. runs table at 10,000 runs (9,000 more on top of the 1,000 above)
     if (only.has("runs-table")) {
       say("seeding 9,000 more runs for the runs table…");
-      await seedTableRuns(db, 9000);
+      await seedTableRuns(db, 9000, MAX_AUTO_RESTARTS);
     }
     const tableQueries = only.has("runs-table")
       ? ["", "sort=testGain&dir=desc", "sort=duration&dir=asc", "q=shorter+analyst"]
@@ -263,6 +278,7 @@ async function main() {
     const tableRender = only.has("runs-table")
       ? await measureRunsTable(page, base, { warm: 5, opens: 40, say })
       : { warm: [], painted: [], shown: [], loaded: [] };
+    if (only.has("runs-table")) await checkRunsAtRest(db);
     // 1. SSE delay
     const delays = only.has("sse") ? await measureSse(page, db, base) : [];
     await browser.close();

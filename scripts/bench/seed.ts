@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { RunConfigSchema } from "../../lib/contracts/run-config";
+import { holdMessage } from "../../lib/contracts/run-recovery";
 import type { Db } from "../../lib/db/client";
 
 const config = RunConfigSchema.parse({ model: { backend: "sim" }, env: { name: "searchqa" } });
@@ -120,8 +121,11 @@ export async function seedBigRun(db: Db, steps: number, evals: number): Promise<
  * `n` runs for the runs table, spread the way a long-lived dashboard's are: over a year of creation
  * times, every status, three benchmarks, scores, test gains, tokens and costs that differ, a tag on
  * every tenth run and a note on every twentieth, so sorting and searching have real work to do.
+ * Interrupted runs are at rest, as they are on such a dashboard: past `maxAutoRestarts` and waiting for
+ * Resume. With restarts left, the worker would restart all of them as soon as it starts (1,500 runs at
+ * 10,000), and the bench would measure the pages while it churns through them.
  */
-export async function seedTableRuns(db: Db, n: number): Promise<void> {
+export async function seedTableRuns(db: Db, n: number, maxAutoRestarts: number): Promise<void> {
   const statuses = ["succeeded", "succeeded", "succeeded", "failed", "cancelled", "interrupted"];
   const envs = ["searchqa", "livemath", "docvqa"];
   const t0 = Date.UTC(2025, 0, 1);
@@ -130,8 +134,12 @@ export async function seedTableRuns(db: Db, n: number): Promise<void> {
       const j = i + k;
       const start = new Date(t0 + j * 3_137_000);
       const testInitial = (j % 17) / 20;
+      const status = statuses[j % statuses.length]!;
       return {
-        ...runRow(`table run ${j}`, statuses[j % statuses.length]!),
+        ...runRow(`table run ${j}`, status),
+        ...(status === "interrupted"
+          ? { autoRestarts: maxAutoRestarts, errorMessage: holdMessage(maxAutoRestarts) }
+          : {}),
         env: envs[j % envs.length]!,
         note: j % 20 === 0 ? `note ${j}: tried a shorter analyst prompt` : null,
         baselineScore: testInitial,
