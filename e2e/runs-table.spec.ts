@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { FIRST_PAINT_ROWS } from "../components/runs/runs-view";
 import { seedRun } from "../tests/helpers/runs";
 import { shot, testDb } from "./helpers";
 
@@ -198,4 +199,68 @@ test("[RUNS-TABLE]: the rows' run links are not prefetched (a server render of e
     .getByRole("link", { name: `${p} run 1` })
     .click();
   await expect(page).toHaveURL(new RegExp(`/runs/${ids[1]}$`));
+});
+
+test("[RUNS-TABLE]: keeps to a 1,440 px window with long values: no sideways scroll, the row actions in view", async ({
+  page,
+}) => {
+  // Wider than its box, the table scrolls sideways inside it: the Tags and Delete buttons go out of view, and
+  // the browser paints the scrolled box as a layer of its own (the first rows were painted ≈100 ms later).
+  const p = prefix();
+  const db = testDb();
+  const id = await seedRun(db, {
+    name: `${p} ablation of the analyst prompt with a much lower learning rate and a longer schedule`,
+    status: "failed",
+    errorMessage: "openai-compatible: the server answered 503 Service Unavailable five times in a row; giving up",
+    env: "spreadsheetbench",
+    simulated: false,
+    optimizerBackend: "anthropic",
+    optimizerModel: "claude-sonnet-4-6",
+    targetBackend: "openai-compatible",
+    targetModel: "meta-llama/Llama-3.1-70B-Instruct",
+    stepsDone: 1000,
+    stepsTotal: 1000,
+    baselineScore: 0.123,
+    bestScore: 0.987,
+    testInitial: 0.1,
+    testBest: 0.95,
+    promptTokens: 123_456_789,
+    completionTokens: 9_876_543,
+    costUsd: 12_345.67,
+    createdAt: past(5),
+    startedAt: past(5),
+    finishedAt: new Date(Date.UTC(2020, 0, 9)),
+    tags: ["ablation", "lr-sweep"],
+    note: "Lower learning rate, longer schedule; compare with the baseline sweep.",
+  });
+  await db.$disconnect();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/?q=${p}`);
+  const row = page.getByTestId(`run-row-${id}`);
+  await expect(row).toContainText("1000/1000");
+  const overflow = await page
+    .getByTestId("runs-table")
+    .evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const del = (await row.getByTestId("delete-run").boundingBox())!;
+  expect(del.x + del.width).toBeLessThanOrEqual(1440);
+  // A long model name is cut, and the whole "backend · model" is its tooltip.
+  await expect(row.getByTitle("openai-compatible · meta-llama/Llama-3.1-70B-Instruct")).toContainText("meta-llama/");
+  await shot(page, "runs-table-1440");
+});
+
+test("[RUNS-TABLE]: the first paint has a window's worth of rows, the rest of the page follows it", async ({
+  page,
+  request,
+}) => {
+  const p = prefix();
+  const db = testDb();
+  const n = FIRST_PAINT_ROWS + 5;
+  for (let i = 0; i < n; i++) await seedRun(db, { name: `${p} #${String(i).padStart(2, "0")}`, createdAt: past(i) });
+  await db.$disconnect();
+  const html = await (await request.get(`/?q=${p}`)).text();
+  expect(html.match(/data-testid="run-row-/g)).toHaveLength(FIRST_PAINT_ROWS);
+  await page.goto(`/?q=${p}`);
+  await expect(page.locator('[data-testid^="run-row-"]')).toHaveCount(n);
+  await expect(page.getByTestId("runs-range")).toHaveText(`1–${n} of ${n} runs · page 1 of 1`);
 });

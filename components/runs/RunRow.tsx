@@ -69,14 +69,15 @@ export function RunRow({
         <RunTagsAndNote tags={r.tags} note={r.note} />
         {r.simulated && <div className="text-xs text-amber-700">{SIMULATED_LABEL}</div>}
         {r.status === "failed" && r.errorMessage && (
-          <div className="truncate text-xs text-red-700" title={r.errorMessage}>
+          // contain-inline-size: the one-line message takes the width the name gives the column, never widens it.
+          <div className="truncate text-xs text-red-700 contain-inline-size" title={r.errorMessage}>
             {r.errorMessage}
           </div>
         )}
       </td>
       <td>{r.env || "—"}</td>
-      <td className="whitespace-nowrap text-gray-700">{formatRole(r.optimizerBackend, r.optimizerModel)}</td>
-      <td className="whitespace-nowrap text-gray-700">{formatRole(r.targetBackend, r.targetModel)}</td>
+      <ModelCell backend={r.optimizerBackend} model={r.optimizerModel} />
+      <ModelCell backend={r.targetBackend} model={r.targetModel} />
       <td className="num">
         <span className="text-gray-500">{formatScore(r.baselineScore)}</span>
         <span className="px-1 text-gray-400">→</span>
@@ -106,27 +107,46 @@ export function RunRow({
         {formatRelative(r.startedAt ?? r.createdAt, now)}
       </td>
       <td className="num">{formatDuration(runDuration(r, now))}</td>
-      <td className="whitespace-nowrap">
-        <button
-          type="button"
-          className="row-action text-gray-600 hover:bg-gray-100 hover:text-gray-900"
-          onClick={onAnnotate}
-          aria-label={`Tags and note of ${r.name || r.id}`}
-          data-testid="annotate-run"
-        >
-          Tags
-        </button>
-        <button
-          type="button"
-          className="row-action text-red-700 hover:bg-red-50"
-          onClick={onDelete}
-          aria-label={`Delete ${r.name || r.id}`}
-          data-testid="delete-run"
-        >
-          Delete
-        </button>
+      {/* The two actions one above the other: side by side they took the width of a column more. */}
+      <td>
+        <div className="flex flex-col items-end gap-0.5">
+          <button
+            type="button"
+            className="row-action text-gray-600 hover:bg-gray-100 hover:text-gray-900"
+            onClick={onAnnotate}
+            aria-label={`Tags and note of ${r.name || r.id}`}
+            data-testid="annotate-run"
+          >
+            Tags
+          </button>
+          <button
+            type="button"
+            className="row-action text-red-700 hover:bg-red-50"
+            onClick={onDelete}
+            aria-label={`Delete ${r.name || r.id}`}
+            data-testid="delete-run"
+          >
+            Delete
+          </button>
+        </div>
       </td>
     </tr>
+  );
+}
+
+/**
+ * A role's model, then its backend in grey, on one line cut to 9rem, with the whole "backend · model" as the
+ * tooltip: model names run long (`meta-llama/Llama-3.1-70B-Instruct` on openai-compatible), the model is
+ * what tells runs apart, and the table must keep to a 1,440 px window (components/ui/table.ts, TH_TIGHT).
+ */
+function ModelCell({ backend, model }: { backend: string; model: string }) {
+  return (
+    <td className="text-gray-700" title={formatRole(backend, model)}>
+      <div className="max-w-36 truncate">
+        {model || backend || "—"}
+        {model && backend && <span className="text-gray-500"> · {backend}</span>}
+      </div>
+    </td>
   );
 }
 

@@ -3,12 +3,13 @@ import { useState } from "react";
 import type { RunListItem } from "@/lib/contracts/api";
 import type { RunSortKey } from "@/lib/contracts/run-list";
 import { ButtonLink, Button } from "../ui/Button";
-import { TABLE, THEAD, TH, TH_NUM } from "../ui/table";
+import { TABLE, THEAD, TH_TIGHT, TH_TIGHT_NUM } from "../ui/table";
+import { useAfterFirstPaint } from "../ui/first-paint";
 import { useNow } from "../ui/use-now";
 import { DeleteRunDialog } from "./DeleteRunDialog";
 import { RunAnnotationsDialog } from "./RunAnnotationsDialog";
 import { RunRow } from "./RunRow";
-import type { RunsView } from "./runs-view";
+import { FIRST_PAINT_ROWS, type RunsView } from "./runs-view";
 
 const COLUMNS: Array<{ label: string; sort: RunSortKey; num?: boolean; title?: string }> = [
   { label: "Status", sort: "status" },
@@ -52,13 +53,15 @@ export function RunsTable({
 }) {
   const now = useNow(10_000, start);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const painted = useAfterFirstPaint();
+  const shown = painted ? runs : runs.slice(0, FIRST_PAINT_ROWS);
   if (!loading && runs.length === 0) return <EmptyRuns filtered={filtered} onClearFilters={onClearFilters} />;
   return (
     <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white shadow-xs">
       <table className={TABLE} data-testid="runs-table">
         <thead className={THEAD}>
           <tr>
-            <th className={`${TH} w-8`}>
+            <th className={`${TH_TIGHT} w-8`}>
               <span className="sr-only">Select</span>
             </th>
             {COLUMNS.map((c) => {
@@ -66,7 +69,7 @@ export function RunsTable({
               return (
                 <th
                   key={c.label}
-                  className={c.num ? TH_NUM : TH}
+                  className={c.num ? TH_TIGHT_NUM : TH_TIGHT}
                   title={c.title}
                   aria-sort={active ? (view.dir === "asc" ? "ascending" : "descending") : undefined}
                 >
@@ -84,13 +87,13 @@ export function RunsTable({
                 </th>
               );
             })}
-            <th className={TH}>
+            <th className={TH_TIGHT}>
               <span className="sr-only">Actions</span>
             </th>
           </tr>
         </thead>
         <tbody>
-          {runs.map((r) => (
+          {shown.map((r) => (
             <RunRow
               key={r.id}
               run={r}
