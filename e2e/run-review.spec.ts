@@ -337,7 +337,7 @@ test("[REVIEW-2]: a step whose current skill was not re-measured compares with i
   await expect(page.getByTestId("selection-last-known")).not.toContainText("cannot be shown");
 });
 
-test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision tooltips, a brush on long runs, cost view", async ({
+test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision tooltips, a range bar on long runs, cost view", async ({
   page,
 }) => {
   const db = testDb();
@@ -368,6 +368,73 @@ test("[REVIEW-4]: charts have axis titles, decisions drawn apart, decision toolt
   await expect(page.getByTestId("chart-cost")).toContainText("not dollars: the simulated model costs nothing");
   await shot(page, "review-charts");
   await page.goto(`/runs/${longRun}`);
-  await expect(page.getByTestId("chart-selection").locator(".recharts-brush")).toBeVisible();
+  await expect(page.getByTestId("chart-selection").getByTestId("step-range")).toBeVisible();
   await shot(page, "review-long-run");
+});
+
+/** How many points each line of a chart draws: the distinct x of its path (a step line turns at each twice). */
+const pointsPerLine = (chart: Locator) =>
+  chart
+    .locator("path.recharts-line-curve")
+    .evaluateAll((ps) =>
+      ps.map((p) => new Set([...(p.getAttribute("d") ?? "").matchAll(/[ML]\s*([-\d.e]+)[ ,]/g)].map((m) => m[1])).size),
+    );
+const STEP_CHARTS = ["chart-selection", "chart-train", "chart-edits"] as const;
+
+test("[REVIEW-4]: a long run draws at most 300 points a line and every decision's mark; the range bar zooms every chart to every step", async ({
+  page,
+}) => {
+  const db = testDb();
+  // Actions cycle accept_new_best, reject, reject, accept, skip: 280 accepted and 280 rejected candidates.
+  const longRun = await seedBigRun(db, 700, 700);
+  await db.$disconnect();
+  await page.goto(`/runs/${longRun}`);
+  const chart = page.getByTestId("chart-selection");
+  const note = chart.getByTestId("chart-view-note");
+  await expect(note).toContainText(/^700 steps, drawn as \d+ points/);
+  for (const id of STEP_CHARTS) {
+    const counts = await pointsPerLine(page.getByTestId(id));
+    expect(counts.length, id).toBeGreaterThan(1);
+    for (const n of counts) expect(n, id).toBeGreaterThan(200);
+    for (const n of counts) expect(n, id).toBeLessThanOrEqual(302);
+  }
+  // Thinning the lines keeps every decision's mark.
+  await expect(chart.locator('[data-decision="accepted"]')).toHaveAttribute("data-marks", "280");
+  await expect(chart.locator('[data-decision="rejected"]')).toHaveAttribute("data-marks", "280");
+  await expect(page.getByTestId("chart-selection-legend")).toContainText("candidate");
+  await expect(page.getByTestId("chart-edits-legend")).toContainText("budget");
+
+  // Drag the bar's right end to a tenth of its width: the first ~70 steps, every one drawn, on every chart.
+  const bar = chart.getByTestId("step-range");
+  const track = (await bar.getByRole("group").boundingBox())!;
+  const y = track.y + track.height / 2;
+  await page.mouse.move(track.x + track.width - 4, y);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width * 0.1, y, { steps: 10 });
+  await page.mouse.up();
+  await expect(note).toContainText(/^Steps 1–\d+ of 700, every step drawn\./);
+  const to = Number(await bar.getAttribute("data-to"));
+  expect(to).toBeGreaterThan(20);
+  expect(to).toBeLessThan(150);
+  await expect(note).toContainText(`Steps 1–${to} of 700`);
+  for (const id of STEP_CHARTS) {
+    await expect.poll(() => pointsPerLine(page.getByTestId(id)), { message: id }).toEqual(expect.arrayContaining([to]));
+    for (const n of await pointsPerLine(page.getByTestId(id))) expect(n, id).toBe(to);
+  }
+  // The marks follow the range: steps 1..to, two in five of them accepted.
+  const acceptedInRange = Array.from({ length: to }, (_, i) => (i + 1) % 5).filter((r) => r === 0 || r === 3).length;
+  await expect(chart.locator('[data-decision="accepted"]')).toHaveAttribute("data-marks", String(acceptedInRange));
+  await shot(page, "review-long-run-zoomed");
+  // The keyboard moves either end a step at a time.
+  const start = bar.getByRole("slider", { name: "First step shown" });
+  await start.focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(bar).toHaveAttribute("data-from", "3");
+  await expect(note).toContainText(`Steps 3–${to} of 700`);
+
+  await chart.getByRole("button", { name: "Show all steps" }).click();
+  await expect(note).toContainText(/^700 steps, drawn as \d+ points/);
+  await expect(bar).toHaveAttribute("data-to", "700");
+  await expect(chart.locator('[data-decision="accepted"]')).toHaveAttribute("data-marks", "280");
 });

@@ -2,6 +2,7 @@
 import { useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { ResponsiveContainer } from "recharts";
 import { Card } from "../ui/Card";
+import { LEGEND_HEIGHT, SeriesLegend, type LegendItem } from "./SeriesLegend";
 
 export const CHART_HEIGHT = 220;
 
@@ -12,6 +13,8 @@ export function ChartCard({
   actions,
   empty,
   note,
+  legend,
+  footer,
   children,
 }: {
   title: ReactNode;
@@ -21,6 +24,10 @@ export function ChartCard({
   empty?: string | null;
   /** A line under the chart, e.g. what an axis stands for. */
   note?: ReactNode;
+  /** The series, named above the chart (`SeriesLegend`); the chart is shorter by the legend's height. */
+  legend?: readonly LegendItem[];
+  /** Drawn under the chart (and above the note), e.g. the step range bar; not shown while `empty`. */
+  footer?: ReactNode;
   children: ReactElement;
 }) {
   return (
@@ -30,7 +37,11 @@ export function ChartCard({
           {empty}
         </div>
       ) : (
-        <SizedChart>{children}</SizedChart>
+        <>
+          {legend ? <SeriesLegend items={legend} testId={`${testId}-legend`} /> : null}
+          <SizedChart height={legend ? CHART_HEIGHT - LEGEND_HEIGHT : CHART_HEIGHT}>{children}</SizedChart>
+          {footer}
+        </>
       )}
       {note ? <p className="px-2 pb-1 text-xs text-gray-500">{note}</p> : null}
     </Card>
@@ -43,16 +54,16 @@ export function ChartCard({
  * Here the box is measured before the first paint, while it is still empty, and the chart starts at that
  * width (whole pixels, as ResponsiveContainer rounds them), so its own measure finds nothing to change.
  */
-function SizedChart({ children }: { children: ReactElement }) {
+export function SizedChart({ children, height }: { children: ReactElement; height: number }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     if (box.current) setWidth(Math.round(box.current.getBoundingClientRect().width));
   }, []);
   return (
-    <div ref={box} style={{ height: CHART_HEIGHT }}>
+    <div ref={box} style={{ height }}>
       {width !== null && (
-        <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width, height: CHART_HEIGHT }}>
+        <ResponsiveContainer width="100%" height={height} initialDimension={{ width, height }}>
           {children}
         </ResponsiveContainer>
       )}

@@ -1,13 +1,20 @@
 "use client";
 import { useMemo, useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CostPoint } from "@/lib/contracts/cost-curve";
 import { formatCost, formatCount, formatScore } from "../format";
 import { ChartCard } from "./ChartCard";
 import { LeanCurve } from "./lean-curve";
-import { AXIS, COLORS, GRID, LEGEND, MARGIN, TOOLTIP_STYLE, scoreTick, xTitle, yTitle } from "./chart-style";
+import { AXIS, COLORS, GRID, MARGIN, TOOLTIP_STYLE, scoreTick, xTitle, yTitle } from "./chart-style";
+import type { LegendItem } from "./SeriesLegend";
 import { scoreDomain } from "./chart-data";
+import { chartWindow, MAX_CHART_POINTS, pickRows } from "./chart-window";
 import { costAxesOf, costAxisOption, costAxisTitle, costNote, costTick, type CostAxis } from "./cost-axis";
+
+const LEGEND: readonly LegendItem[] = [
+  { name: "current", color: COLORS.current, width: 1.6, dash: "6 3" },
+  { name: "best", color: COLORS.best, width: 2 },
+];
 
 /**
  * Current and best selection score against the dollars the run had spent by then — or, when a price is
@@ -26,10 +33,20 @@ export function CostScoreChart({
   const [picked, setAxis] = useState<CostAxis | null>(null);
   const axis = picked !== null && axes.includes(picked) ? picked : axes[0]!;
   const domain = useMemo(() => scoreDomain(points.flatMap((p) => [p.current, p.best])), [points]);
+  // A long run in at most MAX_CHART_POINTS points, each span's lowest and highest current score (chart-window.ts).
+  const drawn = useMemo(
+    () =>
+      pickRows(
+        points,
+        chartWindow(points, null, MAX_CHART_POINTS, (p) => p.current),
+      ),
+    [points],
+  );
   return (
     <ChartCard
       title="Score vs cost"
       testId="chart-cost"
+      legend={LEGEND}
       actions={
         <label className="flex items-center gap-1 text-gray-600">
           x axis
@@ -51,11 +68,11 @@ export function CostScoreChart({
       note={axis === "calls" ? null : costNote(usdNote)}
     >
       <LineChart
-        data={points}
+        data={drawn}
         margin={MARGIN}
         onClick={(state) => {
           const i = Number(state?.activeTooltipIndex);
-          const p = Number.isInteger(i) ? points[i] : undefined;
+          const p = Number.isInteger(i) ? drawn[i] : undefined;
           if (p) onSelectStep(p.step);
         }}
         style={{ cursor: "pointer" }}
@@ -80,7 +97,6 @@ export function CostScoreChart({
           }}
           formatter={(v: unknown) => formatScore(typeof v === "number" ? v : null)}
         />
-        <Legend {...LEGEND} verticalAlign="top" height={20} />
         <Line
           dataKey="current"
           name="current"

@@ -1,9 +1,7 @@
 "use client";
 import { memo, useMemo } from "react";
 import {
-  Brush,
   CartesianGrid,
-  Legend,
   Line,
   LineChart,
   ReferenceArea,
@@ -15,13 +13,17 @@ import {
 } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { LeanCurve } from "./lean-curve";
-import { AXIS, COLORS, GRID, LEGEND, MARGIN, epochLabel, scoreTick, yTitle, STEP_AXIS } from "./chart-style";
+import { AXIS, COLORS, GRID, MARGIN, scoreTick, yTitle, STEP_AXIS } from "./chart-style";
+import { EpochLines } from "./EpochLines";
+import type { LegendItem } from "./SeriesLegend";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
+import { pickRows, rangeRows, type ChartWindow, type StepRange } from "./chart-window";
+import { StepRangeBar } from "./StepRangeBar";
 import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
 import { SelectedStepLine } from "./SelectedStepLine";
 
-/** Long runs get a brush under the chart to zoom into a range of steps. */
-export const BRUSH_FROM = 60;
+/** Long runs get a range bar under the chart to zoom every per-step chart into a range of steps. */
+export const RANGE_BAR_FROM = 60;
 const ACTIVE_DOT = { r: 4 };
 
 /** An A/A noise band: the current skill's repeat scores (lowest to highest) over an epoch's steps. */
@@ -31,6 +33,12 @@ export interface NoiseBand {
   low: number;
   high: number;
 }
+
+const LEGEND: readonly LegendItem[] = [
+  { name: "candidate", color: COLORS.candidate, shape: "circle" },
+  { name: "best", color: COLORS.best, width: 3.5, opacity: 0.55 },
+  { name: "current", color: COLORS.current, width: 1.6, dash: "6 3" },
+];
 
 export interface ScoreMark {
   kind: "slow_update" | "final_check";
@@ -54,8 +62,16 @@ export const SelectionChart = memo(function SelectionChart({
   marks = [],
   noise = [],
   noiseNote = null,
+  view,
+  range,
+  onRange,
 }: {
+  /** Every step of the run; `view` says which of them are drawn (chart-window.ts). */
   points: StepPoint[];
+  view: ChartWindow;
+  /** The zoomed range of steps (null: the whole run) and its setter (the range bar under the chart). */
+  range: StepRange | null;
+  onRange: (range: StepRange | null) => void;
   baseline: number | null;
   epochBounds: Array<{ step: number; epoch: number }>;
   /** Scores measured outside a step's gate: slow-update evaluations and the final selection check. */
@@ -72,12 +88,17 @@ export const SelectionChart = memo(function SelectionChart({
       scoreDomain([baseline, ...points.flatMap((p) => [p.candidate, p.current, p.best]), ...marks.map((m) => m.score)]),
     [points, baseline, marks],
   );
-  const markR = points.length <= 150 ? 2.5 : 1.5;
-  const data = useMemo(() => withGateDelta(points, baseline), [points, baseline]);
+  const gate = useMemo(() => withGateDelta(points, baseline), [points, baseline]);
+  // The lines at the window's steps; the decision marks for every step in its range.
+  const data = useMemo(() => pickRows(gate, view), [gate, view]);
+  const marked = useMemo(() => rangeRows(gate, view), [gate, view]);
+  const markR = marked.length <= 150 ? 2.5 : 1.5;
+  const long = points.length > RANGE_BAR_FROM;
   return (
     <ChartCard
       title="Selection score"
       testId="chart-selection"
+      legend={LEGEND}
       actions={
         noiseNote ? (
           <span className="flex items-center gap-3">
@@ -89,6 +110,23 @@ export const SelectionChart = memo(function SelectionChart({
         ) : (
           <DecisionLegend />
         )
+      }
+      footer={
+        long ? (
+          <StepRangeBar first={points[0]!.step} last={points.at(-1)!.step} range={range} onRange={onRange} />
+        ) : null
+      }
+      note={
+        long ? (
+          <ViewNote
+            view={view}
+            total={points.length}
+            first={marked[0]?.step}
+            last={marked.at(-1)?.step}
+            zoomed={range !== null}
+            onReset={() => onRange(null)}
+          />
+        ) : null
       }
       empty={
         points.length === 0
@@ -102,7 +140,7 @@ export const SelectionChart = memo(function SelectionChart({
         data={data}
         syncId={syncId}
         syncMethod="value"
-        margin={points.length > BRUSH_FROM ? { ...MARGIN, bottom: 34 } : MARGIN}
+        margin={MARGIN}
         onClick={(state) => {
           const label = Number(state?.activeLabel);
           if (Number.isFinite(label)) onSelectStep(label);
@@ -110,13 +148,10 @@ export const SelectionChart = memo(function SelectionChart({
         style={{ cursor: "pointer" }}
       >
         <CartesianGrid {...GRID} />
-        <XAxis {...STEP_AXIS} label={points.length > BRUSH_FROM ? undefined : STEP_AXIS.label} />
+        <XAxis {...STEP_AXIS} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("selection score")} {...AXIS} />
         <Tooltip content={<SelectionTooltip />} />
-        <Legend {...LEGEND} verticalAlign="top" height={20} />
-        {epochBounds.map((b) => (
-          <ReferenceLine key={b.step} x={b.step} stroke="#d1d5db" strokeDasharray="3 3" label={epochLabel(b.epoch)} />
-        ))}
+        <EpochLines bounds={epochBounds} />
         {baseline !== null && (
           <ReferenceLine
             y={baseline}
@@ -143,7 +178,6 @@ export const SelectionChart = memo(function SelectionChart({
         <Line
           dataKey="candidate"
           name="candidate"
-          legendType="circle"
           stroke={COLORS.candidate}
           strokeWidth={0}
           fill={COLORS.candidate}
@@ -152,7 +186,7 @@ export const SelectionChart = memo(function SelectionChart({
           isAnimationActive={false}
           shape={LeanCurve}
         />
-        <CandidateMarks data={data} r={markR} />
+        <CandidateMarks data={marked} r={markR} />
         <Line
           dataKey="best"
           name="best"
@@ -193,8 +227,44 @@ export const SelectionChart = memo(function SelectionChart({
             }}
           />
         ))}
-        {points.length > BRUSH_FROM && <Brush dataKey="step" height={16} travellerWidth={8} stroke="#a5b4fc" />}
       </LineChart>
     </ChartCard>
   );
 });
+
+/** What the charts show of a long run: the range, how many points stand for its steps, and a way back. */
+function ViewNote({
+  view,
+  total,
+  first,
+  last,
+  zoomed,
+  onReset,
+}: {
+  view: ChartWindow;
+  total: number;
+  first: number | undefined;
+  last: number | undefined;
+  zoomed: boolean;
+  onReset: () => void;
+}) {
+  const int = (n: number) => n.toLocaleString("en-US");
+  const drawn = view.thinned
+    ? `drawn as ${int(view.keep.length)} points (each span's lowest and highest candidate)`
+    : "every step drawn";
+  if (!zoomed)
+    return (
+      <span data-testid="chart-view-note">
+        {int(total)} steps, {drawn}
+        {view.thinned ? "; narrow the bar above to see every step" : ""}.
+      </span>
+    );
+  return (
+    <span data-testid="chart-view-note">
+      Steps {first === undefined || last === undefined ? "—" : `${int(first)}–${int(last)}`} of {int(total)}, {drawn}.{" "}
+      <button type="button" className="text-indigo-700 underline hover:text-indigo-900" onClick={onReset}>
+        Show all steps
+      </button>
+    </span>
+  );
+}

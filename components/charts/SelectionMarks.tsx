@@ -19,7 +19,7 @@ const DECISIONS: ReadonlyArray<{ decision: Decision; fill: string; stroke: strin
  * The candidates' marks, one path per decision: filled when accepted, hollow red when rejected, small grey
  * for a skipped gate. Each path says its decision and how many marks it draws (`data-decision`,
  * `data-marks`); the tooltip and the click come from the chart's pointer tracking, not from the marks.
- * Points outside the zoomed range (the brush) are left out.
+ * Points outside the zoomed range (the range bar) are left out.
  */
 export const CandidateMarks = memo(function CandidateMarks({ data, r }: { data: readonly GatePoint[]; r: number }) {
   const x = useXAxisScale();

@@ -1,32 +1,31 @@
 "use client";
 import { memo, useMemo, useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { LeanCurve } from "./lean-curve";
-import {
-  AXIS,
-  COLORS,
-  GRID,
-  LEGEND,
-  MARGIN,
-  TOOLTIP_STYLE,
-  scoreTick,
-  tooltipScore,
-  yTitle,
-  STEP_AXIS,
-} from "./chart-style";
+import { AXIS, COLORS, GRID, MARGIN, TOOLTIP_STYLE, scoreTick, tooltipScore, yTitle, STEP_AXIS } from "./chart-style";
 import { ema, scoreDomain, type StepPoint } from "./chart-data";
+import { EpochLines } from "./EpochLines";
+import { pickRows, type ChartWindow } from "./chart-window";
+import type { LegendItem } from "./SeriesLegend";
 
 const SMOOTHING = [0, 0.6, 0.8, 0.95];
+const LEGEND: readonly LegendItem[] = [
+  { name: "hard", color: COLORS.hard, width: 1.8 },
+  { name: "soft", color: COLORS.soft, width: 1.8, dash: "5 3" },
+];
 
 /** (a) Train rollout hard / soft per step, with optional EMA smoothing (raw points stay visible, faint). */
 export const TrainChart = memo(function TrainChart({
   points,
   epochBounds,
   syncId,
+  view,
 }: {
+  /** Every step; the averages run over all of them, and `view` picks the steps drawn (chart-window.ts). */
   points: StepPoint[];
-  epochBounds: number[];
+  view: ChartWindow;
+  epochBounds: ReadonlyArray<{ step: number; epoch: number }>;
   syncId: string;
 }) {
   // TensorBoard's default: a light EMA, with the raw points drawn faintly underneath.
@@ -40,14 +39,15 @@ export const TrainChart = memo(function TrainChart({
       points.map((p) => p.trainSoft),
       weight,
     );
-    return points.map((p, i) => ({
+    const rows = points.map((p, i) => ({
       step: p.step,
       hardRaw: p.trainHard,
       softRaw: p.trainSoft,
       hard: hard[i],
       soft: soft[i],
     }));
-  }, [points, weight]);
+    return pickRows(rows, view);
+  }, [points, weight, view]);
   const domain = useMemo(() => scoreDomain(points.flatMap((p) => [p.trainHard, p.trainSoft])), [points]);
   const smoothed = weight > 0;
   const dots = points.length <= 60;
@@ -55,6 +55,7 @@ export const TrainChart = memo(function TrainChart({
     <ChartCard
       title="Train rollout"
       testId="chart-train"
+      legend={LEGEND}
       empty={points.length === 0 ? "Train scores appear when the first step is committed." : null}
       actions={
         <label className="flex items-center gap-1 text-gray-600">
@@ -78,10 +79,7 @@ export const TrainChart = memo(function TrainChart({
         <XAxis {...STEP_AXIS} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle("train score")} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
-        <Legend {...LEGEND} verticalAlign="top" height={20} />
-        {epochBounds.map((s) => (
-          <ReferenceLine key={s} x={s} stroke="#e5e7eb" strokeDasharray="3 3" />
-        ))}
+        <EpochLines bounds={epochBounds} labelled={false} stroke="#e5e7eb" />
         {smoothed && (
           <Line
             dataKey="hardRaw"
@@ -91,7 +89,6 @@ export const TrainChart = memo(function TrainChart({
             dot={false}
             isAnimationActive={false}
             shape={LeanCurve}
-            legendType="none"
             connectNulls
           />
         )}
@@ -104,7 +101,6 @@ export const TrainChart = memo(function TrainChart({
             dot={false}
             isAnimationActive={false}
             shape={LeanCurve}
-            legendType="none"
             connectNulls
           />
         )}

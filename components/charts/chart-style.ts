@@ -6,8 +6,6 @@ export const AXIS = { fontSize: 11, stroke: "#9ca3af", tickLine: false } as cons
  * ≈60 ms of the run page's load); an empty generator skips that.
  */
 export const GRID = { stroke: "#f3f4f6", vertical: false, verticalCoordinatesGenerator: () => [] } as const;
-/** Legend in series order (recharts sorts by name unless told not to). */
-export const LEGEND = { iconType: "plainline", wrapperStyle: { fontSize: 11 }, itemSorter: null } as const;
 /** Score ticks: 0, 0.25, 0.5 … printed without rounding them into lies (0.25 is not "0.3"). */
 export const scoreTick = (v: number) => String(Number(v.toFixed(2)));
 export const TOOLTIP_STYLE = { fontSize: 12, padding: "6px 8px", borderRadius: 6 } as const;
@@ -49,6 +47,3 @@ export const STEP_AXIS = {
   label: xTitle("step"),
   ...AXIS,
 } as const;
-/** Guide line at an epoch boundary, labelled with the epoch that starts there. */
-export const epochLabel = (epoch: number) =>
-  ({ value: `epoch ${epoch}`, position: "insideTopLeft", fontSize: 10, fill: "#9ca3af" }) as const;

@@ -1,13 +1,12 @@
 "use client";
 import { useMemo, useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CompareResponse } from "@/lib/contracts/api";
 import { ChartCard } from "../charts/ChartCard";
 import { LeanCurve } from "../charts/lean-curve";
 import {
   AXIS,
   GRID,
-  LEGEND,
   MARGIN,
   RUN_COLORS,
   TOOLTIP_STYLE,
@@ -40,10 +39,15 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
     return [...byStep.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
   }, [runs, metric]);
   const domain = useMemo(() => scoreDomain(runs.flatMap((r) => r.curve.map((p) => p[metric]))), [runs, metric]);
+  const legend = useMemo(
+    () => runs.map((r, i) => ({ name: runName(r), color: RUN_COLORS[i % RUN_COLORS.length]!, width: 1.8 })),
+    [runs],
+  );
   return (
     <ChartCard
       title="Selection score per step"
       testId="compare-chart"
+      legend={legend}
       empty={data.length === 0 ? "None of these runs has committed a step yet." : null}
       actions={
         <span className="flex gap-1" role="group" aria-label="Series">
@@ -66,12 +70,11 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
         <XAxis {...STEP_AXIS} />
         <YAxis domain={domain} tickFormatter={scoreTick} label={yTitle(`${metric} selection score`)} {...AXIS} />
         <Tooltip formatter={tooltipScore} labelFormatter={(l) => `step ${l}`} contentStyle={TOOLTIP_STYLE} />
-        <Legend {...LEGEND} verticalAlign="top" height={20} />
         {runs.map((r, i) => (
           <Line
             key={r.id}
             dataKey={r.id}
-            name={r.name || r.id.slice(0, 8)}
+            name={runName(r)}
             type={metric === "candidate" ? "linear" : "stepAfter"}
             stroke={RUN_COLORS[i % RUN_COLORS.length]}
             strokeWidth={1.8}
@@ -85,3 +88,5 @@ export function CompareChart({ runs }: { runs: CompareResponse["runs"] }) {
     </ChartCard>
   );
 }
+
+const runName = (r: CompareResponse["runs"][number]) => r.name || r.id.slice(0, 8);

@@ -1,5 +1,5 @@
 "use client";
-import { useMemo } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import type { RunDetail } from "@/lib/contracts/api";
 import { EditsChart } from "../charts/EditsChart";
 import { SelectedStepContext } from "../charts/SelectedStepLine";
@@ -8,12 +8,16 @@ import { TestChart } from "../charts/TestChart";
 import { TrainChart } from "../charts/TrainChart";
 import { useNoiseBands } from "../evidence/use-noise-bands";
 import { epochBoundaries, toStepPoints } from "../charts/chart-data";
+import { chartWindow, type StepRange } from "../charts/chart-window";
 
 /**
  * The four live charts. Each chart is memoised and gets only values that stay the same object until what
  * it draws changes (series on the steps array, marks on the skill versions), so a re-render of the page (a
  * streamed event, a poll that changed the header) redraws only the charts concerned. A step selection
  * reaches the selection chart's guide line through a context and redraws that line alone.
+ *
+ * A long run is drawn in at most `MAX_CHART_POINTS` points per line, the same steps on every chart
+ * (chart-window.ts); the range bar under the selection chart zooms all of them, down to every step.
  */
 export function RunCharts({
   run,
@@ -25,12 +29,16 @@ export function RunCharts({
   onSelectStep: (step: number) => void;
 }) {
   const points = useMemo(() => toStepPoints(run.steps), [run.steps]);
+  const [range, setRange] = useState<StepRange | null>(null);
+  // Dragging the bar moves it at once; the charts follow when the browser has time.
+  const shownRange = useDeferredValue(range);
+  const whole = useMemo(() => chartWindow(points, null), [points]);
+  const view = useMemo(() => (shownRange ? chartWindow(points, shownRange) : whole), [points, shownRange, whole]);
   // Epoch boundaries as guide lines, unless there are so many that they become noise.
   const bounds = useMemo(() => {
     const starts = epochBoundaries(points);
     return starts.length <= 20 ? starts : [];
   }, [points]);
-  const boundSteps = useMemo(() => bounds.map((b) => b.step), [bounds]);
   const syncId = `run-${run.id}`;
   const { skillVersions, bestMeasuredBy, bestScore, bestSkillHash, stepsDone } = run;
   const marks = useMemo(
@@ -50,10 +58,13 @@ export function RunCharts({
           marks={marks}
           noise={noise.bands}
           noiseNote={noise.note}
+          view={view}
+          range={range}
+          onRange={setRange}
         />
       </SelectedStepContext>
-      <TrainChart points={points} epochBounds={boundSteps} syncId={syncId} />
-      <EditsChart points={points} syncId={syncId} />
+      <TrainChart points={points} epochBounds={bounds} syncId={syncId} view={view} />
+      <EditsChart points={points} syncId={syncId} view={view} />
       <TestChart
         initial={run.testInitial}
         best={run.testBest}
