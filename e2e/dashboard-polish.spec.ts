@@ -1,7 +1,7 @@
 /**
  * Small states of the run page and the new-run form: a run without a best skill yet says so plainly (not
  * as an error), the event log keeps a bounded height with its own scroll, and long preset titles are
- * shown in full on a 390 px screen.
+ * shown in full on a 390 px screen; the nav links are prefetched on hover, not at every page load.
  */
 import { expect, test } from "@playwright/test";
 import type { PresetInfo } from "../lib/contracts/api";
@@ -62,4 +62,23 @@ test("[NEW-RUN]: long preset titles are shown in full on a 390 px screen, with t
   expect(box.x + box.width).toBeLessThanOrEqual(390);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await shot(page, "new-run-preset-390");
+});
+
+test("[NAV]: the nav links are prefetched when the pointer reaches them, not at every page load", async ({ page }) => {
+  // A prefetch is a request for the route's server components (`?_rsc=`), made without a navigation.
+  const prefetched: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.searchParams.has("_rsc")) prefetched.push(url.pathname);
+  });
+  await page.goto("/sleep");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "New run" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(prefetched).toEqual([]);
+  await nav.getByRole("link", { name: "New run" }).hover();
+  await expect.poll(() => prefetched).toContain("/runs/new");
+  expect(prefetched).not.toContain("/");
+  await nav.getByRole("link", { name: "New run" }).click();
+  await expect(page).toHaveURL(/\/runs\/new$/);
 });
