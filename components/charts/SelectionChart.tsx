@@ -17,7 +17,7 @@ import { AXIS, COLORS, GRID, MARGIN, scoreTick, yTitle, STEP_AXIS } from "./char
 import { EpochLines } from "./EpochLines";
 import type { LegendItem } from "./SeriesLegend";
 import { scoreDomain, withGateDelta, type StepPoint } from "./chart-data";
-import { pickRows, rangeRows, type ChartWindow, type StepRange } from "./chart-window";
+import { bandsInRange, pickRows, rangeRows, type ChartWindow, type StepRange } from "./chart-window";
 import { StepRangeBar } from "./StepRangeBar";
 import { CandidateMarks, DecisionLegend, SelectionTooltip } from "./SelectionMarks";
 import { SelectedStepLine } from "./SelectedStepLine";
@@ -93,6 +93,9 @@ export const SelectionChart = memo(function SelectionChart({
   const data = useMemo(() => pickRows(gate, view), [gate, view]);
   const marked = useMemo(() => rangeRows(gate, view), [gate, view]);
   const markR = marked.length <= 150 ? 2.5 : 1.5;
+  const first = marked[0]?.step;
+  const last = marked.at(-1)?.step;
+  const bands = useMemo(() => bandsInRange(noise, first, last), [noise, first, last]);
   const long = points.length > RANGE_BAR_FROM;
   return (
     <ChartCard
@@ -121,8 +124,8 @@ export const SelectionChart = memo(function SelectionChart({
           <ViewNote
             view={view}
             total={points.length}
-            first={marked[0]?.step}
-            last={marked.at(-1)?.step}
+            first={first}
+            last={last}
             zoomed={range !== null}
             onReset={() => onRange(null)}
           />
@@ -160,7 +163,7 @@ export const SelectionChart = memo(function SelectionChart({
             label={{ value: "baseline", position: "insideBottomRight", fontSize: 10, fill: "#6b7280" }}
           />
         )}
-        {noise.map((b) => (
+        {bands.map((b) => (
           <ReferenceArea
             key={`noise-${b.x1}`}
             x1={b.x1}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartWindow, pickRows, rangeRows } from "./chart-window";
+import { bandsInRange, chartWindow, pickRows, rangeRows } from "./chart-window";
 
 const pts = (n: number, score: (i: number) => number | null = () => 0.5) =>
   Array.from({ length: n }, (_, i) => ({ step: i + 1, candidate: score(i), trainHard: 0.1 }));
@@ -59,5 +59,24 @@ describe("chartWindow", () => {
     const p = pts(50).map((r) => ({ ...r, step: r.step * 10 }));
     const w = chartWindow(p, { from: 95, to: 200 });
     expect(pickRows(p, w).map((r) => r.step)).toEqual([100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200]);
+  });
+});
+
+describe("bandsInRange", () => {
+  const bands = [
+    { x1: 1, x2: 100, low: 0.4, high: 0.5 },
+    { x1: 101, x2: 200, low: 0.5, high: 0.6 },
+    { x1: 201, x2: 300, low: 0.6, high: 0.7 },
+  ];
+  it("keeps the bands that meet the steps in view, cut to them, so none widens a zoomed axis", () => {
+    expect(bandsInRange(bands, 150, 220)).toEqual([
+      { x1: 150, x2: 200, low: 0.5, high: 0.6 },
+      { x1: 201, x2: 220, low: 0.6, high: 0.7 },
+    ]);
+    expect(bandsInRange(bands, 1, 300)).toEqual(bands);
+  });
+  it("draws none when nothing is in view", () => {
+    expect(bandsInRange(bands, undefined, undefined)).toEqual([]);
+    expect(bandsInRange(bands, 301, 400)).toEqual([]);
   });
 });

@@ -112,3 +112,18 @@ function lowerBound(points: readonly { step: number }[], step: number): number {
   }
   return lo;
 }
+
+/**
+ * Bands over a range of steps (the A/A noise bands), cut to the steps in view. Drawn as they are, a band
+ * outside a zoomed range would widen the chart's step axis back out to reach it.
+ */
+export function bandsInRange<B extends { x1: number; x2: number }>(
+  bands: readonly B[],
+  first: number | undefined,
+  last: number | undefined,
+): B[] {
+  if (first === undefined || last === undefined) return [];
+  return bands
+    .filter((b) => b.x2 >= first && b.x1 <= last)
+    .map((b) => ({ ...b, x1: Math.max(b.x1, first), x2: Math.min(b.x2, last) }));
+}
