@@ -64,7 +64,9 @@ test("[NEW-RUN]: long preset titles are shown in full on a 390 px screen, with t
   await shot(page, "new-run-preset-390");
 });
 
-test("[NAV]: the nav links are prefetched when the pointer reaches them, not at every page load", async ({ page }) => {
+test("[NAV]: the nav links and link buttons are prefetched when the pointer or focus reaches them, not at every page load", async ({
+  page,
+}) => {
   // A prefetch is a request for the route's server components (`?_rsc=`), made without a navigation.
   const prefetched: string[] = [];
   page.on("request", (r) => {
@@ -81,4 +83,15 @@ test("[NAV]: the nav links are prefetched when the pointer reaches them, not at 
   expect(prefetched).not.toContain("/");
   await nav.getByRole("link", { name: "New run" }).click();
   await expect(page).toHaveURL(/\/runs\/new$/);
+
+  // The runs table's "New run" button (a ButtonLink) too: in view at load, it made the server render the
+  // new-run form twice at every load of the runs table.
+  prefetched.length = 0;
+  await page.goto("/");
+  const button = page.getByRole("main").getByRole("link", { name: "New run" });
+  await expect(button).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(prefetched).toEqual([]);
+  await button.focus();
+  await expect.poll(() => prefetched).toContain("/runs/new");
 });

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { HoverPrefetchLink } from "@/components/ui/HoverPrefetchLink";
 import { useSearchParams } from "next/navigation";
 import { bestOriginLabel, bestSentence } from "@/lib/contracts/best";
 import { formatCost, formatCount, formatScore } from "../format";
@@ -69,9 +69,9 @@ export function ComparePage() {
                 style={{ background: RUN_COLORS[i % RUN_COLORS.length] }}
                 aria-hidden
               />
-              <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
+              <HoverPrefetchLink href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">
                 {r.name || r.id.slice(0, 8)}
-              </Link>
+              </HoverPrefetchLink>
               <StatusBadge status={r.status} />
               {r.simulated && <SimulatedBadge />}
               <span

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { HoverPrefetchLink } from "@/components/ui/HoverPrefetchLink";
 import { formatCount, formatScore, formatTimestamp } from "@/components/format";
 import { Badge } from "@/components/ui/Badge";
 import { Card } from "@/components/ui/Card";
@@ -75,9 +75,9 @@ export function NightView({ id }: { id: string }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <Link href="/sleep" className="text-indigo-700 hover:underline">
+        <HoverPrefetchLink href="/sleep" className="text-indigo-700 hover:underline">
           Sleep
-        </Link>
+        </HoverPrefetchLink>
         <h1 className="min-w-0 text-lg font-semibold wrap-anywhere">{`${n.projectName ?? n.projectDir} — night ${n.night > 0 ? `#${n.night}` : "(waiting)"}${n.dryRun ? " (dry run)" : ""}`}</h1>
         <NightStatusBadge status={n.status} />
         {n.backend === "mock" && <Badge tone="amber">Mock backend — scores are synthetic</Badge>}

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { HoverPrefetchLink } from "@/components/ui/HoverPrefetchLink";
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { formatTimestamp } from "@/components/format";
@@ -53,9 +53,9 @@ export function ProjectList({
                   {p.backend}
                 </Badge>
                 {p.lastNight && (
-                  <Link href={`/sleep/nights/${p.lastNight.id}`} className="text-xs">
+                  <HoverPrefetchLink href={`/sleep/nights/${p.lastNight.id}`} className="text-xs">
                     <NightStatusBadge status={p.lastNight.status} />
-                  </Link>
+                  </HoverPrefetchLink>
                 )}
               </div>
               <div className="truncate text-xs text-gray-600" title={p.directory}>

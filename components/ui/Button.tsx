@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from "react";
+import { HoverPrefetchLink } from "./HoverPrefetchLink";
 
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
@@ -27,7 +27,7 @@ export function Button({
   return <button type={type} className={buttonClass(variant, className)} {...rest} />;
 }
 
-/** An internal navigation styled as a button. */
+/** An internal navigation styled as a button, prefetched on hover or focus (not in view). */
 export function ButtonLink({
   href,
   variant = "secondary",
@@ -39,8 +39,8 @@ export function ButtonLink({
   "href"
 >) {
   return (
-    <Link href={href} className={buttonClass(variant, className)} {...rest}>
+    <HoverPrefetchLink href={href} className={buttonClass(variant, className)} {...rest}>
       {children}
-    </Link>
+    </HoverPrefetchLink>
   );
 }
