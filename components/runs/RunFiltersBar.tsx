@@ -1,17 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-
-const STATUSES = [
-  "queued",
-  "running",
-  "cancelling",
-  "cancelled",
-  "succeeded",
-  "failed",
-  "interrupted",
-  "budget_exhausted",
-  "awaiting_review",
-];
+import { RUN_STATUSES } from "@/lib/contracts/run-status";
 
 const SELECT =
   "rounded-md border border-gray-300 bg-white px-2 py-1 text-sm shadow-xs focus:border-indigo-500 focus:outline-none";
@@ -64,7 +53,7 @@ export function RunFiltersBar({
         id="filter-status"
         label="Status"
         value={status}
-        options={STATUSES}
+        options={RUN_STATUSES}
         onChange={(v) => onChange("status", v)}
       />
       <Choice id="filter-env" label="Benchmark" value={env} options={envs} onChange={(v) => onChange("env", v)} />
@@ -85,7 +74,7 @@ function Choice({
   id: string;
   label: string;
   value: string | undefined;
-  options: string[];
+  options: readonly string[];
   onChange: (value: string) => void;
 }) {
   // Keep a filter value selectable even when the current answer no longer lists it.

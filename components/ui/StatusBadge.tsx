@@ -1,3 +1,4 @@
+import type { RunStatus } from "@/lib/contracts/run-status";
 import { Badge, type Tone } from "./Badge";
 
 const STATUS_TONE: Record<string, Tone> = {
@@ -10,7 +11,7 @@ const STATUS_TONE: Record<string, Tone> = {
   interrupted: "orange",
   budget_exhausted: "amber",
   awaiting_review: "amber",
-};
+} satisfies Record<RunStatus, Tone>;
 
 /** The run's lifecycle status; a pulsing dot while it is running. */
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RunAnnotationsSchema, RunsTableQuerySchema, splitTagInput, testGainOf } from "./run-list";
+import { RUN_STATUSES } from "./run-status";
 
 const issue = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) => {
   const i = r.error!.issues[0]!;
@@ -42,5 +43,12 @@ describe("runs table query", () => {
   it("computes the test gain only when both scores are known", () => {
     expect(testGainOf({ testInitial: 0.5, testBest: 0.75 })).toBe(0.25);
     expect(testGainOf({ testInitial: null, testBest: 0.75 })).toBeNull();
+  });
+});
+
+describe("the runs table's status filter", () => {
+  it("accepts every run status (the one list the database and the filter menu use) and names the field for others", () => {
+    for (const status of RUN_STATUSES) expect(RunsTableQuerySchema.parse({ status }).status).toBe(status);
+    expect(issue(RunsTableQuerySchema.safeParse({ status: "done" }))).toMatch(/^status: /);
   });
 });

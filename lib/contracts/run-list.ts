@@ -3,6 +3,7 @@
  * and the delete answer. Client-safe: zod and types only.
  */
 import { z } from "zod";
+import { RUN_STATUSES } from "./run-status";
 
 /** Columns the runs table sorts by; derived ones (tokens, test gain, duration) are computed by the database. */
 export const RUN_SORT_KEYS = [
@@ -25,21 +26,9 @@ export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export const RUN_PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_RUN_PAGE_SIZE = 50;
 
-const STATUS_VALUES = [
-  "queued",
-  "running",
-  "cancelling",
-  "cancelled",
-  "succeeded",
-  "failed",
-  "interrupted",
-  "budget_exhausted",
-  "awaiting_review",
-] as const;
-
 /** GET /api/runs: every parameter optional; the newest runs first by default. */
 export const RunsTableQuerySchema = z.object({
-  status: z.enum(STATUS_VALUES).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
   env: z.string().max(64).optional(),
   tag: z.string().max(32).optional(),
   /** Matches the name, id, benchmark, models, note and tags (case-insensitive, plain text). */

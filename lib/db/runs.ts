@@ -4,22 +4,11 @@
  */
 import { RunConfigSchema, type RunConfig } from "../contracts/run-config";
 import { RESUMABLE_STATUSES } from "../contracts/run-recovery";
+import type { RunStatus } from "../contracts/run-status";
 import { AppError } from "../errors";
 import { getDb, type DbTx } from "./client";
 
-export const RUN_STATUSES = [
-  "queued",
-  "running",
-  "cancelling",
-  "cancelled",
-  "succeeded",
-  "failed",
-  "interrupted",
-  "budget_exhausted",
-  /** Human review at the gate: stopped until a reviewer decides (lib/db/gate-reviews.ts). */
-  "awaiting_review",
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export type { RunStatus } from "../contracts/run-status";
 /** Statuses of a run that stopped before its end and waits (for Resume, a budget, a reviewer). */
 export const WAITING: readonly RunStatus[] = ["interrupted", "budget_exhausted", "awaiting_review"];
 /** Statuses a run never leaves on its own. */
