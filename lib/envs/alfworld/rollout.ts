@@ -8,7 +8,7 @@
 import type { RunConfig } from "../../contracts/run-config";
 import type { RolloutInput } from "../../engine/ports";
 import type { Trajectory } from "../../engine/types";
-import { callTarget } from "../common/target-call";
+import { callRolloutTarget } from "../common/target-call";
 import { failed, MAX_CONSECUTIVE_CALL_FAILURES, newEpisode, score, type Episode } from "./episode";
 import { resolveGame, type GameContext } from "./games";
 import type { Limiter } from "./limiter";
@@ -98,19 +98,12 @@ async function play(run: AlfworldRollout, input: RolloutInput, { session, first,
     const user = skillSection(input.skill) + prompt;
     ep.calls += 1;
     const outcome = await run.limiter.run(() =>
-      callTarget({
+      callRolloutTarget({
         client: input.client,
-        request: {
-          role: "target",
-          stage: "rollout",
-          system: ALFWORLD_SYSTEM_PROMPT,
-          messages: [{ role: "user", content: user }],
-          maxTokens: run.config.env.max_completion_tokens,
-          reasoningEffort: run.config.model.reasoning_effort || null,
-        },
-        timeoutSec: run.config.env.exec_timeout,
-        retryMaxTokens: run.config.env.truncation_retry_max_tokens,
         signal: input.signal,
+        config: run.config,
+        system: ALFWORLD_SYSTEM_PROMPT,
+        messages: [{ role: "user", content: user }],
       }),
     );
     const entry: Record<string, unknown> = { step: ep.steps + 1 };

@@ -7,7 +7,7 @@
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry } from "../../engine/types";
-import { callTarget, type CallFailureStatus } from "./target-call";
+import { callRolloutTarget, type CallFailureStatus } from "./target-call";
 
 export interface TurnUsage {
   latencyMs: number;
@@ -56,19 +56,12 @@ export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns
       messages.push({ role: "user", content: next });
       conversation.push({ role: "user", content: next });
     }
-    const outcome = await callTarget({
+    const outcome = await callRolloutTarget({
       client: input.client,
-      request: {
-        role: "target",
-        stage: "rollout",
-        system: opts.system,
-        messages: [...messages],
-        maxTokens: config.env.max_completion_tokens,
-        reasoningEffort: config.model.reasoning_effort || null,
-      },
-      timeoutSec: config.env.exec_timeout,
-      retryMaxTokens: config.env.truncation_retry_max_tokens,
       signal: input.signal,
+      config,
+      system: opts.system,
+      messages: [...messages],
     });
     if (!outcome.ok)
       return { ok: false, status: outcome.status, failReason: outcome.failReason, turns, conversation, usage };

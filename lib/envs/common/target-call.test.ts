@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CompletionRequest, CompletionResult, ModelClient } from "../../engine/ports";
-import { callTarget, truncationRetryLimit } from "./target-call";
+import { buildRunConfig, fakeClient } from "../test-helpers";
+import { callRolloutTarget, callTarget, truncationRetryLimit } from "./target-call";
 
 const failing = (err: unknown): ModelClient => ({
   backend: "x",
@@ -167,5 +168,30 @@ describe("callTarget", () => {
       expect(truncationRetryLimit(16384, 20000)).toBe(20000);
       expect(truncationRetryLimit(16384, 100000)).toBe(32768);
     });
+  });
+});
+
+describe("callRolloutTarget", () => {
+  it("asks with the run's token limit and reasoning effort, as a rollout call of the target", async () => {
+    const client = fakeClient(() => "ok");
+    const config = buildRunConfig({ max_completion_tokens: 321 }, { model: { reasoning_effort: "low" } });
+    const out = await callRolloutTarget({ client, config, system: "sys", messages: [{ role: "user", content: "q" }] });
+    expect(out.ok).toBe(true);
+    expect(client.calls[0]).toMatchObject({
+      role: "target",
+      stage: "rollout",
+      system: "sys",
+      messages: [{ role: "user", content: "q" }],
+      maxTokens: 321,
+      reasoningEffort: "low",
+    });
+  });
+
+  it("an empty reasoning effort is sent as none (null); the run's per-call deadline applies", async () => {
+    const client = fakeClient(() => "hang");
+    const config = buildRunConfig({ exec_timeout: 1 }, { model: { reasoning_effort: "" } });
+    const out = await callRolloutTarget({ client, config, system: "s", messages: [] });
+    expect(client.calls[0]!.reasoningEffort).toBeNull();
+    expect(out).toEqual({ ok: false, status: "timeout", failReason: "timeout: no answer within 1s" });
   });
 });

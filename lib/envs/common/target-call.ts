@@ -7,7 +7,14 @@
  * twice the call's, capped by `env.truncation_retry_max_tokens` when set — and if that is not possible
  * (the cap is not above the limit), fails, or is cut off again, the outcome is `truncated`.
  */
-import { stopRunOf, type CompletionRequest, type CompletionResult, type ModelClient } from "../../engine/ports";
+import type { RunConfig } from "../../contracts/run-config";
+import {
+  stopRunOf,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelClient,
+} from "../../engine/ports";
 
 /** The result of `callTarget`: the completion, or why there is none. */
 /** Why a call gave no answer: it failed after its retries, ran out of time, or was cut off by the token limit. */
@@ -73,6 +80,35 @@ export async function callTarget(opts: TargetCallOptions): Promise<TargetCallOut
       },
     },
   };
+}
+
+/**
+ * One rollout call of the target with the run's settings: its token limit (`env.max_completion_tokens`),
+ * reasoning effort, per-call deadline (`env.exec_timeout`) and cap of the truncation retry — the one place
+ * every benchmark's rollout reads them from the config.
+ */
+export function callRolloutTarget(opts: {
+  client: ModelClient;
+  signal?: AbortSignal;
+  config: { env: RunConfig["env"]; model: Pick<RunConfig["model"], "reasoning_effort"> };
+  system: string;
+  messages: ChatMessage[];
+}): Promise<TargetCallOutcome> {
+  const { config } = opts;
+  return callTarget({
+    client: opts.client,
+    request: {
+      role: "target",
+      stage: "rollout",
+      system: opts.system,
+      messages: opts.messages,
+      maxTokens: config.env.max_completion_tokens,
+      reasoningEffort: config.model.reasoning_effort || null,
+    },
+    timeoutSec: config.env.exec_timeout,
+    retryMaxTokens: config.env.truncation_retry_max_tokens,
+    signal: opts.signal,
+  });
 }
 
 /**

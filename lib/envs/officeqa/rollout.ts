@@ -9,7 +9,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { formatList } from "../common/answer";
-import { callTarget } from "../common/target-call";
+import { callRolloutTarget } from "../common/target-call";
 import { scoreOfficeQa, type OfficeQaScore } from "./evaluate";
 import { missingOfficeQaField, type OfficeQaItem } from "./normalise";
 import { createAgentMode, type OfficeQaRuntime } from "./modes";
@@ -60,19 +60,12 @@ export async function rolloutOfficeQa(
     };
   };
   while (rounds < mode.maxRounds) {
-    const outcome = await callTarget({
+    const outcome = await callRolloutTarget({
       client: input.client,
-      request: {
-        role: "target",
-        stage: "rollout",
-        system: mode.system,
-        messages: [...messages],
-        maxTokens: config.env.max_completion_tokens,
-        reasoningEffort: config.model.reasoning_effort || null,
-      },
-      timeoutSec: config.env.exec_timeout,
-      retryMaxTokens: config.env.truncation_retry_max_tokens,
       signal: input.signal,
+      config,
+      system: mode.system,
+      messages: [...messages],
     });
     if (!outcome.ok) {
       conversation.push({ role: "system", content: `[EVALUATION RESULT] ${outcome.failReason} (round ${rounds + 1})` });

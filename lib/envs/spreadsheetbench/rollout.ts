@@ -10,7 +10,7 @@ import type { PathGuard } from "../common/path-guard";
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
-import { callTarget, type CallFailureStatus } from "../common/target-call";
+import { callRolloutTarget, type CallFailureStatus } from "../common/target-call";
 import { findTestCases, type TestCase } from "./cases";
 import { scoreCases, type AnswerSpec, type CaseResult, type CaseRunner } from "./evaluate";
 import { missingSpreadsheetField, spreadsheetPathOf, spreadsheetTaskType } from "./normalise";
@@ -100,19 +100,12 @@ async function codeLoop(
   const out: LoopResult = { code: "", turns: 0, promptTokens: 0, completionTokens: 0 };
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (turn > 1 && budget?.aborted) break;
-    const outcome = await callTarget({
+    const outcome = await callRolloutTarget({
       client: input.client,
-      request: {
-        role: "target",
-        stage: "rollout",
-        system: ctx.system,
-        messages: [...messages],
-        maxTokens: rt.config.env.max_completion_tokens,
-        reasoningEffort: rt.config.model.reasoning_effort || null,
-      },
-      timeoutSec: budgetSec,
-      retryMaxTokens: rt.config.env.truncation_retry_max_tokens,
       signal: input.signal,
+      config: rt.config,
+      system: ctx.system,
+      messages: [...messages],
     });
     if (!outcome.ok) {
       if (out.code === "")
