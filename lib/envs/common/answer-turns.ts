@@ -6,7 +6,7 @@
  */
 import type { RunConfig } from "../../contracts/run-config";
 import type { ChatMessage, RolloutInput } from "../../engine/ports";
-import type { ConversationEntry } from "../../engine/types";
+import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { callRolloutTarget, type CallFailureStatus } from "./target-call";
 
 export interface TurnUsage {
@@ -75,4 +75,24 @@ export async function answerTurns(opts: AnswerTurnsOptions): Promise<AnswerTurns
     if (opts.isFinal?.(reply, turns)) break;
   }
   return { ok: true, reply, turns, conversation, usage };
+}
+
+/**
+ * The trajectory of a question whose answer loop ended on a failed call: scored 0, with the call's status
+ * and reason, the conversation and usage so far.
+ */
+export function unansweredTrajectory(
+  base: Omit<Trajectory, "hard" | "soft" | "status" | "conversation">,
+  run: Extract<AnswerTurns, { ok: false }>,
+): Trajectory {
+  return {
+    ...base,
+    ...run.usage,
+    hard: 0,
+    soft: 0,
+    status: run.status,
+    failReason: run.failReason,
+    conversation: run.conversation,
+    nTurns: run.turns,
+  };
 }

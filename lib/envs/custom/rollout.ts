@@ -8,7 +8,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { ModelClient, RolloutInput } from "../../engine/ports";
 import type { ConversationEntry, Trajectory } from "../../engine/types";
 import { formatList } from "../common/answer";
-import { answerTurns } from "../common/answer-turns";
+import { answerTurns, unansweredTrajectory } from "../common/answer-turns";
 import { scoreCustom } from "./evaluate";
 import { judgeAnswer } from "./judge";
 import { meterJudge } from "./judge-meter";
@@ -68,17 +68,7 @@ export async function rolloutCustom(deps: CustomRolloutDeps, input: RolloutInput
   };
   const run = await answerTurns({ config, input, system, first: user });
   const { conversation, usage } = run;
-  if (!run.ok)
-    return {
-      ...base,
-      ...usage,
-      hard: 0,
-      soft: 0,
-      status: run.status,
-      failReason: run.failReason,
-      conversation,
-      nTurns: 0,
-    };
+  if (!run.ok) return unansweredTrajectory(base, run);
   const { reply } = run;
   const local = scoreCustom(reply, qa.answers, options);
   const prediction = local.prediction;

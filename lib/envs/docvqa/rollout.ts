@@ -8,7 +8,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { ChatContentPart, RolloutInput } from "../../engine/ports";
 import type { Trajectory } from "../../engine/types";
 import { formatList, hasAnswerTag } from "../common/answer";
-import { answerTurns } from "../common/answer-turns";
+import { answerTurns, unansweredTrajectory } from "../common/answer-turns";
 import { extractDocVqaAnswer, scoreDocVqa } from "./evaluate";
 import type { PathGuard } from "../common/path-guard";
 import { readDocumentImage, type ImageRoots } from "./image";
@@ -85,17 +85,7 @@ export async function rolloutDocVqa(ctx: DocVqaRolloutContext, input: RolloutInp
     isFinal: (reply) => hasAnswerTag(reply),
   });
   const { conversation, usage, turns } = run;
-  if (!run.ok)
-    return {
-      ...prompted,
-      ...usage,
-      hard: 0,
-      soft: 0,
-      status: run.status,
-      failReason: run.failReason,
-      conversation,
-      nTurns: turns,
-    };
+  if (!run.ok) return unansweredTrajectory(prompted, run);
   const { reply } = run;
   const score = scoreDocVqa(reply, doc.answers);
   conversation.push({

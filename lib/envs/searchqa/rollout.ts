@@ -6,7 +6,7 @@ import type { RunConfig } from "../../contracts/run-config";
 import type { RolloutInput } from "../../engine/ports";
 import type { Trajectory } from "../../engine/types";
 import { extractFinalAnswer, formatList, hasAnswerTag } from "../common/answer";
-import { answerTurns } from "../common/answer-turns";
+import { answerTurns, unansweredTrajectory } from "../common/answer-turns";
 import { scoreSearchQa } from "./evaluate";
 import { missingSearchQaField, type SearchQaItem } from "./normalise";
 import { buildRefinementPrompt, buildSearchQaSystemPrompt, buildSearchQaUserPrompt } from "./prompt";
@@ -45,17 +45,7 @@ export async function rolloutSearchQa(config: RunConfig, input: RolloutInput): P
     isFinal: (reply, turns) => turns >= 2 && hasAnswerTag(reply),
   });
   const { conversation, usage, turns } = run;
-  if (!run.ok)
-    return {
-      ...base,
-      ...usage,
-      hard: 0,
-      soft: 0,
-      status: run.status,
-      failReason: run.failReason,
-      conversation,
-      nTurns: turns,
-    };
+  if (!run.ok) return unansweredTrajectory(base, run);
   const { reply } = run;
   const score = scoreSearchQa(reply, qa.answers);
   conversation.push({
